@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Backend futex-private: the stock futex(2) with FUTEX_PRIVATE_FLAG. The
+ * kernel keys the word by (mm, address) without touching the page or the
+ * mm's locks. On 6.16+ the process's private hash size is a knob
+ * (--hash-slots, through prctl(PR_FUTEX_HASH)); 0 selects the global table.
+ */
+#ifndef FUTEXLAB_BACKEND_FUTEX_PRIVATE_H
+#define FUTEXLAB_BACKEND_FUTEX_PRIVATE_H
+
+#define FL_BACKEND_NAME		"futex-private"
+#define FL_BACKEND_ID		futex_private
+#define FL_WORD_BYTES		4
+#define FL_STOCK_FLAG		FUTEX_PRIVATE_FLAG
+
+#include "backend.h"
+#include "stock_futex.h"
+
+#ifdef FL_BACKEND_DESCRIBE
+#include "../harness/probe.h"
+#include <stdio.h>
+
+#define FL_BACKEND_SUMMARY	"stock futex(2), private keys (mm, address)"
+#define FL_BACKEND_MEM		FL_MEM_PRIVATE
+#define FL_BACKEND_SPINS	0
+
+static uint32_t fl_backend_caps(void)
+{
+	return FL_STOCK_CAPS;
+}
+
+static int fl_backend_probe(char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	return 0;
+}
+
+static int fl_backend_setup(long hash_slots, char *why, size_t len)
+{
+	if (hash_slots < 0)
+		return 0;
+	return fl_probe_set_hash_slots(hash_slots, why, len);
+}
+
+static void fl_backend_teardown(void)
+{
+}
+#endif
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Backend futex-shared: the stock futex(2) without FUTEX_PRIVATE_FLAG, the
+ * word in a MAP_SHARED mapping. The kernel keys it by the page's identity
+ * (inode or mm-independent page), which costs a page lookup and a reference
+ * per operation: the cost the private-futex patch removed for private use.
+ */
+#ifndef FUTEXLAB_BACKEND_FUTEX_SHARED_H
+#define FUTEXLAB_BACKEND_FUTEX_SHARED_H
+
+#define FL_BACKEND_NAME		"futex-shared"
+#define FL_BACKEND_ID		futex_shared
+#define FL_WORD_BYTES		4
+#define FL_STOCK_FLAG		0
+
+#include "backend.h"
+#include "stock_futex.h"
+
+#ifdef FL_BACKEND_DESCRIBE
+#include <stdio.h>
+
+#define FL_BACKEND_SUMMARY	"stock futex(2), shared keys, word in MAP_SHARED memory"
+#define FL_BACKEND_MEM		FL_MEM_SHARED
+#define FL_BACKEND_SPINS	0
+
+static uint32_t fl_backend_caps(void)
+{
+	return FL_STOCK_CAPS | FL_CAP_SHARED;
+}
+
+static int fl_backend_probe(char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	return 0;
+}
+
+static int fl_backend_setup(long hash_slots, char *why, size_t len)
+{
+	if (hash_slots < 0)
+		return 0;
+	snprintf(why, len, "futex-shared has no private hash to size");
+	return -EINVAL;
+}
+
+static void fl_backend_teardown(void)
+{
+}
+#endif
+#endif

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Backend spin: waiters never sleep. fl_wait() spins with the CPU's pause
+ * hint while the word still holds val; fl_wake() is a no-op, because a
+ * spinner sees the store that changed the word. It shows what sleeping
+ * buys and costs. Every spin is bounded: by the caller's deadline, by the
+ * repetition's hard deadline (fl_wait_deadline_ns) and by fl_abort_waits,
+ * so a spin backend can slow a cell but never live-lock it. When threads
+ * outnumber CPUs a spinner burns the owner's time slice: the harness warns.
+ */
+#ifndef FUTEXLAB_BACKEND_SPIN_H
+#define FUTEXLAB_BACKEND_SPIN_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "backend.h"
+#include "../harness/clock.h"
+
+#define FL_BACKEND_NAME		"spin"
+#define FL_BACKEND_ID		spin
+#define FL_WORD_BYTES		4
+
+/* Read the clock only every this many spins: a clock read costs ~20 pauses. */
+#define FL_SPIN_CLOCK_EVERY	256
+
+static inline int fl_wait_bitset(uint32_t *w, uint32_t val,
+				 const struct timespec *deadline,
+				 uint32_t bitset)
+{
+	uint64_t until = fl_wait_deadline_ns;
+
+	(void)bitset;
+	if (deadline && fl_ts_to_ns(deadline) < until)
+		until = fl_ts_to_ns(deadline);
+	if (__atomic_load_n(w, __ATOMIC_ACQUIRE) != val)
+		return -EAGAIN;
+	for (unsigned int n = 1;; n++) {
+		fl_cpu_relax();
+		if (__atomic_load_n(w, __ATOMIC_ACQUIRE) != val)
+			return 0;
+		if (n % FL_SPIN_CLOCK_EVERY == 0 &&
+		    (__atomic_load_n(&fl_abort_waits, __ATOMIC_RELAXED) ||
+		     fl_now_ns() >= until))
+			return -ETIMEDOUT;
+	}
+}
+
+static inline int fl_wait(uint32_t *w, uint32_t val,
+			  const struct timespec *deadline)
+{
+	return fl_wait_bitset(w, val, deadline, ~0u);
+}
+
+static inline int fl_wake(uint32_t *w, int nr)
+{
+	(void)w;
+	(void)nr;
+	return 0;
+}
+
+static inline int fl_wake_bitset(uint32_t *w, int nr, uint32_t bitset)
+{
+	(void)w;
+	(void)nr;
+	(void)bitset;
+	return 0;
+}
+
+static inline int fl_cmp_requeue(uint32_t *w, uint32_t *w2, int nr_wake,
+				 int nr_requeue, uint32_t val)
+{
+	(void)w;
+	(void)w2;
+	(void)nr_wake;
+	(void)nr_requeue;
+	(void)val;
+	return -ENOSYS;
+}
+
+static inline int fl_lock_pi(uint32_t *w, const struct timespec *deadline)
+{
+	(void)w;
+	(void)deadline;
+	return -ENOSYS;
+}
+
+static inline int fl_trylock_pi(uint32_t *w)
+{
+	(void)w;
+	return -ENOSYS;
+}
+
+static inline int fl_unlock_pi(uint32_t *w)
+{
+	(void)w;
+	return -ENOSYS;
+}
+
+static inline int fl_wait_requeue_pi(uint32_t *w, uint32_t val, uint32_t *w2,
+				     const struct timespec *deadline)
+{
+	(void)w;
+	(void)val;
+	(void)w2;
+	(void)deadline;
+	return -ENOSYS;
+}
+
+static inline int fl_cmp_requeue_pi(uint32_t *w, uint32_t *w2, int nr_requeue,
+				    uint32_t val)
+{
+	(void)w;
+	(void)w2;
+	(void)nr_requeue;
+	(void)val;
+	return -ENOSYS;
+}
+
+#ifdef FL_BACKEND_DESCRIBE
+#include <stdio.h>
+
+#define FL_BACKEND_SUMMARY	"user-space spinning with pause, bounded; wake is a no-op"
+#define FL_BACKEND_MEM		FL_MEM_PRIVATE
+#define FL_BACKEND_SPINS	1
+
+static uint32_t fl_backend_caps(void)
+{
+	return FL_CAP_WAIT | FL_CAP_TIMEOUT;
+}
+
+static int fl_backend_probe(char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	return 0;
+}
+
+static int fl_backend_setup(long hash_slots, char *why, size_t len)
+{
+	if (hash_slots < 0)
+		return 0;
+	snprintf(why, len, "spin has no futex hash to size");
+	return -EINVAL;
+}
+
+static void fl_backend_teardown(void)
+{
+}
+#endif
+#endif

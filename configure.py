@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""Write build.ninja for futexlab.
+
+  ./configure.py                  check dependencies, write build.ninja
+  ./configure.py --install-deps   apt-get install what is missing, then the same
+
+The build graph comes from the lists below: adding a backend or a workload
+is one file plus one entry here. Each workload is compiled once per backend
+(the backend's header force-included) so the measured loop inlines the
+backend's operations; the generated build/gen/registry.c lists them all.
+"""
+
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "tools"))
+import ninja_writer  # noqa: E402
+
+VERSION = "0.1.0"
+
+# (name, header in backends/, identifier, extra compiler flags)
+BACKENDS = [
+    ("futex-private", "futex_private.h", "futex_private", []),
+    ("futex-shared", "futex_shared.h", "futex_shared", []),
+    ("futex2", "futex2.h", "futex2", []),
+    ("futex2-numa", "futex2.h", "futex2_numa", ["-DFL_FUTEX2_NUMA"]),
+    ("spin", "spin.h", "spin", []),
+]
+
+# one file each in workloads/
+WORKLOADS = [
+    "hash",
+    "mutex",
+]
+
+HARNESS = [
+    "harness/main.c",
+    "harness/cmd_list.c",
+    "harness/cmd_run.c",
+    "harness/run_args.c",
+    "harness/cell.c",
+    "harness/cell_child.c",
+    "harness/figures.c",
+    "harness/spec.c",
+    "harness/meta.c",
+    "harness/clock.c",
+    "harness/hist.c",
+    "harness/stats.c",
+    "harness/options.c",
+    "harness/placement.c",
+    "harness/probe.c",
+    "harness/results.c",
+    "harness/csv.c",
+    "harness/overhead.c",
+    "harness/sleeping.c",
+    "harness/registry_lookup.c",
+    "backends/caps.c",
+]
+
+# unit tests: tests/unit/<name>.c linked with these harness objects
+UNIT_TESTS = {
+    "test_hist": ["harness/hist.c"],
+    "test_stats": ["harness/stats.c", "harness/hist.c"],
+    "test_options": ["harness/options.c"],
+    "test_csv": ["harness/csv.c"],
+    "test_placement": ["harness/placement.c"],
+}
+
+# Debian packages the suite needs: (package, what shows it is there)
+PACKAGES = [
+    ("gcc", "tool:gcc"),
+    ("ninja-build", "tool:ninja"),
+    ("python3", "tool:python3"),
+    ("libnuma-dev", "header:numa.h"),
+    ("libhwloc-dev", "header:hwloc.h"),
+    ("libjansson-dev", "header:jansson.h"),
+    ("libinih-dev", "header:ini.h"),
+    ("libcmocka-dev", "header:cmocka.h"),
+    ("gnuplot-nox", "tool:gnuplot"),
+    ("linux-perf", "tool:perf"),
+    ("git", "tool:git"),
+]
+
+CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-g", "-Wall", "-Wextra",
+          "-Werror", "-pthread", "-fno-strict-aliasing",
+          # snprintf truncating a message is the intended, bounded outcome
+          "-Wno-format-truncation"]
+LIBS = ["-lhwloc", "-lnuma", "-ljansson", "-linih", "-lpthread"]
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+
+
+def have_header(header):
+    probe = "#include <%s>\n" % header
+    r = subprocess.run(["cc", "-E", "-x", "c", "-", "-o", os.devnull],
+                       input=probe.encode(), stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    return r.returncode == 0
+
+
+def missing_packages(packages):
+    missing = []
+    for pkg, check in packages:
+        kind, what = check.split(":", 1)
+        if kind == "tool":
+            ok = shutil.which(what) is not None
+        else:
+            ok = shutil.which("cc") is not None and have_header(what)
+        if not ok:
+            missing.append((pkg, check))
+    return missing
+
+
+def install_packages(names):
+    if not names:
+        return
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    print("configure: apt-get install %s" % " ".join(names), flush=True)
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq",
+                    "--no-install-recommends"] + names, check=True, env=env)
+
+
+def load_kmod_part():
+    """The module and VM runner's part of the build (tools/configure_kmod)."""
+    try:
+        import configure_kmod
+    except ImportError:
+        return None
+    return configure_kmod
+
+
+class Ctx:
+    """What the sub-configurators see of this build."""
+
+    def __init__(self, args):
+        self.args = args
+        self.futexlab_binary = built("futexlab")
+        self.test_binaries = []
+
+    @staticmethod
+    def built(path):
+        return built(path)
+
+    @staticmethod
+    def src(path):
+        return src(path)
+
+
+def src(path):
+    return "$root/" + path
+
+
+def built(path):
+    return "$builddir/" + path
+
+
+def obj_of(path, tag=""):
+    base = os.path.splitext(path)[0]
+    return built("obj/%s%s.o" % (base, tag))
+
+
+def write_registry(path):
+    """build/gen/registry.c: every backend, workload and (workload, backend)."""
+    ids = [b[2] for b in BACKENDS]
+    lines = ["/* Generated by configure.py: do not edit. */",
+             '#include "harness/workload.h"', ""]
+    for i in ids:
+        lines.append("extern const struct fl_backend fl_backend_%s;" % i)
+    for w in WORKLOADS:
+        lines.append("extern const struct fl_workload fl_workload_%s;" % w)
+        for i in ids:
+            lines.append("extern const struct fl_workload_impl "
+                         "fl_impl_%s__%s;" % (w, i))
+    lines.append("")
+    lines.append("const struct fl_backend *const fl_backends[] = {")
+    lines += ["\t&fl_backend_%s," % i for i in ids]
+    lines.append("};")
+    lines.append("const unsigned int fl_nbackends = %d;" % len(ids))
+    lines.append("const struct fl_workload *const fl_workloads[] = {")
+    lines += ["\t&fl_workload_%s," % w for w in WORKLOADS]
+    lines.append("};")
+    lines.append("const unsigned int fl_nworkloads = %d;" % len(WORKLOADS))
+    lines.append("const struct fl_workload_impl *const fl_impls[] = {")
+    lines += ["\t&fl_impl_%s__%s," % (w, i) for w in WORKLOADS for i in ids]
+    lines.append("};")
+    lines.append("const unsigned int fl_nimpls = %d;"
+                 % (len(WORKLOADS) * len(ids)))
+    text = "\n".join(lines) + "\n"
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    old = open(path).read() if os.path.exists(path) else None
+    if old != text:
+        with open(path, "w") as f:
+            f.write(text)
+
+
+def git_commit():
+    try:
+        r = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12",
+                            "HEAD"], capture_output=True, text=True)
+        return r.stdout.strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--install-deps", action="store_true",
+                        help="apt-get install every Debian package needed")
+    parser.add_argument("--builddir", default="build",
+                        help="where outputs go (default: build)")
+    parser.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    kmod_part = load_kmod_part()
+    if kmod_part:
+        kmod_part.add_arguments(parser)
+    args = parser.parse_args()
+    configure_args = [a for a in sys.argv[1:] if a != "--install-deps"]
+
+    packages = list(PACKAGES)
+    if kmod_part:
+        packages += [(p, "deb:" + p) for p in kmod_part.DEB_PACKAGES]
+    host_missing = missing_packages([p for p in packages
+                                     if not p[1].startswith("deb:")])
+    if args.install_deps:
+        install_packages([p for p, _ in host_missing])
+        if kmod_part:
+            kmod_part.install_deps()
+        host_missing = missing_packages([p for p in packages
+                                         if not p[1].startswith("deb:")])
+    if host_missing:
+        for pkg, check in host_missing:
+            kind, what = check.split(":", 1)
+            print("configure: missing %s %s: install the Debian package %s"
+                  % (kind, what, pkg), file=sys.stderr)
+        print("configure: or run ./configure.py --install-deps (as root)",
+              file=sys.stderr)
+        return 1
+
+    os.makedirs(args.builddir, exist_ok=True)
+    write_registry(os.path.join(args.builddir, "gen", "registry.c"))
+    with open("build.ninja.tmp", "w") as out:
+        write_ninja(ninja_writer.Writer(out), args, configure_args, kmod_part)
+    os.replace("build.ninja.tmp", "build.ninja")
+    print("configure: wrote build.ninja; now run ninja (or ninja test)")
+    return 0
+
+
+def write_ninja(n, args, configure_args, kmod_part):
+    n.comment("Generated by configure.py %s: edit that, not this."
+              % " ".join(configure_args))
+    n.variable("ninja_required_version", "1.10")
+    n.variable("root", ".")
+    n.variable("builddir", args.builddir)
+    n.variable("cc", args.cc)
+    n.variable("cflags", CFLAGS + ["-I$root", "-I$builddir/gen"])
+    n.variable("libs", LIBS)
+    n.variable("configure_args", " ".join(shlex.quote(a)
+                                          for a in configure_args))
+    n.newline()
+
+    n.rule("configure", "python3 $root/configure.py $configure_args",
+           description="CONFIGURE", generator=True)
+    n.rule("cc", "$cc -MMD -MF $out.d $cflags $extra -c $in -o $out",
+           description="CC $out", depfile="$out.d", deps="gcc")
+    n.rule("link", "$cc -o $out $in $ldflags $libs",
+           description="LINK $out")
+    n.rule("version", "sh $root/tools/version.sh $root $out "
+           + VERSION, description="VERSION $out", restat=True)
+    n.rule("run", "$command", description="$desc", pool="console")
+    n.newline()
+
+    n.build("build.ninja", "configure",
+            implicit=["$root/configure.py", "$root/tools/ninja_writer.py"]
+            + (["$root/tools/configure_kmod.py"] if kmod_part else []))
+    n.newline()
+
+    # the version header changes with the git commit; restat keeps it quiet
+    version_h = built("gen/version.h")
+    n.build(version_h, "version",
+            implicit=["$root/tools/version.sh", built("gen/always")])
+    n.build(built("gen/always"), "phony")
+    n.newline()
+
+    objs = []
+    for path in HARNESS:
+        objs.append(n.build(obj_of(path), "cc", src(path),
+                            order_only=[version_h])[0])
+    objs.append(n.build(built("obj/registry.o"), "cc",
+                        built("gen/registry.c"))[0])
+    for name, header, ident, flags in BACKENDS:
+        objs.append(n.build(
+            built("obj/backends/describe_%s.o" % ident), "cc",
+            src("backends/describe.c"),
+            variables={"extra": ["-include", "$root/backends/" + header,
+                                 "-DFL_BACKEND_DESCRIBE"] + flags})[0])
+    for w in WORKLOADS:
+        path = "workloads/%s.c" % w
+        objs.append(n.build(obj_of(path, "_describe"), "cc", src(path),
+                            variables={"extra": "-DFL_DESCRIBE"})[0])
+        for name, header, ident, flags in BACKENDS:
+            objs.append(n.build(
+                obj_of(path, "__" + ident), "cc", src(path),
+                variables={"extra": ["-include",
+                                     "$root/backends/" + header]
+                           + flags})[0])
+    main_obj = objs[0]
+    n.build(built("futexlab"), "link", objs)
+    n.newline()
+
+    # unit tests (cmocka)
+    tests = []
+    for name, deps in sorted(UNIT_TESTS.items()):
+        t_objs = [n.build(obj_of("tests/unit/%s.c" % name), "cc",
+                          src("tests/unit/%s.c" % name))[0]]
+        t_objs += [obj_of(d) for d in deps]
+        tests += n.build(built("tests/%s" % name), "link", t_objs,
+                         variables={"libs": ["-lcmocka"] + LIBS})
+    # the conformance suite, once per backend
+    lib_objs = [o for o in objs if o != main_obj and "/workloads/" not in o]
+    for name, header, ident, flags in BACKENDS:
+        c_obj = n.build(obj_of("tests/conformance/conformance.c",
+                               "__" + ident), "cc",
+                        src("tests/conformance/conformance.c"),
+                        variables={"extra": ["-include",
+                                             "$root/backends/" + header]
+                                   + flags})[0]
+        wl_objs = [o for o in objs if "/workloads/" in o]
+        tests += n.build(built("tests/conformance-%s" % name), "link",
+                         [c_obj] + lib_objs + wl_objs,
+                         variables={"libs": ["-lcmocka"] + LIBS})
+    n.newline()
+
+    ctx = Ctx(args)
+    ctx.test_binaries = tests
+    guest_test = []
+    if kmod_part:
+        guest_test = kmod_part.emit(n, ctx) or []
+
+    n.build("all", "phony", [built("futexlab")] + tests)
+    n.build("test", "run", ["all"], implicit=guest_test,
+            variables={"command": "python3 $root/tests/run.py --builddir "
+                       "$builddir", "desc": "TEST"})
+    n.default("all")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

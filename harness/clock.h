@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Time in futexlab: CLOCK_MONOTONIC as integer nanoseconds, never seconds
+ * as doubles in a loop, plus the calibrated busy loop that workloads use for
+ * critical sections and think time.
+ */
+#ifndef FUTEXLAB_CLOCK_H
+#define FUTEXLAB_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define FL_NSEC_PER_SEC 1000000000ull
+
+static inline uint64_t fl_ts_to_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * FL_NSEC_PER_SEC + (uint64_t)ts->tv_nsec;
+}
+
+static inline struct timespec fl_ns_to_ts(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / FL_NSEC_PER_SEC),
+		.tv_nsec = (long)(ns % FL_NSEC_PER_SEC),
+	};
+	return ts;
+}
+
+/* The one clock of every measurement (vDSO, no syscall). */
+static inline uint64_t fl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return fl_ts_to_ns(&ts);
+}
+
+/* The CPU's spin-wait hint: lets an SMT sibling run, saves power. */
+static inline void fl_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ __volatile__("pause" ::: "memory");
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/*
+ * Busy work of a given length without reading the clock: a loop of
+ * compiler barriers whose speed fl_calibrate_busy() measured once per run.
+ * Reading the clock inside a 100 ns critical section would itself be a
+ * large part of it.
+ */
+extern uint64_t fl_busy_loops_per_us;	/* set by fl_calibrate_busy() */
+
+static inline void fl_busy_loops(uint64_t loops)
+{
+	for (uint64_t i = 0; i < loops; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+static inline uint64_t fl_busy_ns_to_loops(uint64_t ns)
+{
+	return ns * fl_busy_loops_per_us / 1000;
+}
+
+/* Measure fl_busy_loops_per_us (takes about 20 ms); returns it. */
+uint64_t fl_calibrate_busy(void);
+
+/* Sleep until an absolute CLOCK_MONOTONIC time (restarts after signals). */
+void fl_sleep_until_ns(uint64_t when);
+
+#endif

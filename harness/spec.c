@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Cell enumeration of a run specification. */
+#include "spec.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "placement.h"
+
+void fl_spec_init(struct fl_spec *s, const struct fl_workload *w)
+{
+	char err[256];
+
+	memset(s, 0, sizeof(*s));
+	s->workload = w;
+	s->threads[0] = 1;
+	s->nthreads = 1;
+	snprintf(s->placements[0], sizeof(s->placements[0]), "compact");
+	s->nplacements = 1;
+	s->duration_ns = 1000000000ull;
+	s->warmup_ns = 200000000ull;
+	s->reps = 3;
+	s->seed = 1;
+	s->hash_slots = -1;
+	for (unsigned int i = 0; w && i < w->noptions; i++)
+		if (fl_opt_parse(&w->options[i], w->options[i].def,
+				 &s->opts[i], err, sizeof(err)) == 0)
+			s->opts[i].given = 0;
+}
+
+unsigned long fl_spec_ncells(const struct fl_spec *s)
+{
+	unsigned long n = (unsigned long)s->nbackends * s->nthreads *
+			  s->nplacements;
+
+	for (unsigned int i = 0; i < s->workload->noptions; i++)
+		n *= s->opts[i].n ? s->opts[i].n : 1;
+	return n;
+}
+
+int fl_spec_cell(const struct fl_spec *s, unsigned long i,
+		 struct fl_cell *cell, char *err, size_t errlen)
+{
+	const struct fl_workload *w = s->workload;
+	size_t used = 0;
+
+	memset(cell, 0, sizeof(*cell));
+	cell->workload = w;
+	/* innermost first: threads, placements, options (last to first) */
+	cell->threads = s->threads[i % s->nthreads];
+	i /= s->nthreads;
+	snprintf(cell->placement, sizeof(cell->placement), "%s",
+		 s->placements[i % s->nplacements]);
+	i /= s->nplacements;
+	for (int o = (int)w->noptions - 1; o >= 0; o--) {
+		unsigned int n = s->opts[o].n ? s->opts[o].n : 1;
+
+		cell->opt[o] = s->opts[o].v[i % n];
+		i /= n;
+	}
+	cell->backend = s->backends[i % s->nbackends];
+	for (unsigned int o = 0; o < w->noptions && used < sizeof(cell->options);
+	     o++) {
+		char val[64];
+
+		fl_opt_format(&w->options[o], cell->opt[o], val, sizeof(val));
+		used += (size_t)snprintf(cell->options + used,
+					 sizeof(cell->options) - used,
+					 "%s%s=%s", o ? ";" : "",
+					 w->options[o].name, val);
+	}
+	cell->duration_ns = s->duration_ns;
+	cell->warmup_ns = s->warmup_ns;
+	cell->reps = s->reps;
+	cell->seed = s->seed;
+	cell->hash_slots = s->hash_slots;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	cell->ncpus_online = online > 0 ? (unsigned int)online : 1;
+	unsigned int n = w->nthreads ? w->nthreads(cell) : cell->threads;
+
+	if (n > FL_MAX_THREADS) {
+		snprintf(err, errlen, "%u threads: at most %u", n,
+			 FL_MAX_THREADS);
+		return -1;
+	}
+	return fl_place_threads(cell->placement, n, cell->cpus, err, errlen);
+}

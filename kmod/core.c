@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futexlab core: tables, keys, hashing, the priority-ordered wait queue,
+ * and access to the futex word.
+ *
+ * Where a futex lives depends on the design of the file it is used
+ * through:
+ *   global   every key in fl_global;
+ *   private  private keys in the file's own table, shared keys in
+ *            fl_global (two processes never share a private table; this is
+ *            also the rule of the 6.16 private futex hash);
+ *   numa     the table of the node of the word's page (or the node the
+ *            caller names with FUTEXLAB_F_NODE), private and shared keys
+ *            alike.
+ *
+ * The queue of a bucket is a priority list of our own (plist is not
+ * exported to modules): entries are kept sorted by kernel priority, FIFO
+ * among equal priorities. Insertion walks from the tail, so the common
+ * case of waiters that share a priority costs O(1).
+ */
+#include <linux/hrtimer.h>
+#include <linux/jhash.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <asm/futex.h>
+
+#include "futexlab.h"
+
+static u32 fl_hash_seed __read_mostly;
+
+struct fl_table *fl_table_alloc(u32 slots, int node)
+{
+	struct fl_table *t;
+	u32 i;
+
+	t = kvzalloc_node(struct_size(t, buckets, slots), GFP_KERNEL_ACCOUNT,
+			  node);
+	if (!t)
+		return NULL;
+	if (!fl_hash_seed)
+		fl_hash_seed = get_random_u32() | 1;
+	t->mask = slots - 1;
+	t->node = node;
+	for (i = 0; i < slots; i++) {
+		spin_lock_init(&t->buckets[i].lock);
+		INIT_LIST_HEAD(&t->buckets[i].chain);
+		INIT_LIST_HEAD(&t->buckets[i].pi_states);
+	}
+	return t;
+}
+
+void fl_table_free(struct fl_table *t)
+{
+	kvfree(t);
+}
+
+/* Fix the design of @ctx at its first operation (global if none chosen). */
+void fl_ctx_start(struct fl_ctx *ctx)
+{
+	if (likely(smp_load_acquire(&ctx->started)))
+		return;
+	mutex_lock(&ctx->lock);
+	if (!ctx->design)
+		ctx->design = FUTEXLAB_DESIGN_GLOBAL;
+	smp_store_release(&ctx->started, true);
+	mutex_unlock(&ctx->lock);
+}
+
+bool fl_key_match(const struct fl_key *a, const struct fl_key *b)
+{
+	return a->ptr == b->ptr && a->word == b->word &&
+	       a->offset == b->offset;
+}
+
+/*
+ * Pin the page of @uaddr: for writing first, so that an untouched private
+ * anonymous page is the real page and not the shared zero page.
+ */
+static int fl_pin_page(unsigned long uaddr, struct page **page)
+{
+	int ret;
+
+	ret = get_user_pages_fast(uaddr, 1, FOLL_WRITE, page);
+	if (ret != 1)
+		ret = get_user_pages_fast(uaddr, 1, 0, page);
+	return ret == 1 ? 0 : -EFAULT;
+}
+
+static int fl_shared_key(unsigned long uaddr, struct page *page,
+			 struct fl_key *key)
+{
+	struct folio *folio = page_folio(page);
+	struct address_space *mapping;
+
+	key->offset = offset_in_page(uaddr) | FL_KEY_SHARED;
+	if (folio_test_anon(folio)) {
+		key->ptr = (unsigned long)current->mm;
+		key->word = uaddr;
+		return 0;
+	}
+	mapping = READ_ONCE(folio->mapping);
+	if (!mapping || !mapping->host)
+		return -EFAULT;
+	key->ptr = (unsigned long)mapping->host;
+	key->word = page_to_pgoff(page);
+	key->offset |= FL_KEY_INODE;
+	return 0;
+}
+
+static struct fl_table *fl_node_table(int node)
+{
+	if (node < 0 || node >= nr_node_ids || !fl_numa[node])
+		return NULL;
+	return fl_numa[node];
+}
+
+/**
+ * fl_target_get() - resolve a user address to its key, table and bucket
+ * @ctx:	the file's context (its design decides the table)
+ * @uaddr:	the user address of the futex word
+ * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_NODE
+ * @node:	with FUTEXLAB_F_NODE: the node
+ * @t:		filled in
+ * @keep_page:	keep the page reference (numa design: a waiter pins it)
+ *
+ * May sleep (page faults): call with no lock held.
+ * Return: 0, -EINVAL (misaligned address, bad node) or -EFAULT.
+ */
+int fl_target_get(struct fl_ctx *ctx, u64 uaddr, u32 flags, u32 node,
+		  struct fl_target *t, bool keep_page)
+{
+	unsigned long addr = (unsigned long)uaddr;
+	bool shared = flags & FUTEXLAB_F_SHARED;
+	struct page *page = NULL;
+	u32 hash;
+	int nid = NUMA_NO_NODE;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (addr != uaddr || addr % sizeof(u32))
+		return -EINVAL;
+	if (!access_ok((void __user *)addr, sizeof(u32)))
+		return -EFAULT;
+
+	if (ctx->design == FUTEXLAB_DESIGN_NUMA && (flags & FUTEXLAB_F_NODE)) {
+		if (node >= nr_node_ids || !node_online(node) ||
+		    !fl_node_table(node))
+			return -EINVAL;
+		nid = node;
+	} else if (flags & FUTEXLAB_F_NODE) {
+		return -EINVAL;
+	}
+
+	if (shared || (ctx->design == FUTEXLAB_DESIGN_NUMA &&
+		       nid == NUMA_NO_NODE)) {
+		ret = fl_pin_page(addr, &page);
+		if (ret)
+			return ret;
+		if (nid == NUMA_NO_NODE)
+			nid = page_to_nid(page);
+	}
+
+	if (shared) {
+		ret = fl_shared_key(addr, page, &t->key);
+		if (ret) {
+			put_page(page);
+			return ret;
+		}
+	} else {
+		t->key.ptr = (unsigned long)current->mm;
+		t->key.word = addr;
+	}
+
+	switch (ctx->design) {
+	case FUTEXLAB_DESIGN_PRIVATE:
+		t->table = shared ? fl_global : ctx->priv;
+		break;
+	case FUTEXLAB_DESIGN_NUMA:
+		t->table = fl_node_table(nid);
+		if (!t->table)
+			t->table = fl_node_table(first_online_node);
+		break;
+	default:
+		t->table = fl_global;
+		break;
+	}
+
+	if (page && keep_page && ctx->design == FUTEXLAB_DESIGN_NUMA)
+		t->page = page;
+	else if (page)
+		put_page(page);
+
+	hash = jhash2((u32 *)&t->key, sizeof(t->key) / sizeof(u32),
+		      fl_hash_seed);
+	t->hb = &t->table->buckets[hash & t->table->mask];
+	return 0;
+}
+
+void fl_target_put(struct fl_target *t)
+{
+	if (t->page)
+		put_page(t->page);
+	t->page = NULL;
+}
+
+/* Take a bucket lock, counting the acquisitions that had to wait. */
+void fl_hb_lock(struct fl_bucket *hb)
+{
+	if (likely(spin_trylock(&hb->lock)))
+		return;
+	spin_lock(&hb->lock);
+	hb->contended++;
+}
+
+/* Lock two buckets in address order (one lock if they are the same). */
+void fl_hb_lock2(struct fl_bucket *a, struct fl_bucket *b)
+{
+	if (a > b)
+		swap(a, b);
+	fl_hb_lock(a);
+	if (a != b)
+		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
+}
+
+void fl_hb_unlock2(struct fl_bucket *a, struct fl_bucket *b)
+{
+	spin_unlock(&a->lock);
+	if (a != b)
+		spin_unlock(&b->lock);
+}
+
+/* Waker side of the barrier pair in waitwake.c: full barrier, then read. */
+int fl_hb_waiters_pending(struct fl_bucket *hb)
+{
+	smp_mb();
+	return atomic_read(&hb->waiters);
+}
+
+/* The priority list: sorted by prio, FIFO among equal priorities. */
+static void __fl_prio_insert(struct fl_bucket *hb, struct fl_q *q)
+{
+	struct fl_q *pos;
+
+	list_for_each_entry_reverse(pos, &hb->chain, list) {
+		if (pos->prio <= q->prio) {
+			list_add(&q->list, &pos->list);
+			return;
+		}
+	}
+	list_add(&q->list, &hb->chain);
+}
+
+/* Queue @q on @hb; the caller counted it in @hb->waiters already. */
+void __fl_queue(struct fl_bucket *hb, struct fl_table *t, struct fl_q *q)
+{
+	lockdep_assert_held(&hb->lock);
+	q->hb = hb;
+	q->table = t;
+	__fl_prio_insert(hb, q);
+	hb->len++;
+	if (hb->len > hb->max_len)
+		hb->max_len = hb->len;
+	hb->waits++;
+}
+
+/* Remove @q from its bucket; @q->hb stays set (the waker clears it). */
+void __fl_unqueue(struct fl_q *q)
+{
+	struct fl_bucket *hb = q->hb;
+
+	lockdep_assert_held(&hb->lock);
+	list_del_init(&q->list);
+	hb->len--;
+	atomic_dec(&hb->waiters);
+}
+
+static void fl_wake_issue(struct fl_wake_batch *wb)
+{
+	unsigned int i;
+
+	for (i = 0; i < wb->nr; i++) {
+		wake_up_process(wb->task[i]);
+		put_task_struct(wb->task[i]);
+	}
+	wb->nr = 0;
+}
+
+/*
+ * Dequeue @q for waking. After the release store of NULL the waiter may
+ * return and its stack (and @q) be gone: take the task reference first.
+ * A full batch is woken right away, under the lock: correct, if slower.
+ */
+void __fl_wake_q(struct fl_q *q, struct fl_wake_batch *wb)
+{
+	struct task_struct *p = q->task;
+
+	get_task_struct(p);
+	__fl_unqueue(q);
+	q->hb->woken++;
+	smp_store_release(&q->hb, NULL);
+	if (wb->nr == FL_WAKE_BATCH)
+		fl_wake_issue(wb);
+	wb->task[wb->nr++] = p;
+}
+
+void fl_wake_flush(struct fl_wake_batch *wb)
+{
+	fl_wake_issue(wb);
+}
+
+/*
+ * The waiter leaves the queue by itself (timeout, signal, error).
+ * Return: true if it was still queued and is now removed, false if a waker
+ * dequeued it first (the wake, or the PI lock hand-over, is ours).
+ */
+bool fl_unqueue_self(struct fl_q *q)
+{
+	struct fl_bucket *hb;
+
+	for (;;) {
+		hb = smp_load_acquire(&q->hb);
+		if (!hb)
+			return false;
+		spin_lock(&hb->lock);
+		/* a requeue may have moved us, a waker may have taken us */
+		if (likely(hb == q->hb))
+			break;
+		spin_unlock(&hb->lock);
+	}
+	__fl_unqueue(q);
+	spin_unlock(&hb->lock);
+	return true;
+}
+
+/* Read the word under a bucket lock: a fault returns -EFAULT at once. */
+int fl_get_value_locked(u32 *dest, u32 __user *uaddr)
+{
+	int ret;
+
+	pagefault_disable();
+	ret = __get_user(*dest, uaddr);
+	pagefault_enable();
+	return ret ? -EFAULT : 0;
+}
+
+int fl_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new)
+{
+	int ret;
+
+	pagefault_disable();
+	ret = futex_atomic_cmpxchg_inatomic(cur, uaddr, old, new);
+	pagefault_enable();
+	return ret;
+}
+
+/**
+ * fl_sleep() - sleep until a waker dequeues @q, the deadline, or a signal
+ * @q:		the queued waiter
+ * @deadline:	absolute CLOCK_MONOTONIC, or NULL
+ * @timed_out:	set when the deadline passed
+ *
+ * The state is set before @q->hb is tested: a waker clears @q->hb before
+ * wake_up_process(), so either we see NULL or the wakeup finds us
+ * sleeping. Spurious wakeups go back to sleep.
+ *
+ * Return: 0 if a waker dequeued us, else 1 (the caller unqueues itself).
+ */
+int fl_sleep(struct fl_q *q, ktime_t *deadline, bool *timed_out)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!smp_load_acquire(&q->hb))
+			break;
+		if (*timed_out || signal_pending(current))
+			break;
+		if (deadline) {
+			if (!schedule_hrtimeout_range(deadline,
+						      current->timer_slack_ns,
+						      HRTIMER_MODE_ABS))
+				*timed_out = true;
+		} else {
+			schedule();
+		}
+	}
+	__set_current_state(TASK_RUNNING);
+	return smp_load_acquire(&q->hb) ? 1 : 0;
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * futexlab: the module's one internal header, shared by core.c (keys,
+ * hashing, queueing), waitwake.c, requeue.c, pi.c, stats.c, ioctl.c and
+ * main.c. A "__" prefix on a function means the caller holds the bucket
+ * lock.
+ */
+#ifndef _FUTEXLAB_H
+#define _FUTEXLAB_H
+
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "uapi/futexlab.h"
+
+#define FL_MAX_SLOTS	(1U << 20)
+
+/**
+ * struct fl_bucket - one hash bucket
+ * @lock:	protects every other field except @waiters
+ * @waiters:	waiters queued or about to queue (see waitwake.c); lets a
+ *		waker skip the lock of an empty bucket
+ * @chain:	struct fl_q, ordered by priority, FIFO among equal ones
+ * @pi_states:	struct fl_pi_state of the PI futexes hashed here
+ * @len:	entries in @chain
+ * @max_len:	the longest @chain seen
+ * @waits:	waiters queued here
+ * @eagain:	waits that found the word changed
+ * @woken:	waiters woken from here
+ * @requeued:	waiters moved away from here by cmp_requeue
+ * @wakes:	wake calls that took the lock
+ * @contended:	acquisitions of @lock that found it held
+ */
+struct fl_bucket {
+	spinlock_t lock;
+	atomic_t waiters;
+	struct list_head chain;
+	struct list_head pi_states;
+	unsigned int len;
+	unsigned int max_len;
+	u64 waits;
+	u64 eagain;
+	u64 woken;
+	u64 requeued;
+	u64 wakes;
+	u64 contended;
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct fl_table - a hash table: the global one, a private one or a node's
+ * @mask:	buckets - 1 (buckets is a power of two)
+ * @node:	the NUMA node its memory is on (NUMA_NO_NODE: any)
+ * @timeouts:	waits that ended at their deadline
+ * @signals:	waits that a signal ended
+ * @pi_locks:	PI locks taken in the kernel path
+ * @pi_boosts:	owner boosts applied
+ * @buckets:	the buckets
+ */
+struct fl_table {
+	u32 mask;
+	int node;
+	atomic64_t timeouts;
+	atomic64_t signals;
+	atomic64_t pi_locks;
+	atomic64_t pi_boosts;
+	struct fl_bucket buckets[];
+};
+
+/*
+ * struct fl_key - what identifies a futex
+ *
+ * Private key (the default): @ptr is the mm, @word the user address, @offset
+ * 0. No reference is taken on the mm: a waiter is a thread of that mm, so
+ * the mm lives at least as long as the waiter sleeps, and a waker can only
+ * compare the pointer, never dereference it.
+ *
+ * Shared key (FUTEXLAB_F_SHARED): the page's identity, so that two
+ * processes mapping the same page meet. A file or shmem page (MAP_SHARED)
+ * gives @ptr = the inode, @word = the page's index in the file; an anonymous
+ * page gives @ptr = the mm and @word = the address. @offset is the offset
+ * in the page with FL_KEY_SHARED (and FL_KEY_INODE) set, so a shared and a
+ * private key never compare equal. The sleeping waiter holds no reference on
+ * the inode: its own mapping of the file keeps the inode alive while it
+ * sleeps; if that mapping goes away the inode can be freed and its address
+ * reused, and the worst outcome is a spurious wakeup, which every futex
+ * user tolerates (it re-checks the word).
+ */
+struct fl_key {
+	unsigned long ptr;
+	unsigned long word;
+	u32 offset;
+	u32 pad;
+};
+
+#define FL_KEY_SHARED	1U
+#define FL_KEY_INODE	2U
+
+struct fl_pi_state;
+
+/**
+ * struct fl_q - a waiter, on the waiter's stack
+ * @list:	in @hb->chain; @hb->lock
+ * @prio:	the waiter's kernel priority when it queued (lower is higher)
+ * @task:	the waiter
+ * @hb:		the bucket it is queued on; changed by requeue under both
+ *		locks; a waker sets it to NULL (release) after removing the
+ *		entry, and from then on the waker never touches the fl_q
+ * @table:	the table of @hb (for counters)
+ * @key:	the futex it waits on; @hb->lock
+ * @bitset:	wake only with a matching bitset
+ * @page:	numa design: the page pinned while queued, so that it cannot
+ *		migrate to another node (and so to another table) under us
+ * @pi:		PI waiter: the PI state of the lock; NULL otherwise
+ */
+struct fl_q {
+	struct list_head list;
+	int prio;
+	struct task_struct *task;
+	struct fl_bucket *hb;
+	struct fl_table *table;
+	struct fl_key key;
+	u32 bitset;
+	struct page *page;
+	struct fl_pi_state *pi;
+};
+
+/**
+ * struct fl_ctx - an open file description of /dev/futexlab
+ * @lock:	serializes SET_DESIGN against the first operation
+ * @design:	FUTEXLAB_DESIGN_*, fixed once @started
+ * @started:	an operation ran; set with release, read with acquire
+ * @priv:	the private design's table, freed when the file is released
+ */
+struct fl_ctx {
+	struct mutex lock;
+	u32 design;
+	bool started;
+	struct fl_table *priv;
+};
+
+/**
+ * struct fl_target - a futex resolved for one operation
+ * @key:	its key
+ * @table:	the table the design puts it in
+ * @hb:		its bucket
+ * @page:	numa design: a reference on the page, or NULL
+ */
+struct fl_target {
+	struct fl_key key;
+	struct fl_table *table;
+	struct fl_bucket *hb;
+	struct page *page;
+};
+
+/* Wakes collected under a bucket lock and issued after it is dropped. */
+#define FL_WAKE_BATCH	16
+struct fl_wake_batch {
+	struct task_struct *task[FL_WAKE_BATCH];
+	unsigned int nr;
+};
+
+/* main.c: module-wide tables and parameters */
+extern struct fl_table *fl_global;
+extern struct fl_table **fl_numa;
+extern unsigned int fl_private_default_slots;
+
+/* core.c */
+struct fl_table *fl_table_alloc(u32 slots, int node);
+void fl_table_free(struct fl_table *t);
+void fl_ctx_start(struct fl_ctx *ctx);
+int fl_target_get(struct fl_ctx *ctx, u64 uaddr, u32 flags, u32 node,
+		  struct fl_target *t, bool keep_page);
+void fl_target_put(struct fl_target *t);
+bool fl_key_match(const struct fl_key *a, const struct fl_key *b);
+void fl_hb_lock(struct fl_bucket *hb);
+void fl_hb_lock2(struct fl_bucket *a, struct fl_bucket *b);
+void fl_hb_unlock2(struct fl_bucket *a, struct fl_bucket *b);
+int fl_hb_waiters_pending(struct fl_bucket *hb);
+void __fl_queue(struct fl_bucket *hb, struct fl_table *t, struct fl_q *q);
+void __fl_unqueue(struct fl_q *q);
+void __fl_wake_q(struct fl_q *q, struct fl_wake_batch *wb);
+void fl_wake_flush(struct fl_wake_batch *wb);
+bool fl_unqueue_self(struct fl_q *q);
+int fl_get_value_locked(u32 *dest, u32 __user *uaddr);
+int fl_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new);
+int fl_sleep(struct fl_q *q, ktime_t *deadline, bool *timed_out);
+
+/* waitwake.c */
+int fl_wait(struct fl_ctx *ctx, struct futexlab_wait *a);
+int fl_wake(struct fl_ctx *ctx, struct futexlab_wake *a);
+
+/* requeue.c */
+int fl_cmp_requeue(struct fl_ctx *ctx, struct futexlab_requeue *a);
+
+/* pi.c */
+int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock);
+int fl_unlock_pi(struct fl_ctx *ctx, struct futexlab_pi *a);
+
+/* stats.c */
+int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s);
+void fl_debugfs_init(void);
+void fl_debugfs_exit(void);
+
+/* ioctl.c */
+long fl_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+#endif /* _FUTEXLAB_H */

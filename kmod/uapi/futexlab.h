@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * futexlab: the ioctl interface of /dev/futexlab, shared by the module and
+ * user space (backends/kmod.h, tests/guest/).
+ *
+ * Every argument is a struct passed to _IOWR: fixed-width fields, pointers
+ * as __u64, explicit padding, and a flags word whose unknown bits (and any
+ * non-zero padding) are rejected with EINVAL, so the structs can grow.
+ *
+ * The hash design belongs to the open file description: FUTEXLAB_IOC_SET_DESIGN
+ * before the first futex operation on that description (EBUSY after); an
+ * unconfigured description uses FUTEXLAB_DESIGN_GLOBAL. Return values of the
+ * futex operations are those of the stock futex(2) for the same situation.
+ */
+#ifndef _UAPI_LINUX_FUTEXLAB_H
+#define _UAPI_LINUX_FUTEXLAB_H
+
+#include <linux/types.h>
+
+#define FUTEXLAB_VERSION	1
+
+/* Hash designs (struct futexlab_design.design) */
+#define FUTEXLAB_DESIGN_GLOBAL	1	/* one table for the machine */
+#define FUTEXLAB_DESIGN_PRIVATE	2	/* one table per open description */
+#define FUTEXLAB_DESIGN_NUMA	3	/* one table per NUMA node */
+
+/* Operation flags (the flags field of the operation structs) */
+#define FUTEXLAB_F_SHARED	(1U << 0)	/* key by page, not by (mm, address) */
+#define FUTEXLAB_F_DEADLINE	(1U << 1)	/* deadline_ns is valid */
+#define FUTEXLAB_F_NODE		(1U << 2)	/* numa design: use node, not the page's */
+
+/* The stock PI word encoding (linux/futex.h) */
+#define FUTEXLAB_WAITERS	0x80000000U
+#define FUTEXLAB_OWNER_DIED	0x40000000U
+#define FUTEXLAB_TID_MASK	0x3fffffffU
+
+#define FUTEXLAB_BITSET_ANY	0xffffffffU
+
+/**
+ * struct futexlab_design - choose (SET) or report (GET) the hash design
+ * @design:	FUTEXLAB_DESIGN_*; GET fills it in
+ * @flags:	must be 0
+ * @slots:	private design: buckets, a power of two (0: module default);
+ *		reported back as the buckets per table of the design in use
+ * @nodes:	out: number of tables (NUMA nodes for the numa design, else 1)
+ * @version:	out: FUTEXLAB_VERSION
+ * @pad:	must be 0
+ */
+struct futexlab_design {
+	__u32 design;
+	__u32 flags;
+	__u32 slots;
+	__u32 nodes;
+	__u32 version;
+	__u32 pad;
+};
+
+/**
+ * struct futexlab_wait - sleep while *uaddr == val
+ * @uaddr:	the 32-bit futex word, 4-byte aligned
+ * @deadline_ns: absolute CLOCK_MONOTONIC deadline when FUTEXLAB_F_DEADLINE
+ * @val:	the expected value
+ * @bitset:	wake only with wakes whose bitset intersects it (non-zero)
+ * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_DEADLINE, FUTEXLAB_F_NODE
+ * @node:	with FUTEXLAB_F_NODE: the node whose table holds the futex
+ */
+struct futexlab_wait {
+	__u64 uaddr;
+	__u64 deadline_ns;
+	__u32 val;
+	__u32 bitset;
+	__u32 flags;
+	__u32 node;
+};
+
+/**
+ * struct futexlab_wake - wake up to nr_wake waiters whose bitset matches
+ * @uaddr:	the futex word
+ * @nr_wake:	how many (as the stock futex: an int, 0 wakes one)
+ * @bitset:	non-zero
+ * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_NODE
+ * @node:	with FUTEXLAB_F_NODE
+ */
+struct futexlab_wake {
+	__u64 uaddr;
+	__u32 nr_wake;
+	__u32 bitset;
+	__u32 flags;
+	__u32 node;
+};
+
+/**
+ * struct futexlab_requeue - if *uaddr == val, wake nr_wake waiters of uaddr
+ * and move up to nr_requeue more to uaddr2; returns woken + moved
+ * @uaddr:	the source futex word
+ * @uaddr2:	the target futex word
+ * @nr_wake:	non-negative int
+ * @nr_requeue:	non-negative int
+ * @val:	expected value of *uaddr
+ * @flags:	FUTEXLAB_F_SHARED (both words), FUTEXLAB_F_NODE
+ * @node:	with FUTEXLAB_F_NODE: node of uaddr
+ * @node2:	with FUTEXLAB_F_NODE: node of uaddr2
+ * @pad:	must be 0
+ */
+struct futexlab_requeue {
+	__u64 uaddr;
+	__u64 uaddr2;
+	__u32 nr_wake;
+	__u32 nr_requeue;
+	__u32 val;
+	__u32 flags;
+	__u32 node;
+	__u32 node2;
+	__u32 pad;
+	__u32 pad2;
+};
+
+/**
+ * struct futexlab_pi - lock_pi, trylock_pi, unlock_pi on a TID|WAITERS word
+ * @uaddr:	the lock word
+ * @deadline_ns: lock_pi: absolute CLOCK_MONOTONIC with FUTEXLAB_F_DEADLINE
+ * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_DEADLINE (lock_pi), FUTEXLAB_F_NODE
+ * @node:	with FUTEXLAB_F_NODE
+ */
+struct futexlab_pi {
+	__u64 uaddr;
+	__u64 deadline_ns;
+	__u32 flags;
+	__u32 node;
+};
+
+/**
+ * struct futexlab_stats - counters of the design the description uses
+ * @design:	out: FUTEXLAB_DESIGN_*
+ * @flags:	must be 0
+ * @buckets:	out: buckets summed over the design's tables
+ * @nr_counts:	in: entries at @counts_ptr (0: none); out: entries written
+ * @counts_ptr:	in: a __u64 array that receives the waits per bucket
+ *		(tables one after another, node order for the numa design)
+ * @waits:	waits that slept (or would have: queued under the lock)
+ * @eagain:	waits that found a changed word
+ * @timeouts:	waits that ended at their deadline
+ * @signals:	waits that a signal ended
+ * @wakes:	wake and requeue calls
+ * @woken:	waiters woken
+ * @requeued:	waiters moved by cmp_requeue
+ * @pi_locks:	PI locks taken (in the kernel path)
+ * @pi_boosts:	owner boosts applied
+ * @contended:	bucket-lock acquisitions that had to spin
+ * @longest_chain: the longest bucket chain seen
+ * @live_waiters: waiters queued right now
+ * @buckets_used: buckets that ever held a waiter
+ */
+struct futexlab_stats {
+	__u32 design;
+	__u32 flags;
+	__u32 buckets;
+	__u32 nr_counts;
+	__u64 counts_ptr;
+	__u64 waits;
+	__u64 eagain;
+	__u64 timeouts;
+	__u64 signals;
+	__u64 wakes;
+	__u64 woken;
+	__u64 requeued;
+	__u64 pi_locks;
+	__u64 pi_boosts;
+	__u64 contended;
+	__u64 longest_chain;
+	__u64 live_waiters;
+	__u64 buckets_used;
+};
+
+#define FUTEXLAB_IOC_MAGIC	0xF7
+
+#define FUTEXLAB_IOC_SET_DESIGN	_IOWR(FUTEXLAB_IOC_MAGIC, 0x00, struct futexlab_design)
+#define FUTEXLAB_IOC_GET_DESIGN	_IOWR(FUTEXLAB_IOC_MAGIC, 0x01, struct futexlab_design)
+#define FUTEXLAB_IOC_WAIT	_IOWR(FUTEXLAB_IOC_MAGIC, 0x02, struct futexlab_wait)
+#define FUTEXLAB_IOC_WAKE	_IOWR(FUTEXLAB_IOC_MAGIC, 0x03, struct futexlab_wake)
+#define FUTEXLAB_IOC_CMP_REQUEUE _IOWR(FUTEXLAB_IOC_MAGIC, 0x04, struct futexlab_requeue)
+#define FUTEXLAB_IOC_LOCK_PI	_IOWR(FUTEXLAB_IOC_MAGIC, 0x05, struct futexlab_pi)
+#define FUTEXLAB_IOC_TRYLOCK_PI	_IOWR(FUTEXLAB_IOC_MAGIC, 0x06, struct futexlab_pi)
+#define FUTEXLAB_IOC_UNLOCK_PI	_IOWR(FUTEXLAB_IOC_MAGIC, 0x07, struct futexlab_pi)
+#define FUTEXLAB_IOC_STATS	_IOWR(FUTEXLAB_IOC_MAGIC, 0x08, struct futexlab_stats)
+
+#endif /* _UAPI_LINUX_FUTEXLAB_H */

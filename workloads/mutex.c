@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mutex: a contended lock built on the backend's wait and wake.
+ *
+ * Scenario: --threads threads loop forever: take one lock, hold it for
+ * --critical ns of calibrated busy work, release it, then think for
+ * --think ns. The lock is one of:
+ *   mutex3  Drepper's "Futexes Are Tricky" mutex 3: the word is 0 free,
+ *           1 locked, 2 locked with waiters; a locker that finds it taken
+ *           swaps in 2 and sleeps while it stays 2; an unlocker that
+ *           finds 2 stores 0 and wakes one (the glibc design);
+ *   mutex2  the paper's mutex 2: the same states, compare-and-swap only;
+ *   pi      the PI encoding: the owner's TID, with FUTEX_WAITERS set by
+ *           the kernel; uncontended paths stay in user space and the
+ *           kernel's lock_pi/unlock_pi handle contention (needs PI).
+ *
+ * Measures: acquisitions per second; acquire latency (from the first
+ * attempt to holding the lock) for every acquisition; fairness across
+ * threads (Jain's index, min and max acquisitions); wait and wake calls.
+ * Every run checks mutual exclusion: an owner flag swapped on entry and a
+ * plain counter bumped inside the critical section; two owners at once or
+ * a lost increment fails the cell.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "harness/workload.h"
+
+enum { OPT_ALGO, OPT_CRITICAL, OPT_THINK };
+enum { ALGO_MUTEX3, ALGO_MUTEX2, ALGO_PI };
+enum { C_VIOLATIONS, C_WAITS, C_WAKES, C_TIMEOUTS };
+
+struct mutex_state {
+	_Alignas(FL_CACHELINE) uint32_t word[2];	/* the lock (+ node) */
+	/* the data the lock protects, on a line of its own as it would be */
+	_Alignas(FL_CACHELINE) uint32_t inside;
+	uint64_t count;
+};
+
+#ifdef FL_DESCRIBE
+
+static const char *const algos[] = { "mutex3", "mutex2", "pi", NULL };
+
+static const struct fl_option options[] = {
+	[OPT_ALGO] = { "algo", FL_OPT_ENUM, "mutex3",
+		       "lock algorithm", algos, 1, 0, 0 },
+	[OPT_CRITICAL] = { "critical", FL_OPT_NS, "100",
+			   "critical section length, ns of busy work",
+			   NULL, 1, 0, 1000000000 },
+	[OPT_THINK] = { "think", FL_OPT_NS, "0",
+			"think time between acquisitions, ns of busy work",
+			NULL, 1, 0, 1000000000 },
+};
+
+static const struct fl_counter_desc counters[] = {
+	[C_VIOLATIONS] = { "violations", FL_MERGE_SUM },
+	[C_WAITS] = { "wait_calls", FL_MERGE_SUM },
+	[C_WAKES] = { "wake_calls", FL_MERGE_SUM },
+	[C_TIMEOUTS] = { "timeouts", FL_MERGE_SUM },
+};
+
+static uint32_t needs(const struct fl_cell *cell)
+{
+	return cell->opt[OPT_ALGO] == ALGO_PI ? FL_CAP_PI : FL_CAP_WAIT;
+}
+
+static int init(struct fl_rep *rep, char *why, size_t len)
+{
+	struct mutex_state *s = fl_rep_alloc(rep, sizeof(*s), -1);
+
+	if (!s) {
+		snprintf(why, len, "cannot map the lock");
+		return -1;
+	}
+	s->word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
+	rep->shared = s;
+	return 0;
+}
+
+static int verify(struct fl_rep *rep, char *why, size_t len)
+{
+	struct mutex_state *s = rep->shared;
+	uint64_t ops = 0, violations = 0;
+
+	for (unsigned int i = 0; i < rep->nthreads; i++) {
+		ops += rep->threads[i].ops;
+		violations += rep->threads[i].counters[C_VIOLATIONS];
+	}
+	if (violations) {
+		snprintf(why, len, "mutual exclusion violated: %llu times two "
+			 "threads held the lock", (unsigned long long)violations);
+		return -1;
+	}
+	if (s->count != ops) {
+		snprintf(why, len, "mutual exclusion violated: %llu "
+			 "acquisitions but the protected counter says %llu",
+			 (unsigned long long)ops,
+			 (unsigned long long)s->count);
+		return -1;
+	}
+	return 0;
+}
+
+FL_WORKLOAD_DESCRIPTOR(mutex) = {
+	.name = "mutex",
+	.summary = "contended mutex (Drepper's 0/1/2 states, or PI)",
+	.scenario = "Threads loop taking one lock, holding it --critical ns, "
+		    "releasing it and thinking --think ns. Reports "
+		    "acquisitions/s, acquire latency percentiles, fairness, "
+		    "and checks mutual exclusion in every run.",
+	.ops_unit = "acquisitions",
+	.latency = "acquire latency",
+	.options = options,
+	.noptions = sizeof(options) / sizeof(options[0]),
+	.counters = counters,
+	.ncounters = sizeof(counters) / sizeof(counters[0]),
+	.needs = needs,
+	.init = init,
+	.verify = verify,
+};
+
+#else /* one build per backend */
+
+static inline uint32_t cas(uint32_t *w, uint32_t old, uint32_t new)
+{
+	__atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_ACQUIRE,
+				    __ATOMIC_RELAXED);
+	return old;
+}
+
+/* Returns 0 with the lock held, or -ETIMEDOUT past the hard deadline. */
+static inline int lock_mutex3(struct fl_thread *t, uint32_t *w)
+{
+	uint32_t c = cas(w, 0, 1);
+
+	if (c == 0)
+		return 0;
+	if (c != 2)
+		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+	while (c != 0) {
+		t->counters[C_WAITS]++;
+		if (fl_wait(w, 2, &t->rep->hard_deadline) == -ETIMEDOUT) {
+			t->counters[C_TIMEOUTS]++;
+			return -ETIMEDOUT;
+		}
+		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+	}
+	return 0;
+}
+
+static inline int lock_mutex2(struct fl_thread *t, uint32_t *w)
+{
+	uint32_t c = cas(w, 0, 1);
+
+	while (c != 0) {
+		if (c == 2 || cas(w, 1, 2) != 0) {
+			t->counters[C_WAITS]++;
+			if (fl_wait(w, 2, &t->rep->hard_deadline) ==
+			    -ETIMEDOUT) {
+				t->counters[C_TIMEOUTS]++;
+				return -ETIMEDOUT;
+			}
+		}
+		c = cas(w, 0, 2);
+	}
+	return 0;
+}
+
+/* Both Drepper mutexes unlock alike: 1 -> 0 quietly, 2 -> 0 and wake. */
+static inline void unlock_drepper(struct fl_thread *t, uint32_t *w)
+{
+	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
+		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+		t->counters[C_WAKES]++;
+		fl_wake(w, 1);
+	}
+}
+
+static inline int lock_pi(struct fl_thread *t, uint32_t *w, uint32_t tid)
+{
+	if (cas(w, 0, tid) == 0)
+		return 0;
+	t->counters[C_WAITS]++;
+	int r = fl_lock_pi(w, &t->rep->hard_deadline);
+
+	if (r == -ETIMEDOUT)
+		t->counters[C_TIMEOUTS]++;
+	return r;
+}
+
+static inline void unlock_pi(struct fl_thread *t, uint32_t *w, uint32_t tid)
+{
+	uint32_t old = tid;
+
+	if (__atomic_compare_exchange_n(w, &old, 0, 0, __ATOMIC_RELEASE,
+					__ATOMIC_RELAXED))
+		return;
+	t->counters[C_WAKES]++;
+	fl_unlock_pi(w);
+}
+
+static void thread(struct fl_thread *t)
+{
+	struct fl_rep *rep = t->rep;
+	struct mutex_state *s = rep->shared;
+	uint32_t *w = s->word;
+	const int algo = (int)rep->cell->opt[OPT_ALGO];
+	const uint64_t crit = fl_busy_ns_to_loops(
+		(uint64_t)rep->cell->opt[OPT_CRITICAL]);
+	const uint64_t think = fl_busy_ns_to_loops(
+		(uint64_t)rep->cell->opt[OPT_THINK]);
+	const uint32_t tid = (uint32_t)t->tid;
+	uint64_t ops = 0;
+
+	while (!fl_should_stop(rep)) {
+		uint64_t t0 = fl_now_ns();
+		int r = algo == ALGO_MUTEX3 ? lock_mutex3(t, w) :
+			algo == ALGO_MUTEX2 ? lock_mutex2(t, w) :
+			lock_pi(t, w, tid);
+
+		if (r) {
+			if (r == -ETIMEDOUT)
+				break;	/* the cell is being aborted */
+			fl_rep_fail(rep, "lock returned %d", r);
+			break;
+		}
+		fl_hist_record(t->hist, fl_now_ns() - t0);
+		if (__atomic_exchange_n(&s->inside, 1, __ATOMIC_RELAXED))
+			t->counters[C_VIOLATIONS]++;
+		/* a plain increment: a second owner would lose updates */
+		s->count = s->count + 1;
+		fl_busy_loops(crit);
+		__atomic_store_n(&s->inside, 0, __ATOMIC_RELAXED);
+		if (algo == ALGO_PI)
+			unlock_pi(t, w, tid);
+		else
+			unlock_drepper(t, w);
+		ops++;
+		fl_busy_loops(think);
+	}
+	t->ops = ops;
+}
+
+FL_WORKLOAD_IMPL(mutex, thread, NULL);
+
+#endif
