@@ -6,6 +6,12 @@
 
 uint64_t fl_busy_loops_per_us = 1000;
 
+__attribute__((noinline)) void fl_busy_loops(uint64_t loops)
+{
+	for (uint64_t i = 0; i < loops; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
 void fl_sleep_until_ns(uint64_t when)
 {
 	struct timespec ts = fl_ns_to_ts(when);
@@ -21,9 +27,15 @@ void fl_sleep_until_ns(uint64_t when)
  */
 uint64_t fl_calibrate_busy(void)
 {
-	const uint64_t loops = 1000000;
+	const uint64_t loops = 4000000;
 	uint64_t best = UINT64_MAX;
 
+	/* the first milliseconds of busy work run slower (frequency ramp,
+	 * cold caches): warm up before timing anything */
+	uint64_t until = fl_now_ns() + 30000000ull;
+
+	while (fl_now_ns() < until)
+		fl_busy_loops(10000);
 	for (int i = 0; i < 7; i++) {
 		uint64_t t0 = fl_now_ns();
 

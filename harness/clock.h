@@ -55,18 +55,17 @@ static inline void fl_cpu_relax(void)
  */
 extern uint64_t fl_busy_loops_per_us;	/* set by fl_calibrate_busy() */
 
-static inline void fl_busy_loops(uint64_t loops)
-{
-	for (uint64_t i = 0; i < loops; i++)
-		__asm__ __volatile__("" ::: "memory");
-}
+/* Out of line on purpose: calibration and use must run the very same
+ * machine code, or the compiler's choices for each call site (unrolling,
+ * alignment) make the calibration wrong by a factor of two. */
+void fl_busy_loops(uint64_t loops);
 
 static inline uint64_t fl_busy_ns_to_loops(uint64_t ns)
 {
 	return ns * fl_busy_loops_per_us / 1000;
 }
 
-/* Measure fl_busy_loops_per_us (takes about 20 ms); returns it. */
+/* Measure fl_busy_loops_per_us (takes about 40 ms); returns it. */
 uint64_t fl_calibrate_busy(void);
 
 /* Sleep until an absolute CLOCK_MONOTONIC time (restarts after signals). */
