@@ -60,11 +60,13 @@ void fl_table_free(struct fl_table *t)
 /* Fix the design of @ctx at its first operation (global if none chosen). */
 void fl_ctx_start(struct fl_ctx *ctx)
 {
+	/* pairs with the release below: see the design set before */
 	if (likely(smp_load_acquire(&ctx->started)))
 		return;
 	mutex_lock(&ctx->lock);
 	if (!ctx->design)
 		ctx->design = FUTEXLAB_DESIGN_GLOBAL;
+	/* publish the design before the flag that says it is fixed */
 	smp_store_release(&ctx->started, true);
 	mutex_unlock(&ctx->lock);
 }
@@ -235,6 +237,7 @@ void fl_hb_unlock2(struct fl_bucket *a, struct fl_bucket *b)
 /* Waker side of the barrier pair in waitwake.c: full barrier, then read. */
 int fl_hb_waiters_pending(struct fl_bucket *hb)
 {
+	/* B: order the user's store to the word before reading waiters */
 	smp_mb();
 	return atomic_read(&hb->waiters);
 }
@@ -300,6 +303,7 @@ void __fl_wake_q(struct fl_q *q, struct fl_wake_batch *wb)
 	get_task_struct(p);
 	__fl_unqueue(q);
 	q->hb->woken++;
+	/* release: the dequeue is visible before the waiter may leave */
 	smp_store_release(&q->hb, NULL);
 	if (wb->nr == FL_WAKE_BATCH)
 		fl_wake_issue(wb);
@@ -321,6 +325,7 @@ bool fl_unqueue_self(struct fl_q *q)
 	struct fl_bucket *hb;
 
 	for (;;) {
+		/* acquire: pairs with the waker's release of NULL */
 		hb = smp_load_acquire(&q->hb);
 		if (!hb)
 			return false;
@@ -372,6 +377,7 @@ int fl_sleep(struct fl_q *q, ktime_t *deadline, bool *timed_out)
 {
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
+		/* acquire: pairs with the waker's release of NULL */
 		if (!smp_load_acquire(&q->hb))
 			break;
 		if (*timed_out || signal_pending(current))
@@ -386,5 +392,6 @@ int fl_sleep(struct fl_q *q, ktime_t *deadline, bool *timed_out)
 		}
 	}
 	__set_current_state(TASK_RUNNING);
+	/* acquire: pairs with the waker's release of NULL */
 	return smp_load_acquire(&q->hb) ? 1 : 0;
 }

@@ -78,6 +78,7 @@ retry:
 		return ret;
 
 	atomic_inc(&t2.hb->waiters);
+	/* A: wakers of uaddr2 see the count before we move waiters */
 	smp_mb__after_atomic();
 	fl_hb_lock2(t1.hb, t2.hb);
 

@@ -34,6 +34,7 @@
  */
 #include <linux/errno.h>
 #include <linux/hrtimer.h>
+#include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futexlab ioctl decoding: copy the argument in, hand it to the operation,
+ * copy results out. Validation of flags and values lives with each
+ * operation; this file only knows the ABI.
+ */
+#include <linux/fs.h>
+#include <linux/uaccess.h>
+
+#include "futexlab.h"
+
+static int fl_ioc_set_design(struct fl_ctx *ctx, void __user *argp)
+{
+	struct futexlab_design d;
+	struct fl_table *t = NULL, *old;
+	u32 slots;
+
+	if (copy_from_user(&d, argp, sizeof(d)))
+		return -EFAULT;
+	if (d.flags || d.pad || d.nodes || d.version)
+		return -EINVAL;
+	switch (d.design) {
+	case FUTEXLAB_DESIGN_GLOBAL:
+	case FUTEXLAB_DESIGN_NUMA:
+		if (d.slots)
+			return -EINVAL;	/* module parameters size these */
+		break;
+	case FUTEXLAB_DESIGN_PRIVATE:
+		slots = d.slots ? d.slots : fl_private_default_slots;
+		if (!is_power_of_2(slots) || slots > FL_MAX_SLOTS)
+			return -EINVAL;
+		t = fl_table_alloc(slots, NUMA_NO_NODE);
+		if (!t)
+			return -ENOMEM;
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	mutex_lock(&ctx->lock);
+	if (ctx->started) {
+		mutex_unlock(&ctx->lock);
+		if (t)
+			fl_table_free(t);
+		return -EBUSY;
+	}
+	old = ctx->priv;
+	ctx->priv = t;
+	ctx->design = d.design;
+	mutex_unlock(&ctx->lock);
+	if (old)
+		fl_table_free(old);
+	return 0;
+}
+
+static int fl_ioc_get_design(struct fl_ctx *ctx, void __user *argp)
+{
+	struct futexlab_design d;
+	int node;
+
+	if (copy_from_user(&d, argp, sizeof(d)))
+		return -EFAULT;
+	if (d.flags || d.pad)
+		return -EINVAL;
+	memset(&d, 0, sizeof(d));
+	mutex_lock(&ctx->lock);
+	d.design = ctx->design ? ctx->design : FUTEXLAB_DESIGN_GLOBAL;
+	switch (d.design) {
+	case FUTEXLAB_DESIGN_PRIVATE:
+		d.slots = ctx->priv->mask + 1;
+		d.nodes = 1;
+		break;
+	case FUTEXLAB_DESIGN_NUMA:
+		for_each_online_node(node) {
+			if (!fl_numa[node])
+				continue;
+			d.slots = fl_numa[node]->mask + 1;
+			d.nodes++;
+		}
+		break;
+	default:
+		d.slots = fl_global->mask + 1;
+		d.nodes = 1;
+		break;
+	}
+	mutex_unlock(&ctx->lock);
+	d.version = FUTEXLAB_VERSION;
+	return copy_to_user(argp, &d, sizeof(d)) ? -EFAULT : 0;
+}
+
+static int fl_ioc_set_design_out(struct fl_ctx *ctx, void __user *argp)
+{
+	int ret = fl_ioc_set_design(ctx, argp);
+
+	return ret ? ret : fl_ioc_get_design(ctx, argp);
+}
+
+static int fl_ioc_wait(struct fl_ctx *ctx, void __user *argp)
+{
+	struct futexlab_wait a;
+
+	if (copy_from_user(&a, argp, sizeof(a)))
+		return -EFAULT;
+	fl_ctx_start(ctx);
+	return fl_wait(ctx, &a);
+}
+
+static int fl_ioc_wake(struct fl_ctx *ctx, void __user *argp)
+{
+	struct futexlab_wake a;
+
+	if (copy_from_user(&a, argp, sizeof(a)))
+		return -EFAULT;
+	fl_ctx_start(ctx);
+	return fl_wake(ctx, &a);
+}
+
+static int fl_ioc_cmp_requeue(struct fl_ctx *ctx, void __user *argp)
+{
+	struct futexlab_requeue a;
+
+	if (copy_from_user(&a, argp, sizeof(a)))
+		return -EFAULT;
+	fl_ctx_start(ctx);
+	return fl_cmp_requeue(ctx, &a);
+}
+
+static int fl_ioc_pi(struct fl_ctx *ctx, void __user *argp, unsigned int cmd)
+{
+	struct futexlab_pi a;
+
+	if (copy_from_user(&a, argp, sizeof(a)))
+		return -EFAULT;
+	fl_ctx_start(ctx);
+	if (cmd == FUTEXLAB_IOC_UNLOCK_PI)
+		return fl_unlock_pi(ctx, &a);
+	return fl_lock_pi(ctx, &a, cmd == FUTEXLAB_IOC_TRYLOCK_PI);
+}
+
+static int fl_ioc_stats(struct fl_ctx *ctx, void __user *argp)
+{
+	struct futexlab_stats s;
+	int ret;
+
+	if (copy_from_user(&s, argp, sizeof(s)))
+		return -EFAULT;
+	ret = fl_stats(ctx, &s);
+	if (ret)
+		return ret;
+	return copy_to_user(argp, &s, sizeof(s)) ? -EFAULT : 0;
+}
+
+long fl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct fl_ctx *ctx = file->private_data;
+	void __user *argp = (void __user *)arg;
+
+	switch (cmd) {
+	case FUTEXLAB_IOC_SET_DESIGN:
+		return fl_ioc_set_design_out(ctx, argp);
+	case FUTEXLAB_IOC_GET_DESIGN:
+		return fl_ioc_get_design(ctx, argp);
+	case FUTEXLAB_IOC_WAIT:
+		return fl_ioc_wait(ctx, argp);
+	case FUTEXLAB_IOC_WAKE:
+		return fl_ioc_wake(ctx, argp);
+	case FUTEXLAB_IOC_CMP_REQUEUE:
+		return fl_ioc_cmp_requeue(ctx, argp);
+	case FUTEXLAB_IOC_LOCK_PI:
+	case FUTEXLAB_IOC_TRYLOCK_PI:
+	case FUTEXLAB_IOC_UNLOCK_PI:
+		return fl_ioc_pi(ctx, argp, cmd);
+	case FUTEXLAB_IOC_STATS:
+		return fl_ioc_stats(ctx, argp);
+	default:
+		return -ENOTTY;
+	}
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futexlab: a futex implementation as a misc device, /dev/futexlab, whose
+ * hash design (global, private, numa) is chosen per open file description.
+ * See docs/kmod.md for building, loading and the statistics, and
+ * uapi/futexlab.h for the interface.
+ *
+ * The fops carry .owner = THIS_MODULE, so the module cannot be unloaded
+ * while a file is open; a sleeping waiter holds the file (the ioctl is in
+ * progress), so no waiter outlives the module, and no restart block points
+ * into it (a signal returns -ERESTARTSYS and the ioctl is re-issued).
+ */
+#include <linux/fs.h>
+#include <linux/log2.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/nodemask.h>
+#include <linux/slab.h>
+
+#include "futexlab.h"
+
+static unsigned int global_slots;
+module_param(global_slots, uint, 0444);
+MODULE_PARM_DESC(global_slots,
+		 "buckets of the global table, a power of two (0: 256 per possible CPU)");
+
+static unsigned int numa_slots;
+module_param(numa_slots, uint, 0444);
+MODULE_PARM_DESC(numa_slots,
+		 "buckets of each node's table, a power of two (0: 256 per CPU of the node)");
+
+unsigned int fl_private_default_slots = 256;
+module_param_named(private_slots, fl_private_default_slots, uint, 0444);
+MODULE_PARM_DESC(private_slots,
+		 "default buckets of a private table, a power of two");
+
+struct fl_table *fl_global;
+struct fl_table **fl_numa;
+
+static int fl_open(struct inode *inode, struct file *file)
+{
+	struct fl_ctx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	mutex_init(&ctx->lock);
+	file->private_data = ctx;
+	return nonseekable_open(inode, file);
+}
+
+/* The last reference to the description is gone: no waiter can be queued. */
+static int fl_release(struct inode *inode, struct file *file)
+{
+	struct fl_ctx *ctx = file->private_data;
+
+	if (ctx->priv)
+		fl_table_free(ctx->priv);
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+	return 0;
+}
+
+static const struct file_operations fl_fops = {
+	.owner = THIS_MODULE,
+	.open = fl_open,
+	.release = fl_release,
+	.unlocked_ioctl = fl_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct miscdevice fl_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "futexlab",
+	.fops = &fl_fops,
+	.mode = 0666,
+};
+
+static u32 fl_slots(unsigned int param, unsigned int cpus)
+{
+	if (param)
+		return param;
+	return roundup_pow_of_two(256 * max(cpus, 1U));
+}
+
+static void fl_tables_free(void)
+{
+	int node;
+
+	if (fl_numa) {
+		for (node = 0; node < nr_node_ids; node++)
+			if (fl_numa[node])
+				fl_table_free(fl_numa[node]);
+		kfree(fl_numa);
+		fl_numa = NULL;
+	}
+	if (fl_global)
+		fl_table_free(fl_global);
+	fl_global = NULL;
+}
+
+static int fl_tables_alloc(void)
+{
+	int node;
+
+	fl_global = fl_table_alloc(fl_slots(global_slots,
+					    num_possible_cpus()),
+				   NUMA_NO_NODE);
+	if (!fl_global)
+		return -ENOMEM;
+	fl_numa = kcalloc(nr_node_ids, sizeof(*fl_numa), GFP_KERNEL);
+	if (!fl_numa)
+		return -ENOMEM;
+	for_each_online_node(node) {
+		u32 cpus = cpumask_weight(cpumask_of_node(node));
+
+		fl_numa[node] = fl_table_alloc(fl_slots(numa_slots, cpus),
+					       node);
+		if (!fl_numa[node])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int __init fl_init(void)
+{
+	int ret;
+
+	if ((global_slots && !is_power_of_2(global_slots)) ||
+	    (numa_slots && !is_power_of_2(numa_slots)) ||
+	    !is_power_of_2(fl_private_default_slots) ||
+	    global_slots > FL_MAX_SLOTS || numa_slots > FL_MAX_SLOTS ||
+	    fl_private_default_slots > FL_MAX_SLOTS)
+		return -EINVAL;
+
+	ret = fl_tables_alloc();
+	if (ret)
+		goto out_free;
+	ret = misc_register(&fl_misc);
+	if (ret)
+		goto out_free;
+	fl_debugfs_init();
+	return 0;
+
+out_free:
+	fl_tables_free();
+	return ret;
+}
+
+static void __exit fl_exit(void)
+{
+	fl_debugfs_exit();
+	misc_deregister(&fl_misc);
+	fl_tables_free();
+}
+
+module_init(fl_init);
+module_exit(fl_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("futexlab");
+MODULE_DESCRIPTION("futex designs for measurement: global, private and per-node hash, PI");
+MODULE_VERSION("1");

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futexlab priority-inheritance locks: lock_pi, trylock_pi, unlock_pi on a
+ * word in the stock encoding: 0 is free, else the owner's TID, with
+ * FUTEXLAB_WAITERS set while the kernel has waiters queued (so that the
+ * owner's user-space fast unlock, cmpxchg(TID -> 0), fails and it calls
+ * unlock_pi). Unlock hands the lock to the highest-priority waiter: the
+ * word becomes that waiter's TID | WAITERS, and the waiter returns owning
+ * it, like the stock futex.
+ *
+ * Boosting, kept simple rather than complete:
+ *  - waiters are queued by priority; when the top waiter is a real-time
+ *    task of higher priority than the owner, the owner is switched to
+ *    SCHED_FIFO at the waiter's priority with sched_setattr_nocheck(), and
+ *    its previous policy, priority and nice value are saved;
+ *  - whenever the waiters or the owner change (a waiter queues or leaves,
+ *    the lock is handed over), the boost is recomputed: the old owner is
+ *    restored, the new owner boosted if needed;
+ *  - sched_setattr_nocheck() may sleep, so it runs outside the bucket lock,
+ *    serialized per lock by fl_pi_state.boost_lock; between a change and the
+ *    recomputation the boost may be briefly stale.
+ * Limits (documented in docs/kmod.md): no chained boosting (a boosted owner
+ * blocked on a second PI lock does not pass the boost on); an owner that
+ * holds two contended module PI locks, or changes its own policy while
+ * boosted, is restored to the attributes saved by the first boost; a
+ * SCHED_DEADLINE owner is not boosted; an owner that dies holding the lock
+ * leaves its waiters blocked until their deadline or a signal (no robust
+ * list); the requeue-PI operations are not provided.
+ */
+#include <linux/errno.h>
+#include <linux/pagemap.h>
+#include <linux/pid.h>
+#include <linux/sched/rt.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <uapi/linux/sched/types.h>
+
+#include "futexlab.h"
+
+#define FL_LOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
+			 FUTEXLAB_F_NODE)
+#define FL_UNLOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
+
+/**
+ * struct fl_pi_state - the kernel side of one contended PI lock
+ * @list:	in @hb->pi_states; @hb->lock
+ * @key:	the lock's futex key (constant)
+ * @hb:		its bucket (constant: PI waiters are never requeued)
+ * @table:	the table of @hb
+ * @refs:	queued waiters plus transient users; @hb->lock
+ * @nr_waiters:	queued waiters; @hb->lock
+ * @owner:	the task the word names, a reference held; @hb->lock
+ * @boost_lock:	serializes boosting and restoring (they sleep)
+ * @boosted:	the task we boosted, a reference held; @boost_lock
+ * @boost_prio:	the SCHED_FIFO priority applied; @boost_lock
+ * @saved_policy: @boosted's policy before the boost; @boost_lock
+ * @saved_rt_priority: its real-time priority; @boost_lock
+ * @saved_nice:	its nice value; @boost_lock
+ */
+struct fl_pi_state {
+	struct list_head list;
+	struct fl_key key;
+	struct fl_bucket *hb;
+	struct fl_table *table;
+	unsigned int refs;
+	unsigned int nr_waiters;
+	struct task_struct *owner;
+	struct mutex boost_lock;
+	struct task_struct *boosted;
+	unsigned int boost_prio;
+	u32 saved_policy;
+	u32 saved_rt_priority;
+	int saved_nice;
+};
+
+static bool fl_rt_policy(unsigned int policy)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+
+static struct fl_pi_state *__fl_pi_find(struct fl_bucket *hb,
+					struct fl_key *key)
+{
+	struct fl_pi_state *pi;
+
+	list_for_each_entry(pi, &hb->pi_states, list)
+		if (fl_key_match(&pi->key, key))
+			return pi;
+	return NULL;
+}
+
+/* The highest-priority PI waiter of @key: the first in the sorted chain. */
+static struct fl_q *__fl_pi_top(struct fl_bucket *hb, struct fl_key *key)
+{
+	struct fl_q *q;
+
+	list_for_each_entry(q, &hb->chain, list)
+		if (q->pi && fl_key_match(&q->key, key))
+			return q;
+	return NULL;
+}
+
+static struct task_struct *fl_find_task(pid_t tid)
+{
+	struct task_struct *p;
+
+	rcu_read_lock();
+	p = get_pid_task(find_vpid(tid), PIDTYPE_PID);
+	rcu_read_unlock();
+	return p;
+}
+
+static void fl_pi_restore(struct fl_pi_state *pi)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = pi->saved_policy,
+		.sched_priority = pi->saved_rt_priority,
+		.sched_nice = pi->saved_nice,
+	};
+
+	sched_setattr_nocheck(pi->boosted, &attr);
+	put_task_struct(pi->boosted);
+	pi->boosted = NULL;
+	pi->boost_prio = 0;
+}
+
+/* Recompute the owner's boost from the top waiter. May sleep. */
+static void fl_pi_adjust(struct fl_pi_state *pi)
+{
+	struct task_struct *owner = NULL;
+	struct sched_attr attr = { .size = sizeof(attr) };
+	unsigned int want = 0;
+	struct fl_q *top;
+
+	mutex_lock(&pi->boost_lock);
+	fl_hb_lock(pi->hb);
+	top = __fl_pi_top(pi->hb, &pi->key);
+	if (top && pi->owner && top->prio < MAX_RT_PRIO)
+		want = MAX_RT_PRIO - 1 - top->prio;
+	if (pi->owner)
+		owner = get_task_struct(pi->owner);
+	spin_unlock(&pi->hb->lock);
+
+	if (pi->boosted && (pi->boosted != owner || !want))
+		fl_pi_restore(pi);
+	if (!want || !owner || owner->policy == SCHED_DEADLINE)
+		goto out;
+	if (!pi->boosted) {
+		if (fl_rt_policy(owner->policy) && owner->rt_priority >= want)
+			goto out;
+		pi->saved_policy = owner->policy;
+		pi->saved_rt_priority = owner->rt_priority;
+		pi->saved_nice = task_nice(owner);
+		pi->boosted = get_task_struct(owner);
+	} else if (pi->boost_prio == want) {
+		goto out;
+	} else if (fl_rt_policy(pi->saved_policy) &&
+		   pi->saved_rt_priority >= want) {
+		fl_pi_restore(pi);
+		goto out;
+	}
+	attr.sched_policy = SCHED_FIFO;
+	attr.sched_priority = want;
+	if (!sched_setattr_nocheck(owner, &attr)) {
+		pi->boost_prio = want;
+		atomic64_inc(&pi->table->pi_boosts);
+	}
+out:
+	mutex_unlock(&pi->boost_lock);
+	if (owner)
+		put_task_struct(owner);
+}
+
+static void fl_pi_put(struct fl_pi_state *pi)
+{
+	struct fl_bucket *hb = pi->hb;
+	struct task_struct *owner = NULL;
+	bool last;
+
+	fl_hb_lock(hb);
+	last = !--pi->refs;
+	if (last) {
+		list_del(&pi->list);
+		owner = pi->owner;
+		pi->owner = NULL;
+	}
+	spin_unlock(&hb->lock);
+	if (!last)
+		return;
+	if (pi->boosted)
+		fl_pi_restore(pi);
+	if (owner)
+		put_task_struct(owner);
+	kfree(pi);
+}
+
+static int fl_fault_in_writeable(u32 __user *uaddr)
+{
+	return fault_in_writeable((char __user *)uaddr, sizeof(u32)) ?
+	       -EFAULT : 0;
+}
+
+int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock)
+{
+	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
+	struct fl_pi_state *pi, *prealloc;
+	struct task_struct *old_owner = NULL;
+	struct task_struct *owner;
+	ktime_t deadline, *dl = NULL;
+	u32 vpid = task_pid_vnr(current);
+	bool timed_out = false;
+	struct fl_target t;
+	u32 uval, cur, newval;
+	struct fl_q q;
+	int ret;
+
+	if (a->flags & ~(trylock ? FL_UNLOCK_FLAGS : FL_LOCK_FLAGS))
+		return -EINVAL;
+	if (a->flags & FUTEXLAB_F_DEADLINE) {
+		deadline = a->deadline_ns > KTIME_MAX ? KTIME_MAX :
+			   (ktime_t)a->deadline_ns;
+		dl = &deadline;
+	}
+	prealloc = kzalloc(sizeof(*prealloc), GFP_KERNEL);
+	if (!prealloc)
+		return -ENOMEM;
+
+retry:
+	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, !trylock);
+	if (ret)
+		goto out_free;
+	atomic_inc(&t.hb->waiters);
+	/* A: as in waitwake.c, the count before the read of the word */
+	smp_mb__after_atomic();
+	fl_hb_lock(t.hb);
+
+	ret = fl_get_value_locked(&uval, uaddr);
+	while (!ret) {
+		if ((uval & FUTEXLAB_TID_MASK) == vpid) {
+			ret = -EDEADLK;
+			goto out_unlock;
+		}
+		if (!(uval & FUTEXLAB_TID_MASK)) {
+			/* free: take it, keeping WAITERS if some are queued */
+			pi = __fl_pi_find(t.hb, &t.key);
+			newval = vpid | (uval & FUTEXLAB_OWNER_DIED);
+			if (pi && pi->nr_waiters)
+				newval |= FUTEXLAB_WAITERS;
+			ret = fl_cmpxchg_value_locked(&cur, uaddr, uval,
+						      newval);
+			if (ret)
+				break;
+			if (cur != uval) {
+				uval = cur;
+				continue;
+			}
+			if (pi && pi->nr_waiters) {
+				old_owner = pi->owner;
+				pi->owner = get_task_struct(current);
+			}
+			atomic64_inc(&t.table->pi_locks);
+			goto out_unlock;
+		}
+		if (trylock) {
+			ret = -EAGAIN;
+			goto out_unlock;
+		}
+		if (uval & FUTEXLAB_WAITERS)
+			break;
+		ret = fl_cmpxchg_value_locked(&cur, uaddr, uval,
+					      uval | FUTEXLAB_WAITERS);
+		if (!ret && cur == uval) {
+			uval |= FUTEXLAB_WAITERS;
+			break;
+		}
+		uval = cur;
+	}
+	if (ret) {
+		spin_unlock(&t.hb->lock);
+		atomic_dec(&t.hb->waiters);
+		fl_target_put(&t);
+		ret = fl_fault_in_writeable(uaddr);
+		if (ret)
+			goto out_free;
+		goto retry;
+	}
+
+	/* owned by another task: attach to the lock's PI state */
+	pi = __fl_pi_find(t.hb, &t.key);
+	if (pi && pi->nr_waiters &&
+	    (!pi->owner ||
+	     task_pid_vnr(pi->owner) != (uval & FUTEXLAB_TID_MASK))) {
+		ret = -EINVAL;		/* the word disagrees with the kernel */
+		goto out_unlock;
+	}
+	if (!pi || !pi->nr_waiters) {
+		owner = fl_find_task(uval & FUTEXLAB_TID_MASK);
+		if (!owner) {
+			ret = -ESRCH;
+			goto out_unlock;
+		}
+		if (!pi) {
+			pi = prealloc;
+			prealloc = NULL;
+			pi->key = t.key;
+			pi->hb = t.hb;
+			pi->table = t.table;
+			mutex_init(&pi->boost_lock);
+			list_add(&pi->list, &t.hb->pi_states);
+		}
+		old_owner = pi->owner;
+		pi->owner = owner;
+	}
+	pi->refs++;
+	pi->nr_waiters++;
+
+	memset(&q, 0, sizeof(q));
+	INIT_LIST_HEAD(&q.list);
+	q.task = current;
+	q.prio = current->prio;
+	q.key = t.key;
+	q.bitset = FUTEXLAB_BITSET_ANY;
+	q.page = t.page;
+	q.pi = pi;
+	__fl_queue(t.hb, t.table, &q);
+	spin_unlock(&t.hb->lock);
+	if (old_owner)
+		put_task_struct(old_owner);
+
+	fl_pi_adjust(pi);
+
+	if (fl_sleep(&q, dl, &timed_out) && fl_unqueue_self(&q)) {
+		if (timed_out) {
+			atomic64_inc(&t.table->timeouts);
+			ret = -ETIMEDOUT;
+		} else {
+			atomic64_inc(&t.table->signals);
+			ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
+		}
+		fl_hb_lock(pi->hb);
+		pi->nr_waiters--;
+		spin_unlock(&pi->hb->lock);
+		fl_pi_adjust(pi);
+	} else {
+		/* unlock_pi handed us the lock and made us the owner */
+		atomic64_inc(&t.table->pi_locks);
+		ret = 0;
+	}
+	fl_pi_put(pi);
+	if (q.page)
+		put_page(q.page);
+	goto out_free;
+
+out_unlock:
+	spin_unlock(&t.hb->lock);
+	atomic_dec(&t.hb->waiters);
+	fl_target_put(&t);
+	if (old_owner)
+		put_task_struct(old_owner);
+out_free:
+	kfree(prealloc);
+	return ret;
+}
+
+int fl_unlock_pi(struct fl_ctx *ctx, struct futexlab_pi *a)
+{
+	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
+	struct fl_wake_batch wb = { .nr = 0 };
+	struct task_struct *old_owner = NULL;
+	u32 vpid = task_pid_vnr(current);
+	struct fl_pi_state *pi = NULL;
+	u32 uval, cur, newval;
+	struct fl_target t;
+	struct fl_q *top;
+	int ret;
+
+	if (a->flags & ~FL_UNLOCK_FLAGS)
+		return -EINVAL;
+
+retry:
+	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, false);
+	if (ret)
+		return ret;
+	fl_hb_lock(t.hb);
+	ret = fl_get_value_locked(&uval, uaddr);
+	while (!ret) {
+		if ((uval & FUTEXLAB_TID_MASK) != vpid) {
+			ret = -EPERM;
+			goto out_unlock;
+		}
+		top = __fl_pi_top(t.hb, &t.key);
+		newval = top ? task_pid_vnr(top->task) | FUTEXLAB_WAITERS : 0;
+		ret = fl_cmpxchg_value_locked(&cur, uaddr, uval, newval);
+		if (ret)
+			break;
+		if (cur == uval)
+			goto handover;
+		uval = cur;
+	}
+	spin_unlock(&t.hb->lock);
+	ret = fl_fault_in_writeable(uaddr);
+	if (ret)
+		return ret;
+	goto retry;
+
+handover:
+	if (top) {
+		pi = top->pi;
+		pi->nr_waiters--;
+		pi->refs++;
+		old_owner = pi->owner;
+		pi->owner = get_task_struct(top->task);
+		__fl_wake_q(top, &wb);
+	}
+out_unlock:
+	spin_unlock(&t.hb->lock);
+	fl_wake_flush(&wb);
+	if (old_owner)
+		put_task_struct(old_owner);
+	if (pi) {
+		fl_pi_adjust(pi);	/* deboost us, boost the new owner */
+		fl_pi_put(pi);
+	}
+	return ret;
+}

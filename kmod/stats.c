@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futexlab statistics: FUTEXLAB_IOC_STATS for the design of a file, and
+ * /sys/kernel/debug/futexlab/stats for the module-wide tables (global and
+ * one per node). Per-bucket counters are updated under the bucket lock, so
+ * they cost the measured path nothing but a cache line it owns anyway;
+ * reading them takes each bucket lock in turn, so a snapshot is consistent
+ * per bucket, not across the table.
+ */
+#include <linux/debugfs.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "futexlab.h"
+
+static struct dentry *fl_debugfs_dir;
+
+/* Add the counters of @t to @s; waits per bucket go to @counts[@off..]. */
+static void fl_table_sum(struct fl_table *t, struct futexlab_stats *s,
+			 u64 *counts, u32 off, u32 nr_counts)
+{
+	u32 i;
+
+	for (i = 0; i <= t->mask; i++) {
+		struct fl_bucket *hb = &t->buckets[i];
+
+		spin_lock(&hb->lock);
+		s->waits += hb->waits;
+		s->eagain += hb->eagain;
+		s->woken += hb->woken;
+		s->requeued += hb->requeued;
+		s->wakes += hb->wakes;
+		s->contended += hb->contended;
+		s->live_waiters += hb->len;
+		if (hb->max_len > s->longest_chain)
+			s->longest_chain = hb->max_len;
+		if (hb->waits)
+			s->buckets_used++;
+		if (counts && off + i < nr_counts)
+			counts[off + i] = hb->waits;
+		spin_unlock(&hb->lock);
+	}
+	s->timeouts += atomic64_read(&t->timeouts);
+	s->signals += atomic64_read(&t->signals);
+	s->pi_locks += atomic64_read(&t->pi_locks);
+	s->pi_boosts += atomic64_read(&t->pi_boosts);
+	s->buckets += t->mask + 1;
+}
+
+int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s)
+{
+	u64 __user *ucounts = u64_to_user_ptr(s->counts_ptr);
+	u32 nr_counts = s->nr_counts;
+	u64 *counts = NULL;
+	u32 design;
+	int node, ret = 0;
+
+	if (s->flags)
+		return -EINVAL;
+	if (nr_counts > FL_MAX_SLOTS * MAX_NUMNODES)
+		return -EINVAL;
+	if (nr_counts && !s->counts_ptr)
+		return -EFAULT;
+	if (nr_counts) {
+		counts = kvcalloc(nr_counts, sizeof(u64), GFP_KERNEL);
+		if (!counts)
+			return -ENOMEM;
+	}
+
+	mutex_lock(&ctx->lock);
+	design = ctx->design ? ctx->design : FUTEXLAB_DESIGN_GLOBAL;
+	memset(s, 0, sizeof(*s));
+	s->design = design;
+	switch (design) {
+	case FUTEXLAB_DESIGN_PRIVATE:
+		fl_table_sum(ctx->priv, s, counts, 0, nr_counts);
+		break;
+	case FUTEXLAB_DESIGN_NUMA:
+		for_each_online_node(node)
+			if (fl_numa[node])
+				fl_table_sum(fl_numa[node], s, counts,
+					     s->buckets, nr_counts);
+		break;
+	default:
+		fl_table_sum(fl_global, s, counts, 0, nr_counts);
+		break;
+	}
+	mutex_unlock(&ctx->lock);
+
+	s->nr_counts = min(nr_counts, s->buckets);
+	s->counts_ptr = (u64)(unsigned long)ucounts;
+	if (counts && copy_to_user(ucounts, counts,
+				   s->nr_counts * sizeof(u64)))
+		ret = -EFAULT;
+	kvfree(counts);
+	return ret;
+}
+
+static void fl_seq_table(struct seq_file *m, const char *name, int node,
+			 struct fl_table *t)
+{
+	struct futexlab_stats s = { 0 };
+
+	fl_table_sum(t, &s, NULL, 0, 0);
+	seq_printf(m, "%s node=%d buckets=%u waits=%llu eagain=%llu timeouts=%llu signals=%llu wakes=%llu woken=%llu requeued=%llu pi_locks=%llu pi_boosts=%llu contended=%llu longest_chain=%llu live_waiters=%llu buckets_used=%llu\n",
+		   name, node, s.buckets, s.waits, s.eagain, s.timeouts,
+		   s.signals, s.wakes, s.woken, s.requeued, s.pi_locks,
+		   s.pi_boosts, s.contended, s.longest_chain, s.live_waiters,
+		   s.buckets_used);
+}
+
+static int fl_stats_show(struct seq_file *m, void *v)
+{
+	int node;
+
+	fl_seq_table(m, "global", NUMA_NO_NODE, fl_global);
+	for_each_online_node(node)
+		if (fl_numa[node])
+			fl_seq_table(m, "numa", node, fl_numa[node]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fl_stats);
+
+void fl_debugfs_init(void)
+{
+	fl_debugfs_dir = debugfs_create_dir("futexlab", NULL);
+	debugfs_create_file("stats", 0444, fl_debugfs_dir, NULL,
+			    &fl_stats_fops);
+}
+
+void fl_debugfs_exit(void)
+{
+	debugfs_remove_recursive(fl_debugfs_dir);
+}
