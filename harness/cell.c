@@ -90,8 +90,10 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 		if (r == pid)
 			break;
 		uint64_t now = fl_now_ns();
+		/* the child gives up on its own one second after the rep's
+		 * deadline and says why: leave it time to do so */
 		uint64_t deadline = sh->rep_deadline_ns ?
-				    sh->rep_deadline_ns + 1000000000ull :
+				    sh->rep_deadline_ns + 3000000000ull :
 				    setup_deadline;
 
 		if (fl_interrupted || now > deadline) {
@@ -99,6 +101,12 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 			waitpid(pid, &status, 0);
 			if (fl_interrupted) {
 				snprintf(why, len, "interrupted");
+			} else if (sh->rep_deadline_ns && sh->rep < 0) {
+				snprintf(why, len, "the warm-up did not finish "
+					 "within %.1f s + %.1f s grace",
+					 (double)cell->warmup_ns / 1e9,
+					 (double)FL_GRACE_NS(cell->warmup_ns)
+					 / 1e9);
 			} else if (sh->rep_deadline_ns) {
 				snprintf(why, len, "repetition %d did not "
 					 "finish within %.1f s + %.1f s grace",

@@ -39,6 +39,9 @@ struct fl_rep_result {
 	uint64_t elapsed_ns;		/* from the start barrier to stop */
 	uint64_t ops;
 	unsigned int nthreads;
+	long hash_slots;		/* the process's private futex hash
+					 * after its threads started (6.16+
+					 * sizes it by itself), -1 unknown */
 	uint64_t thread_ops[FL_MAX_THREADS];
 	uint64_t counters[FL_NCOUNTERS];
 	struct fl_hist hist;		/* merged over the threads */

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cell.h"
+#include "probe.h"
 
 uint64_t fl_wait_deadline_ns = UINT64_MAX;
 int fl_abort_waits;
@@ -274,6 +275,7 @@ static void run_rep(const struct fl_cell *cell,
 		}
 	}
 	pthread_barrier_destroy(&barrier);
+	out->hash_slots = fl_probe_hash_slots();
 	out->elapsed_ns = t1 - t0;
 	merge_into(out, rep);
 	if (atomic_load(&rep->failed)) {

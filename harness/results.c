@@ -162,7 +162,8 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 		field_u64(f, rf.thread_ops_max);
 		extra_text(w, rr->counters, extra, sizeof(extra));
 		fl_csv_field(f, extra, 0);
-		fl_csv_field(f, hist, 1);
+		fl_csv_field(f, hist, 0);
+		fprintf(f, "%ld\n", rr->done ? rr->hash_slots : -1L);
 	}
 	snprintf(path, sizeof(path), "%s/%s", run->tmp, hist);
 	FILE *h = fopen(path, "w");

@@ -22,7 +22,7 @@
 	"reason,note,duration_ns,elapsed_ns,ops,ops_per_sec," \
 	"ops_per_sec_per_thread,lat_count,lat_p50_ns,lat_p90_ns,lat_p99_ns," \
 	"lat_p999_ns,lat_max_ns,lat_mean_ns,jain,thread_ops_min," \
-	"thread_ops_max,extra,hist"
+	"thread_ops_max,extra,hist,futex_hash_slots"
 
 struct fl_run {
 	char dir[PATH_MAX];		/* the results directory */
