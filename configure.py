@@ -321,7 +321,9 @@ def write_ninja(n, args, configure_args, kmod_part):
         tests += n.build(built("tests/%s" % name), "link", t_objs,
                          variables={"libs": ["-lcmocka"] + LIBS})
     # the conformance suite, once per backend
-    lib_objs = [o for o in objs if o != main_obj and "/workloads/" not in o]
+    # the library part: not main() nor the commands it dispatches to
+    lib_objs = [o for o in objs if o != main_obj and "/workloads/" not in o
+                and "/harness/cmd_" not in o]
     for name, header, ident, flags in BACKENDS:
         c_obj = n.build(obj_of("tests/conformance/conformance.c",
                                "__" + ident), "cc",

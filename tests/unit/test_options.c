@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of option parsing (harness/options.c): every option type,
+ * the k/M and ns/us/ms/s suffixes, ranges, sweep lists, enum errors that
+ * name the bad value, and seconds parsing (negative and non-numeric text
+ * rejected).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness/options.h"
+
+static const char *const colours[] = { "red", "green", "blue", NULL };
+
+static const struct fl_option opt_int = {
+	"futexes", FL_OPT_INT, "1024", "futexes per thread", NULL, 0, 1, 1000000
+};
+static const struct fl_option opt_int_sweep = {
+	"nwakes", FL_OPT_INT, "1", "waiters woken per call", NULL, 1, 0, 0
+};
+static const struct fl_option opt_ns = {
+	"critical", FL_OPT_NS, "100", "busy ns", NULL, 1, 0, 1000000000
+};
+static const struct fl_option opt_bool = {
+	"shared", FL_OPT_BOOL, "no", "shared futexes", NULL, 0, 0, 0
+};
+static const struct fl_option opt_enum = {
+	"colour", FL_OPT_ENUM, "red", "a colour", colours, 1, 0, 0
+};
+
+static int64_t parse_one(const struct fl_option *o, const char *text)
+{
+	char err[256] = "";
+	int64_t v = -12345;
+
+	if (fl_opt_parse_one(o, text, &v, err, sizeof(err)))
+		fail_msg("'%s' rejected: %s", text, err);
+	return v;
+}
+
+/* Rejected, and the message names the option and the bad text. */
+static void assert_bad(const struct fl_option *o, const char *text)
+{
+	char err[256] = "";
+	int64_t v = -12345;
+
+	if (fl_opt_parse_one(o, text, &v, err, sizeof(err)) != -1)
+		fail_msg("--%s '%s' accepted as %lld", o->name, text,
+			 (long long)v);
+	assert_int_equal(v, -12345);
+	assert_non_null(strstr(err, o->name));
+	if (!strstr(err, text))
+		fail_msg("message '%s' does not name '%s'", err, text);
+}
+
+static void test_int(void **state)
+{
+	(void)state;
+	assert_int_equal(parse_one(&opt_int, "1"), 1);
+	assert_int_equal(parse_one(&opt_int, "1024"), 1024);
+	assert_int_equal(parse_one(&opt_int, "4k"), 4000);
+	assert_int_equal(parse_one(&opt_int, "4K"), 4000);
+	assert_int_equal(parse_one(&opt_int, "1M"), 1000000);
+	assert_bad(&opt_int, "0");		/* below min */
+	assert_bad(&opt_int, "1000001");	/* above max */
+	assert_bad(&opt_int, "2M");
+	assert_bad(&opt_int, "-5");
+	assert_bad(&opt_int, "abc");
+	assert_bad(&opt_int, "12x");
+	assert_bad(&opt_int, "1.5");
+	assert_bad(&opt_int, "+3");
+	assert_bad(&opt_int, "4m");		/* M only, for mega */
+	/* max 0 means no upper bound */
+	assert_int_equal(parse_one(&opt_int_sweep, "123456789012"),
+			 123456789012LL);
+	assert_bad(&opt_int_sweep, "99999999999999999999999");
+}
+
+static void test_ns(void **state)
+{
+	(void)state;
+	assert_int_equal(parse_one(&opt_ns, "100"), 100);
+	assert_int_equal(parse_one(&opt_ns, "100ns"), 100);
+	assert_int_equal(parse_one(&opt_ns, "5us"), 5000);
+	assert_int_equal(parse_one(&opt_ns, "2ms"), 2000000);
+	assert_int_equal(parse_one(&opt_ns, "1s"), 1000000000);
+	assert_int_equal(parse_one(&opt_ns, "0"), 0);
+	assert_bad(&opt_ns, "2s");		/* above max */
+	assert_bad(&opt_ns, "5 us");
+	assert_bad(&opt_ns, "5min");
+	assert_bad(&opt_ns, "-1");
+	assert_bad(&opt_ns, "us");
+}
+
+static void test_bool(void **state)
+{
+	(void)state;
+	assert_int_equal(parse_one(&opt_bool, "yes"), 1);
+	assert_int_equal(parse_one(&opt_bool, "1"), 1);
+	assert_int_equal(parse_one(&opt_bool, "no"), 0);
+	assert_int_equal(parse_one(&opt_bool, "0"), 0);
+	assert_bad(&opt_bool, "maybe");
+}
+
+static void test_enum(void **state)
+{
+	char err[256] = "";
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(parse_one(&opt_enum, "red"), 0);
+	assert_int_equal(parse_one(&opt_enum, "blue"), 2);
+	assert_bad(&opt_enum, "purple");
+	assert_bad(&opt_enum, "Red");
+	assert_bad(&opt_enum, "");
+	/* the message lists the choices */
+	assert_int_equal(fl_opt_parse_one(&opt_enum, "purple", &v, err,
+					  sizeof(err)), -1);
+	assert_non_null(strstr(err, "green"));
+}
+
+static void test_list(void **state)
+{
+	struct fl_opt_values vals;
+	char err[256];
+
+	(void)state;
+	memset(&vals, 0, sizeof(vals));
+	assert_int_equal(fl_opt_parse(&opt_int_sweep, "1,2,4k", &vals, err,
+				      sizeof(err)), 0);
+	assert_int_equal(vals.n, 3);
+	assert_int_equal(vals.v[0], 1);
+	assert_int_equal(vals.v[1], 2);
+	assert_int_equal(vals.v[2], 4000);
+	assert_true(vals.given);
+
+	assert_int_equal(fl_opt_parse(&opt_enum, "blue,red", &vals, err,
+				      sizeof(err)), 0);
+	assert_int_equal(vals.n, 2);
+	assert_int_equal(vals.v[0], 2);
+	assert_int_equal(vals.v[1], 0);
+
+	/* a bad element is named */
+	assert_int_equal(fl_opt_parse(&opt_enum, "blue,mauve", &vals, err,
+				      sizeof(err)), -1);
+	assert_non_null(strstr(err, "mauve"));
+	/* empty elements */
+	assert_int_equal(fl_opt_parse(&opt_int_sweep, "1,,2", &vals, err,
+				      sizeof(err)), -1);
+	assert_int_equal(fl_opt_parse(&opt_int_sweep, "1,", &vals, err,
+				      sizeof(err)), -1);
+	assert_int_equal(fl_opt_parse(&opt_int_sweep, ",1", &vals, err,
+				      sizeof(err)), -1);
+	assert_int_equal(fl_opt_parse(&opt_int_sweep, "", &vals, err,
+				      sizeof(err)), -1);
+	/* a list where one value is expected */
+	assert_int_equal(fl_opt_parse(&opt_int, "1,2", &vals, err,
+				      sizeof(err)), -1);
+	assert_non_null(strstr(err, "1,2"));
+	/* too many values */
+	assert_int_equal(fl_opt_parse(&opt_int_sweep,
+				      "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
+				      &vals, err, sizeof(err)), 0);
+	assert_int_equal(vals.n, FL_MAX_SWEEP);
+	assert_int_equal(fl_opt_parse(&opt_int_sweep,
+				      "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,"
+				      "17", &vals, err, sizeof(err)), -1);
+}
+
+static void test_format(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	fl_opt_format(&opt_enum, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "green");
+	fl_opt_format(&opt_bool, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "yes");
+	fl_opt_format(&opt_bool, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "no");
+	fl_opt_format(&opt_ns, 5000, buf, sizeof(buf));
+	assert_string_equal(buf, "5000");
+	/* what is formatted parses back to the same value */
+	assert_int_equal(parse_one(&opt_ns, buf), 5000);
+}
+
+static void test_u64(void **state)
+{
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(fl_parse_u64("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(fl_parse_u64("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	v = 7;
+	assert_int_equal(fl_parse_u64("18446744073709551616", &v), -1);
+	assert_int_equal(fl_parse_u64("", &v), -1);
+	assert_int_equal(fl_parse_u64(NULL, &v), -1);
+	assert_int_equal(fl_parse_u64(" 1", &v), -1);
+	assert_int_equal(fl_parse_u64("-1", &v), -1);
+	assert_int_equal(fl_parse_u64("20000000000000000k", &v), -1);
+	assert_int_equal(v, 7);
+}
+
+static void test_seconds(void **state)
+{
+	uint64_t ns = 7;
+
+	(void)state;
+	assert_int_equal(fl_parse_seconds_ns("1", &ns), 0);
+	assert_int_equal(ns, 1000000000);
+	assert_int_equal(fl_parse_seconds_ns("0.5", &ns), 0);
+	assert_int_equal(ns, 500000000);
+	assert_int_equal(fl_parse_seconds_ns(".25", &ns), 0);
+	assert_int_equal(ns, 250000000);
+	assert_int_equal(fl_parse_seconds_ns("2.000000001", &ns), 0);
+	assert_int_equal(ns, 2000000001);
+	assert_int_equal(fl_parse_seconds_ns("0", &ns), 0);
+	assert_int_equal(ns, 0);
+	ns = 7;
+	assert_int_equal(fl_parse_seconds_ns("-1", &ns), -1);
+	assert_int_equal(fl_parse_seconds_ns("-0.5", &ns), -1);
+	assert_int_equal(fl_parse_seconds_ns("abc", &ns), -1);
+	assert_int_equal(fl_parse_seconds_ns("1s", &ns), -1);
+	assert_int_equal(fl_parse_seconds_ns("1.", &ns), -1);
+	assert_int_equal(fl_parse_seconds_ns(".", &ns), -1);
+	assert_int_equal(fl_parse_seconds_ns("", &ns), -1);
+	assert_int_equal(fl_parse_seconds_ns("1e3", &ns), -1);
+	assert_int_equal(fl_parse_seconds_ns(" 1", &ns), -1);
+	assert_int_equal(fl_parse_seconds_ns("99999999999999999999", &ns),
+			 -1);
+	assert_int_equal(ns, 7);
+}
+
+static void test_duration(void **state)
+{
+	uint64_t ns = 7;
+
+	(void)state;
+	assert_int_equal(fl_parse_duration_ns("250", &ns), 0);
+	assert_int_equal(ns, 250);
+	assert_int_equal(fl_parse_duration_ns("3ms", &ns), 0);
+	assert_int_equal(ns, 3000000);
+	ns = 7;
+	assert_int_equal(fl_parse_duration_ns("-3ms", &ns), -1);
+	assert_int_equal(fl_parse_duration_ns("ms", &ns), -1);
+	assert_int_equal(fl_parse_duration_ns("3h", &ns), -1);
+	assert_int_equal(fl_parse_duration_ns("99999999999999999999s", &ns),
+			 -1);
+	assert_int_equal(ns, 7);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_int),
+		cmocka_unit_test(test_ns),
+		cmocka_unit_test(test_bool),
+		cmocka_unit_test(test_enum),
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_u64),
+		cmocka_unit_test(test_seconds),
+		cmocka_unit_test(test_duration),
+	};
+
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}
