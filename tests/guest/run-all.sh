@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The futexlab module's guest suite: run by `ninja vm-test` as
+#   vm/run -- sh tests/guest/run-all.sh [BUILDDIR]
+# from /fl (the repository's paths copied into the guest). Prints one
+# PASS/FAIL line per test and ends with "guest: N passed, N failed"; the
+# exit status is 0 only when nothing failed.
+#
+# Environment: STRESS_SECONDS (per hash design, default 10: 30 s in all),
+# FUTEXLAB_KO (the module, set by vm/run's /init).
+
+B=${1:-build}
+KO=${FUTEXLAB_KO:-/lib/modules/futexlab.ko}
+KMODTEST=$B/tests/guest/kmodtest
+STRESS=${STRESS_SECONDS:-10}
+pass=0
+fail=0
+
+ok() {
+	echo "PASS $1"
+	pass=$((pass + 1))
+}
+
+bad() {
+	echo "FAIL $1${2:+: $2}"
+	fail=$((fail + 1))
+}
+
+loaded() {
+	grep -q '^futexlab ' /proc/modules
+}
+
+# the module is loaded and the device exists
+loaded || insmod "$KO"
+if [ -c /dev/futexlab ]; then ok module-loaded; else bad module-loaded "/dev/futexlab missing"; fi
+
+# the C tests: every design, bad input, shared keys, kill -9, PI, stress
+if [ -x "$KMODTEST" ]; then
+	"$KMODTEST" --stress-seconds "$STRESS" > /tmp/kmodtest.out 2>&1
+	rc=$?
+	cat /tmp/kmodtest.out
+	p=$(grep -c '^PASS' /tmp/kmodtest.out)
+	f=$(grep -c '^FAIL' /tmp/kmodtest.out)
+	pass=$((pass + p))
+	fail=$((fail + f))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		bad kmodtest "exit status $rc without a FAIL line"
+	fi
+else
+	bad kmodtest "$KMODTEST not built"
+fi
+
+# unload is refused while a file is open, allowed after close
+exec 3</dev/futexlab
+if rmmod futexlab 2>/dev/null; then
+	bad rmmod-while-open "rmmod succeeded with /dev/futexlab open"
+	insmod "$KO"
+else
+	ok rmmod-while-open
+fi
+exec 3<&-
+if rmmod futexlab && ! loaded; then ok rmmod-after-close; else bad rmmod-after-close; fi
+
+# 20 load/unload cycles, one operation each time
+i=0
+err=""
+while [ $i -lt 20 ]; do
+	insmod "$KO" || err="insmod failed in cycle $i"
+	if [ -x "$KMODTEST" ] && ! "$KMODTEST" --op-smoke; then
+		err="operation failed in cycle $i"
+	fi
+	rmmod futexlab || err="rmmod failed in cycle $i"
+	i=$((i + 1))
+done
+if [ -z "$err" ]; then ok load-unload-20; else bad load-unload-20 "$err"; fi
+loaded || insmod "$KO"
+
+# the conformance suite against each hash design, where it was built
+for d in global private numa; do
+	c=$B/tests/conformance-kmod-$d
+	[ -x "$c" ] || continue
+	if "$c" > /tmp/conformance.out 2>&1; then
+		ok "conformance-kmod-$d"
+	else
+		tail -n 40 /tmp/conformance.out
+		bad "conformance-kmod-$d" "see the lines above"
+	fi
+done
+
+# the acceptance runs, where futexlab was built with the kmod backends
+F=$B/futexlab
+if [ -x "$F" ] && "$F" list 2>/dev/null | grep -q kmod-global; then
+	BK=futex-private,kmod-global,kmod-private,kmod-numa
+	if "$F" run hash --backend "$BK" --threads 1 --duration 2 \
+		> /tmp/run-hash.out 2>&1; then
+		ok run-hash
+	else
+		tail -n 20 /tmp/run-hash.out
+		bad run-hash
+	fi
+	cat /tmp/run-hash.out
+	if "$F" run mutex --backend "$BK" --threads 4 --duration 2 \
+		> /tmp/run-mutex.out 2>&1; then
+		ok run-mutex
+	else
+		tail -n 20 /tmp/run-mutex.out
+		bad run-mutex
+	fi
+	cat /tmp/run-mutex.out
+fi
+
+# the module's statistics, for the log
+cat /sys/kernel/debug/futexlab/stats 2>/dev/null | sed 's/^/# /'
+
+# after all of it the kernel log holds no BUG, WARNING or Oops
+if dmesg | grep -E 'BUG|WARNING|Oops|Call Trace|general protection|corruption' > /tmp/dmesg.bad; then
+	cat /tmp/dmesg.bad
+	bad dmesg-clean "the kernel log has the lines above"
+else
+	ok dmesg-clean
+fi
+
+echo "guest: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
