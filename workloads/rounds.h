@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Rounds of blocked waiters, shared by the wake, wake-parallel and requeue
+ * workloads: N waiter threads block on a futex, a controller sees them all
+ * asleep, wakes (or requeues) them and times that, then opens the next
+ * round. perf bench futex makes new threads for every run and guesses they
+ * sleep with usleep(); these threads live for the whole repetition, so each
+ * round needs three things that perf does not:
+ *
+ *   a gate   a woken waiter must not block on the benchmark's futex again
+ *            until the round is over, or it would be woken (or requeued)
+ *            twice and another waiter not at all. Waiters wait at the gate
+ *            for the next round number. The gate uses the stock private
+ *            futex directly, not the backend under test: coordination must
+ *            not show up in the backend's figures or statistics.
+ *   arming   a waiter stores the round number just before it blocks on
+ *            the benchmark's futex. A thread seen asleep (state S in
+ *            /proc) after arming for round r can only be asleep in that
+ *            futex wait, not at the gate or in the harness's barrier.
+ *   counts   each waiter counts the waits that returned 0 (it was woken).
+ *            Before round r the controller checks every count is r - 1:
+ *            every waiter was woken exactly once per round.
+ *
+ * The kernel queues a waiter and sets it sleeping under the hash bucket
+ * lock that the waker takes, so a waiter seen asleep is one the next wake
+ * finds; a backend without that property costs extra wake calls, which the
+ * workloads count.
+ *
+ * Every wait here has a deadline (the repetition's hard deadline) and
+ * notices the stop flag; fl_rounds_quit() (from a kick) releases the gate.
+ */
+#ifndef FUTEXLAB_WORKLOADS_ROUNDS_H
+#define FUTEXLAB_WORKLOADS_ROUNDS_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/workload.h"
+
+#define FL_ROUNDS_QUIT		UINT32_MAX	/* the gate's value at stop */
+#define FL_ROUNDS_SLICE_NS	20000000ull	/* recheck stop this often */
+
+struct fl_rounds_waiter {
+	_Alignas(FL_CACHELINE) uint32_t armed;	/* round it blocks for */
+	uint64_t wakes;				/* waits that returned 0 */
+	char pad[FL_CACHELINE - 16];
+};
+
+struct fl_rounds {
+	/* round number waiters may arm for, or FL_ROUNDS_QUIT */
+	_Alignas(FL_CACHELINE) uint32_t gate;
+	/* rounds the controller finished, written once per round */
+	_Alignas(FL_CACHELINE) uint64_t done;
+	unsigned int nwaiters;
+	struct fl_thread **threads;		/* the waiters, for /proc */
+	struct fl_rounds_waiter *w;		/* nwaiters of them */
+};
+
+/* Bytes fl_rounds_place() needs for n waiters. */
+static inline size_t fl_rounds_size(unsigned int n)
+{
+	return sizeof(struct fl_rounds) + n * sizeof(struct fl_rounds_waiter) +
+	       n * sizeof(struct fl_thread *) + FL_CACHELINE;
+}
+
+/* Lay the rounds out in mem (fl_rounds_size(n) zeroed bytes); waiters are
+ * threads 0..n-1 of rep. The first round is 1. */
+static inline struct fl_rounds *fl_rounds_place(void *mem, struct fl_rep *rep,
+						unsigned int n)
+{
+	struct fl_rounds *rs = mem;
+	char *p = (char *)mem + sizeof(*rs);
+
+	p += (FL_CACHELINE - (uintptr_t)p % FL_CACHELINE) % FL_CACHELINE;
+	rs->w = (struct fl_rounds_waiter *)p;
+	rs->threads = (struct fl_thread **)(p + n * sizeof(*rs->w));
+	rs->nwaiters = n;
+	for (unsigned int i = 0; i < n; i++)
+		rs->threads[i] = &rep->threads[i];
+	rs->gate = 1;
+	return rs;
+}
+
+/* The stock private futex, for coordination only (absolute deadline). */
+static inline long fl_rounds_futex(uint32_t *w, int op, uint32_t val,
+				   const struct timespec *deadline)
+{
+	long r = syscall(SYS_futex, w, op | FUTEX_PRIVATE_FLAG, val, deadline,
+			 NULL, FUTEX_BITSET_MATCH_ANY);
+
+	return r < 0 ? -errno : r;
+}
+
+/* Waiter: block until round may start. 0, or -1 when the rep is ending. */
+static inline int fl_rounds_gate_wait(struct fl_rounds *rs,
+				      struct fl_rep *rep, uint32_t round)
+{
+	for (;;) {
+		uint32_t g = __atomic_load_n(&rs->gate, __ATOMIC_ACQUIRE);
+
+		if (g == FL_ROUNDS_QUIT || fl_should_stop(rep))
+			return -1;
+		if (g >= round)
+			return 0;
+		if (fl_rounds_futex(&rs->gate, FUTEX_WAIT_BITSET, g,
+				    &rep->hard_deadline) == -ETIMEDOUT)
+			return -1;
+	}
+}
+
+/* Waiter: about to block on the benchmark's futex for round. */
+static inline void fl_rounds_arm(struct fl_rounds *rs, unsigned int i,
+				 uint32_t round)
+{
+	__atomic_store_n(&rs->w[i].armed, round, __ATOMIC_RELEASE);
+}
+
+/* Waiter: its wait returned 0. */
+static inline void fl_rounds_woken(struct fl_rounds *rs, unsigned int i)
+{
+	__atomic_store_n(&rs->w[i].wakes, rs->w[i].wakes + 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Controller: wait until every waiter armed for round and sleeps. 0; 1 if
+ * the repetition is stopping; -ETIMEDOUT past the hard deadline.
+ */
+static inline int fl_rounds_await(struct fl_rounds *rs, struct fl_rep *rep,
+				  uint32_t round)
+{
+	const struct timespec pause = { .tv_sec = 0, .tv_nsec = 20000 };
+
+	for (;;) {
+		unsigned int armed = 0;
+		uint64_t now = fl_now_ns();
+
+		if (fl_should_stop(rep))
+			return 1;
+		if (now >= rep->hard_deadline_ns)
+			return -ETIMEDOUT;
+		for (unsigned int i = 0; i < rs->nwaiters; i++)
+			armed += __atomic_load_n(&rs->w[i].armed,
+						 __ATOMIC_ACQUIRE) == round;
+		if (armed < rs->nwaiters) {
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		uint64_t slice = now + FL_ROUNDS_SLICE_NS;
+
+		if (fl_wait_threads_sleeping(rs->threads, rs->nwaiters,
+				slice < rep->hard_deadline_ns ? slice :
+				rep->hard_deadline_ns) == 0)
+			return 0;
+	}
+}
+
+/* Controller, before round: every waiter was woken exactly round - 1
+ * times. Returns the index of the first that was not, or -1. */
+static inline int fl_rounds_check(const struct fl_rounds *rs, uint32_t round)
+{
+	for (unsigned int i = 0; i < rs->nwaiters; i++)
+		if (__atomic_load_n(&rs->w[i].wakes, __ATOMIC_ACQUIRE) !=
+		    (uint64_t)round - 1)
+			return (int)i;
+	return -1;
+}
+
+/* Controller: round is over; let waiters arm for the next one. */
+static inline void fl_rounds_finish(struct fl_rounds *rs, uint32_t round)
+{
+	__atomic_store_n(&rs->done, round, __ATOMIC_RELEASE);
+	__atomic_store_n(&rs->gate, round + 1, __ATOMIC_RELEASE);
+	fl_rounds_futex(&rs->gate, FUTEX_WAKE, INT_MAX, NULL);
+}
+
+/* Kick: release every waiter held at the gate. */
+static inline void fl_rounds_quit(struct fl_rounds *rs)
+{
+	__atomic_store_n(&rs->gate, FL_ROUNDS_QUIT, __ATOMIC_RELEASE);
+	fl_rounds_futex(&rs->gate, FUTEX_WAKE, INT_MAX, NULL);
+}
+
+/*
+ * After the join: rounds done, and each waiter woken once per finished
+ * round, plus at most once in the round the stop interrupted. 0, or -1
+ * with a reason.
+ */
+static inline int fl_rounds_verify(const struct fl_rounds *rs, char *why,
+				   size_t len)
+{
+	uint64_t done = rs->done;
+
+	if (!done) {
+		snprintf(why, len, "no round finished: nothing was measured");
+		return -1;
+	}
+	for (unsigned int i = 0; i < rs->nwaiters; i++) {
+		uint64_t n = rs->w[i].wakes;
+
+		if (n != done && n != done + 1) {
+			snprintf(why, len, "waiter %u was woken %llu times in "
+				 "%llu rounds", i, (unsigned long long)n,
+				 (unsigned long long)done);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+#endif

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wake: the time to wake N blocked waiters, as `perf bench futex wake`
+ * measures it.
+ *
+ * Scenario: --threads waiters block on one futex; one more thread, the
+ * waker, sees them all asleep (state S in /proc, see rounds.h: never a
+ * usleep guess), then wakes them --nwakes at a time (perf's -w, default 1)
+ * until all N are awake, and times that. A woken waiter holds at a gate
+ * until the round ends, then blocks again for the next round, so one
+ * repetition holds many rounds where perf makes new threads for each of
+ * its ten. The waitqueue is never empty when a wake is issued: every wake
+ * call finds a waiter, which is what perf set out to measure.
+ *
+ * Measures: per round, the time from the first wake call to the return of
+ * the one that woke the last waiter (perf prints the mean of ten such
+ * rounds as "Wokeup N of N threads in X ms"; here p50/p99 and the mean
+ * over every round). ops are rounds. Checks, every round, that every
+ * waiter was woken exactly once and that the wake calls together woke
+ * exactly N; wake_calls above rounds * ceil(N / nwakes) means a wake found
+ * nobody queued. --shared is perf's -S: it needs a backend with shared
+ * keys (futex-shared). Backends whose waiters do not sleep (spin) cannot
+ * count woken waiters and are skipped.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "harness/workload.h"
+#include "rounds.h"
+
+enum { OPT_NWAKES, OPT_SHARED };
+enum { C_WAKE_CALLS, C_WAKEUPS };
+
+struct wake_state {
+	_Alignas(FL_CACHELINE) uint32_t word[2];	/* the futex (+ node) */
+	struct fl_rounds *rounds;
+};
+
+#ifdef FL_DESCRIBE
+
+static const struct fl_option options[] = {
+	[OPT_NWAKES] = { "nwakes", FL_OPT_INT, "1",
+			 "waiters to wake per wake call (perf -w)", NULL, 1, 1,
+			 FL_MAX_THREADS },
+	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
+			 "shared keys (perf -S): needs a shared backend",
+			 NULL, 0, 0, 0 },
+};
+
+static const struct fl_counter_desc counters[] = {
+	[C_WAKE_CALLS] = { "wake_calls", FL_MERGE_SUM },
+	[C_WAKEUPS] = { "wakeups", FL_MERGE_SUM },
+};
+
+static uint32_t needs(const struct fl_cell *cell)
+{
+	return FL_CAP_WAIT | FL_CAP_SLEEP |
+	       (cell->opt[OPT_SHARED] ? FL_CAP_SHARED : 0);
+}
+
+/* the waiters, plus the waker */
+static unsigned int nthreads(const struct fl_cell *cell)
+{
+	return cell->threads + 1;
+}
+
+static int init(struct fl_rep *rep, char *why, size_t len)
+{
+	unsigned int n = rep->cell->threads;
+	struct wake_state *s = fl_rep_alloc(rep, sizeof(*s), -1);
+	void *mem = fl_rep_alloc(rep, fl_rounds_size(n), -1);
+
+	if (!s || !mem) {
+		snprintf(why, len, "cannot map the futex and %u waiters' "
+			 "slots", n);
+		return -1;
+	}
+	s->word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
+	s->rounds = fl_rounds_place(mem, rep, n);
+	rep->shared = s;
+	return 0;
+}
+
+static int verify(struct fl_rep *rep, char *why, size_t len)
+{
+	struct wake_state *s = rep->shared;
+
+	return fl_rounds_verify(s->rounds, why, len);
+}
+
+FL_WORKLOAD_DESCRIPTOR(wake) = {
+	.name = "wake",
+	.summary = "time to wake N blocked waiters (perf bench futex wake)",
+	.scenario = "--threads waiters block on one futex; a waker sees them "
+		    "all asleep, then wakes them --nwakes at a time and times "
+		    "the round, over and over. The latency is the time to wake "
+		    "all N (perf's \"Wokeup N of N threads in X ms\"); every "
+		    "waiter must be woken exactly once per round.",
+	.ops_unit = "rounds",
+	.latency = "time to wake all waiters, per round",
+	.options = options,
+	.noptions = sizeof(options) / sizeof(options[0]),
+	.counters = counters,
+	.ncounters = sizeof(counters) / sizeof(counters[0]),
+	.needs = needs,
+	.nthreads = nthreads,
+	.init = init,
+	.verify = verify,
+};
+
+#else /* one build per backend */
+
+static void waiter(struct fl_thread *t, struct wake_state *s)
+{
+	struct fl_rep *rep = t->rep;
+	struct fl_rounds *rs = s->rounds;
+
+	for (uint32_t round = 1; !fl_rounds_gate_wait(rs, rep, round);
+	     round++) {
+		int r;
+
+		fl_rounds_arm(rs, t->index, round);
+		do
+			r = fl_wait(s->word, 0, &rep->hard_deadline);
+		while (r == -EINTR);
+		if (r == 0) {
+			fl_rounds_woken(rs, t->index);
+			continue;
+		}
+		/* the word changes only when the kick ends the repetition */
+		if ((r == -EAGAIN && fl_should_stop(rep)) || r == -ETIMEDOUT)
+			break;
+		fl_rep_fail(rep, "waiter %u: wait returned %d", t->index, r);
+		break;
+	}
+	t->counters[C_WAKEUPS] = rs->w[t->index].wakes;
+}
+
+static void waker(struct fl_thread *t, struct wake_state *s)
+{
+	struct fl_rep *rep = t->rep;
+	struct fl_rounds *rs = s->rounds;
+	const unsigned int n = rs->nwaiters;
+	const int nwakes = (int)rep->cell->opt[OPT_NWAKES];
+
+	for (uint32_t round = 1;; round++) {
+		unsigned int woken = 0;
+		uint64_t calls = 0;
+		int r = fl_rounds_await(rs, rep, round);
+
+		if (r == 1)
+			break;
+		if (r) {
+			fl_rep_fail(rep, "round %u: the %u waiters were not "
+				    "all asleep by the deadline", round, n);
+			break;
+		}
+		r = fl_rounds_check(rs, round);
+		if (r >= 0) {
+			fl_rep_fail(rep, "before round %u: waiter %d was woken "
+				    "%llu times, not %u", round, r,
+				    (unsigned long long)rs->w[r].wakes,
+				    round - 1);
+			break;
+		}
+		uint64_t t0 = fl_now_ns();
+
+		while (woken < n) {
+			int w = fl_wake(s->word, nwakes);
+
+			calls++;
+			if (w > 0) {
+				woken += (unsigned int)w;
+			} else if (w < 0) {
+				fl_rep_fail(rep, "wake returned %d", w);
+				return;
+			} else if (fl_should_stop(rep)) {
+				return;	/* the kick took the rest */
+			}
+		}
+		uint64_t t1 = fl_now_ns();
+
+		if (woken != n) {
+			fl_rep_fail(rep, "round %u: wake calls woke %u of %u "
+				    "waiters", round, woken, n);
+			break;
+		}
+		fl_hist_record(t->hist, t1 - t0);
+		t->ops++;
+		t->counters[C_WAKE_CALLS] += calls;
+		fl_rounds_finish(rs, round);
+	}
+}
+
+static void thread(struct fl_thread *t)
+{
+	struct wake_state *s = t->rep->shared;
+
+	if (t->index < s->rounds->nwaiters)
+		waiter(t, s);
+	else
+		waker(t, s);
+}
+
+static void kick(struct fl_rep *rep)
+{
+	struct wake_state *s = rep->shared;
+
+	fl_rounds_quit(s->rounds);
+	__atomic_store_n(&s->word[0], 1, __ATOMIC_RELEASE);
+	fl_wake(s->word, INT_MAX);
+}
+
+FL_WORKLOAD_IMPL(wake, thread, kick);
+
+#endif
