@@ -70,6 +70,9 @@ UNIT_TESTS = {
     "test_options": ["harness/options.c"],
     "test_csv": ["harness/csv.c"],
     "test_placement": ["harness/placement.c"],
+    "test_results": ["harness/results.c", "harness/figures.c",
+                     "harness/placement.c", "harness/csv.c", "harness/hist.c",
+                     "harness/stats.c"],
 }
 
 # Debian packages the suite needs: (package, what shows it is there)
