@@ -60,6 +60,10 @@ HARNESS = [
     "harness/overhead.c",
     "harness/sleeping.c",
     "harness/registry_lookup.c",
+    "harness/cmd_matrix.c",
+    "harness/matrix.c",
+    "harness/matrix_job.c",
+    "harness/matrix_run.c",
     "backends/caps.c",
 ]
 

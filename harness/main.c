@@ -16,6 +16,7 @@ static const struct {
 } commands[] = {
 	{ "list", fl_cmd_list, "workloads, backends and machine support" },
 	{ "run", fl_cmd_run, "run a workload: one cell or a small sweep" },
+	{ "matrix", fl_cmd_matrix, "run a matrix file of experiments" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futexlab matrix FILE: run every cell of a matrix file (see matrix.h)
+ * into one run directory; futexlab matrix --resume DIR finishes a run that
+ * was interrupted or killed. The run directory's path is the last line.
+ * Exit 0 when every cell ran or was skipped, 1 when a cell failed a check
+ * or was aborted, 2 on a bad matrix file or usage, 130 when interrupted.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "matrix_job.h"
+#include "meta.h"
+#include "overhead.h"
+#include "probe.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: futexlab matrix FILE [--results DIR] [--list]\n"
+		"       futexlab matrix --resume PARTIAL-DIR [FILE]\n\n"
+		"Run every cell of a matrix file (INI: [defaults] and one\n"
+		"[experiment NAME] per experiment; see docs/matrix.md and\n"
+		"matrix/default.ini) into one run directory under results/.\n\n"
+		"  --results DIR   where run directories go (default results)\n"
+		"  --list          print the cells and exit; runs nothing\n"
+		"  --resume DIR    finish the partial run in DIR (a\n"
+		"                  results/.partial-* directory left by an\n"
+		"                  interrupted or killed matrix run); only\n"
+		"                  cells without all their rows run. Refused\n"
+		"                  if the matrix file changed since.\n"
+		"  --help          this help\n");
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	fl_interrupted = 1;
+}
+
+static void install_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int list_cells(const struct fl_matrix *m)
+{
+	static struct fl_cell cell;
+	const struct fl_matrix_exp *e;
+	char err[256];
+
+	printf("# cell experiment workload backend threads placement "
+	       "options\n");
+	for (unsigned long i = 0; i < m->ncells; i++) {
+		if (fl_matrix_cell(m, i, &cell, &e, err, sizeof(err))) {
+			fprintf(stderr, "futexlab matrix: %s\n", err);
+			return 2;
+		}
+		printf("%lu %s %s %s %u %s %s\n", i, e->name, cell.workload->name,
+		       cell.backend->name, cell.threads, cell.placement,
+		       cell.options[0] ? cell.options : "-");
+	}
+	printf("# %lu cells in %u experiments\n", m->ncells, m->nexps);
+	return 0;
+}
+
+/* What the plots and the report need to know of each workload, so they
+ * can read the run directory alone. */
+static json_t *workloads_json(const struct fl_matrix *m)
+{
+	json_t *o = json_object();
+
+	for (unsigned int x = 0; x < m->nexps; x++) {
+		const struct fl_workload *w = m->exps[x].spec.workload;
+		json_t *counters = json_array();
+
+		if (json_object_get(o, w->name))
+			continue;
+		for (unsigned int c = 0; c < w->ncounters; c++)
+			json_array_append_new(counters,
+					      json_string(w->counters[c].name));
+		json_object_set_new(o, w->name, json_pack(
+			"{s:s, s:s, s:s, s:o}", "summary", w->summary,
+			"ops_unit", w->ops_unit, "latency", w->latency,
+			"counters", counters));
+	}
+	return o;
+}
+
+int fl_cmd_matrix(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "results", 1, NULL, 'r' },
+		{ "resume", 1, NULL, 'R' },
+		{ "list", 0, NULL, 'l' },
+		{ "help", 0, NULL, 'h' },
+		{ 0 },
+	};
+	static struct fl_matrix_job job;
+	const char *results = "results", *resume = NULL, *file = NULL;
+	struct fl_machine machine;
+	struct fl_overhead overhead;
+	char err[2048];
+	int list = 0, rc;
+
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int c = getopt_long(argc, argv, ":", longopts, NULL);
+
+		if (c == -1)
+			break;
+		switch (c) {
+		case 'r':
+			if (!*optarg) {
+				fprintf(stderr, "futexlab matrix: --results: "
+					"empty path\n");
+				return 2;
+			}
+			results = optarg;
+			break;
+		case 'R':
+			resume = optarg;
+			break;
+		case 'l':
+			list = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "futexlab matrix: %s needs a value\n",
+				argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "futexlab matrix: unknown option '%s' "
+				"(see --help)\n", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		file = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "futexlab matrix: unexpected argument '%s'\n",
+			argv[optind]);
+		return 2;
+	}
+	if (!file && !resume) {
+		usage(stderr);
+		return 2;
+	}
+	if (list) {
+		if (resume || !file) {
+			fprintf(stderr, "futexlab matrix: --list takes a "
+				"matrix FILE, not --resume\n");
+			return 2;
+		}
+		if (fl_matrix_load(file, &job.m, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			fl_matrix_free(&job.m);
+			return 2;
+		}
+		rc = list_cells(&job.m);
+		fl_matrix_free(&job.m);
+		return rc;
+	}
+
+	rc = resume ? fl_matrix_job_resume(&job, resume, file, err,
+					   sizeof(err)) :
+		      fl_matrix_job_start(&job, file, results, err,
+					  sizeof(err));
+	if (rc) {
+		/* a bad matrix file already reads "FILE:LINE: ..." */
+		if (strncmp(err, job.m.name, strlen(job.m.name)) == 0 &&
+		    *job.m.name)
+			fprintf(stderr, "%s\n", err);
+		else
+			fprintf(stderr, "futexlab matrix: %s\n", err);
+		fl_matrix_job_free(&job);
+		return rc;
+	}
+	install_handlers();
+	if (resume)
+		fprintf(stderr, "futexlab matrix: resuming %s: %lu of %lu "
+			"cells done\n", job.run.tmp, job.ndone, job.m.ncells);
+	else
+		fprintf(stderr, "futexlab matrix: %lu cells in %u experiments; "
+			"writing %s\n", job.m.ncells, job.m.nexps, job.run.tmp);
+	fl_probe_machine(&machine);
+	fl_measure_overhead(&overhead);
+
+	int worst = fl_matrix_job_run(&job, stdout, isatty(STDOUT_FILENO));
+
+	if (worst == 130) {
+		fprintf(stderr, "futexlab matrix: interrupted after %lu of %lu "
+			"cells; resume with: futexlab matrix --resume %s\n",
+			job.ndone, job.m.ncells, job.run.tmp);
+		fl_matrix_job_free(&job);
+		return 130;
+	}
+	json_t *meta = fl_meta_new(fl_main_argc, fl_main_argv, &machine,
+				   &overhead, job.m.exps[0].spec.seed);
+
+	json_object_set_new(meta, "workloads", workloads_json(&job.m));
+	fl_meta_finish(meta, (unsigned int)job.m.ncells, job.by_status, 0);
+	if (fl_matrix_job_finish(&job, meta, err, sizeof(err))) {
+		fprintf(stderr, "futexlab matrix: %s\n", err);
+		json_decref(meta);
+		fl_matrix_job_free(&job);
+		return 1;
+	}
+	json_decref(meta);
+	printf("%lu cells: %u ok, %u skipped, %u failed, %u aborted\n",
+	       job.m.ncells, job.by_status[FL_STATUS_OK],
+	       job.by_status[FL_STATUS_SKIPPED],
+	       job.by_status[FL_STATUS_FAILED],
+	       job.by_status[FL_STATUS_ABORTED]);
+	printf("%s\n", job.run.final);
+	fl_matrix_job_free(&job);
+	return worst;
+}

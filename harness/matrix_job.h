@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A matrix run in progress: its parsed matrix, its partial run directory
+ * and which cells already have their rows there.
+ *
+ * The partial directory (results/.partial-<name>-<pid>) is an ordinary
+ * run directory being written, plus what a resume needs: matrix.ini, a
+ * byte copy of the matrix file, and matrix.json (the source path, the
+ * file's hash, the run's name and start time, every resume). Rows are
+ * flushed and fsynced per cell, so after SIGINT or SIGKILL only the cell
+ * in progress is lost. A resume keeps the rows of every cell that has
+ * all its repetitions and its histogram, drops the rest (a torn trailing
+ * line, a cell cut short), and runs what is missing. The directory is
+ * locked (flock) while a process writes it, so two resumes cannot race.
+ * Both matrix.ini and matrix.json stay in the finished run directory.
+ */
+#ifndef FUTEXLAB_MATRIX_JOB_H
+#define FUTEXLAB_MATRIX_JOB_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "matrix.h"
+#include "results.h"
+
+struct fl_matrix_job {
+	struct fl_matrix m;
+	struct fl_run run;
+	unsigned char *done;		/* per cell: rows complete */
+	unsigned long ndone;
+	unsigned int by_status[4];	/* cells by status, done ones */
+	json_t *state;			/* matrix.json */
+	int dirfd;			/* the locked partial directory */
+};
+
+/* Parse file and create a partial directory under results. 0, or 2 with
+ * a message in err (a bad matrix file, an unwritable directory). */
+int fl_matrix_job_start(struct fl_matrix_job *j, const char *file,
+			const char *results, char *err, size_t errlen);
+/* Reopen a partial directory; file (NULL: the path recorded there) must
+ * define the same matrix. 0, or 2 with err. */
+int fl_matrix_job_resume(struct fl_matrix_job *j, const char *dir,
+			 const char *file, char *err, size_t errlen);
+/* Record the finished run's meta.json and rename it into place. */
+int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
+			 size_t errlen);
+void fl_matrix_job_free(struct fl_matrix_job *j);
+
+/*
+ * matrix_run.c: run every cell that is not done, in index order, with a
+ * progress line on out (updated in place when tty, one line per cell
+ * otherwise). 0 when every cell ran or was skipped, 1 when one failed or
+ * was aborted, 130 when interrupted (SIGINT/SIGTERM): the partial
+ * directory then holds every finished cell.
+ */
+int fl_matrix_job_run(struct fl_matrix_job *j, FILE *out, int tty);
+
+#endif
