@@ -36,6 +36,7 @@ BACKENDS = [
 WORKLOADS = [
     "hash",
     "mutex",
+    "condvar",
     "wake",
 ]
 
