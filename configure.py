@@ -38,6 +38,7 @@ WORKLOADS = [
     "mutex",
     "condvar",
     "wake",
+    "wake_parallel",
 ]
 
 HARNESS = [

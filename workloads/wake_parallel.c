@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wake-parallel: several wakers wake shares of N blocked waiters at once,
+ * as `perf bench futex wake-parallel` measures it.
+ *
+ * Scenario: --threads waiters block on one futex. --nwakers waker threads
+ * (perf's -w; 0, the default, means one per waiter, as in perf; more than
+ * --threads is cut to --threads, as in perf) are released together once
+ * every waiter is seen asleep (state S, see rounds.h), and each wakes its
+ * share of the waiters with a single wake call: N / nwakers each, the
+ * first N % nwakers wakers one more (perf refuses uneven shares). Waking
+ * in parallel contends on the futex's hash bucket lock: that contention is
+ * what the benchmark shows. Rounds repeat for the whole duration.
+ *
+ * Measures: each waker's wake call time, per round: the histogram holds
+ * one sample per waker and round, and its mean is perf's "Avg per-thread
+ * latency (waking n/N threads)". ops are rounds. Checks every round that
+ * the wakers together woke exactly N and that every waiter was woken
+ * exactly once. The wakers' start line and the controller's wait for
+ * them use the stock private futex with deadlines, outside the measured
+ * calls. --shared is perf's -S (needs futex-shared). Spin is skipped: its
+ * waiters do not sleep, so wakes cannot be counted.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "harness/workload.h"
+#include "rounds.h"
+
+enum { OPT_NWAKERS, OPT_SHARED };
+enum { C_WAKE_CALLS, C_WAKEUPS };
+
+struct wp_state {
+	_Alignas(FL_CACHELINE) uint32_t word[2];	/* the futex (+ node) */
+	_Alignas(FL_CACHELINE) uint32_t go;	/* round wakers may run */
+	_Alignas(FL_CACHELINE) uint32_t arrived;	/* waker calls done */
+	_Alignas(FL_CACHELINE) uint64_t woken;	/* sum of wake returns */
+	unsigned int nwakers;
+	struct fl_rounds *rounds;
+};
+
+/* perf's rule: 0 means one waker per waiter; never more than waiters */
+static inline unsigned int wakers_of(const struct fl_cell *cell)
+{
+	unsigned int w = (unsigned int)cell->opt[OPT_NWAKERS];
+
+	return w == 0 || w > cell->threads ? cell->threads : w;
+}
+
+#ifdef FL_DESCRIBE
+
+static const struct fl_option options[] = {
+	[OPT_NWAKERS] = { "nwakers", FL_OPT_INT, "0",
+			  "waking threads (perf -w); 0: one per waiter",
+			  NULL, 1, 0, FL_MAX_THREADS / 2 },
+	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
+			 "shared keys (perf -S): needs a shared backend",
+			 NULL, 0, 0, 0 },
+};
+
+static const struct fl_counter_desc counters[] = {
+	[C_WAKE_CALLS] = { "wake_calls", FL_MERGE_SUM },
+	[C_WAKEUPS] = { "wakeups", FL_MERGE_SUM },
+};
+
+static uint32_t needs(const struct fl_cell *cell)
+{
+	return FL_CAP_WAIT | FL_CAP_SLEEP |
+	       (cell->opt[OPT_SHARED] ? FL_CAP_SHARED : 0);
+}
+
+static unsigned int nthreads(const struct fl_cell *cell)
+{
+	return cell->threads + wakers_of(cell);
+}
+
+static int init(struct fl_rep *rep, char *why, size_t len)
+{
+	unsigned int n = rep->cell->threads;
+	struct wp_state *s = fl_rep_alloc(rep, sizeof(*s), -1);
+	void *mem = fl_rep_alloc(rep, fl_rounds_size(n), -1);
+
+	if (!s || !mem) {
+		snprintf(why, len, "cannot map the futex and %u waiters' "
+			 "slots", n);
+		return -1;
+	}
+	s->word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
+	s->nwakers = wakers_of(rep->cell);
+	s->rounds = fl_rounds_place(mem, rep, n);
+	rep->shared = s;
+	return 0;
+}
+
+static int verify(struct fl_rep *rep, char *why, size_t len)
+{
+	struct wp_state *s = rep->shared;
+
+	return fl_rounds_verify(s->rounds, why, len);
+}
+
+FL_WORKLOAD_DESCRIPTOR(wake_parallel) = {
+	.name = "wake-parallel",
+	.summary = "parallel wakers wake shares of N waiters "
+		   "(perf bench futex wake-parallel)",
+	.scenario = "--threads waiters block on one futex; once all sleep, "
+		    "--nwakers wakers (0: one per waiter) each wake their share "
+		    "with one call, at once. The latency is each waker's call "
+		    "time per round (perf's \"Avg per-thread latency\"); the "
+		    "wakers must wake exactly N, each waiter once per round.",
+	.ops_unit = "rounds",
+	.latency = "each waker's wake call time, per round",
+	.options = options,
+	.noptions = sizeof(options) / sizeof(options[0]),
+	.counters = counters,
+	.ncounters = sizeof(counters) / sizeof(counters[0]),
+	.needs = needs,
+	.nthreads = nthreads,
+	.init = init,
+	.verify = verify,
+};
+
+#else /* one build per backend */
+
+static void waiter(struct fl_thread *t, struct wp_state *s)
+{
+	struct fl_rep *rep = t->rep;
+	struct fl_rounds *rs = s->rounds;
+
+	for (uint32_t round = 1; !fl_rounds_gate_wait(rs, rep, round);
+	     round++) {
+		int r;
+
+		fl_rounds_arm(rs, t->index, round);
+		do
+			r = fl_wait(s->word, 0, &rep->hard_deadline);
+		while (r == -EINTR);
+		if (r == 0) {
+			fl_rounds_woken(rs, t->index);
+			continue;
+		}
+		if ((r == -EAGAIN && fl_should_stop(rep)) || r == -ETIMEDOUT)
+			break;
+		fl_rep_fail(rep, "waiter %u: wait returned %d", t->index, r);
+		break;
+	}
+	t->counters[C_WAKEUPS] = rs->w[t->index].wakes;
+}
+
+/* Sleep until *w reaches target (a counter that only grows) or the
+ * repetition ends: 0, or -1. */
+static int wait_reach(struct fl_rep *rep, uint32_t *w, uint32_t target)
+{
+	for (;;) {
+		uint32_t v = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+
+		if (fl_should_stop(rep))
+			return -1;
+		if ((int32_t)(v - target) >= 0)
+			return 0;
+		if (fl_rounds_futex(w, FUTEX_WAIT_BITSET, v,
+				    &rep->hard_deadline) == -ETIMEDOUT)
+			return -1;
+	}
+}
+
+/* Waker 0 also runs the rounds: sees the waiters asleep, opens the start
+ * line, waits for the other wakers, checks the counts. */
+static int start_round(struct fl_thread *t, struct wp_state *s,
+		       uint32_t round)
+{
+	struct fl_rep *rep = t->rep;
+	struct fl_rounds *rs = s->rounds;
+	int r = fl_rounds_await(rs, rep, round);
+
+	if (r == 1)
+		return -1;
+	if (r) {
+		fl_rep_fail(rep, "round %u: the %u waiters were not all "
+			    "asleep by the deadline", round, rs->nwaiters);
+		return -1;
+	}
+	r = fl_rounds_check(rs, round);
+	if (r >= 0) {
+		fl_rep_fail(rep, "before round %u: waiter %d was woken %llu "
+			    "times, not %u", round, r,
+			    (unsigned long long)rs->w[r].wakes, round - 1);
+		return -1;
+	}
+	__atomic_store_n(&s->go, round, __ATOMIC_RELEASE);
+	fl_rounds_futex(&s->go, FUTEX_WAKE, INT_MAX, NULL);
+	return 0;
+}
+
+static int end_round(struct fl_thread *t, struct wp_state *s, uint32_t round)
+{
+	struct fl_rep *rep = t->rep;
+	const unsigned int n = s->rounds->nwaiters;
+
+	if (wait_reach(rep, &s->arrived, round * s->nwakers))
+		return -1;
+	uint64_t woken = __atomic_load_n(&s->woken, __ATOMIC_ACQUIRE);
+
+	if (woken != (uint64_t)round * n) {
+		fl_rep_fail(rep, "round %u: the wakers woke %llu of %u "
+			    "waiters", round,
+			    (unsigned long long)(woken - (uint64_t)(round - 1) *
+						 n), n);
+		return -1;
+	}
+	t->ops++;
+	fl_rounds_finish(s->rounds, round);
+	return 0;
+}
+
+static void waker(struct fl_thread *t, struct wp_state *s)
+{
+	struct fl_rep *rep = t->rep;
+	const unsigned int n = s->rounds->nwaiters;
+	const unsigned int k = t->index - n;
+	const int share = (int)(n / s->nwakers + (k < n % s->nwakers));
+
+	for (uint32_t round = 1;; round++) {
+		if (k == 0 ? start_round(t, s, round) :
+		    wait_reach(rep, &s->go, round))
+			break;
+		uint64_t t0 = fl_now_ns();
+		int w = fl_wake(s->word, share);
+		uint64_t t1 = fl_now_ns();
+
+		if (w < 0) {
+			fl_rep_fail(rep, "waker %u: wake returned %d", k, w);
+			break;
+		}
+		fl_hist_record(t->hist, t1 - t0);
+		t->counters[C_WAKE_CALLS]++;
+		__atomic_fetch_add(&s->woken, (uint64_t)w, __ATOMIC_RELEASE);
+		if (__atomic_add_fetch(&s->arrived, 1, __ATOMIC_ACQ_REL) ==
+		    round * s->nwakers)
+			fl_rounds_futex(&s->arrived, FUTEX_WAKE, INT_MAX, NULL);
+		if (k == 0 && end_round(t, s, round))
+			break;
+	}
+}
+
+static void thread(struct fl_thread *t)
+{
+	struct wp_state *s = t->rep->shared;
+
+	if (t->index < s->rounds->nwaiters)
+		waiter(t, s);
+	else
+		waker(t, s);
+}
+
+static void kick(struct fl_rep *rep)
+{
+	struct wp_state *s = rep->shared;
+
+	fl_rounds_quit(s->rounds);
+	/* move the counters far away, so that a thread about to sleep on
+	 * the value it read finds it changed (the wakers' later additions
+	 * cannot bring it back); everyone checks stop first when woken */
+	__atomic_fetch_add(&s->go, 1u << 31, __ATOMIC_RELEASE);
+	fl_rounds_futex(&s->go, FUTEX_WAKE, INT_MAX, NULL);
+	__atomic_fetch_add(&s->arrived, 1u << 31, __ATOMIC_RELEASE);
+	fl_rounds_futex(&s->arrived, FUTEX_WAKE, INT_MAX, NULL);
+	__atomic_store_n(&s->word[0], 1, __ATOMIC_RELEASE);
+	fl_wake(s->word, INT_MAX);
+}
+
+FL_WORKLOAD_IMPL(wake_parallel, thread, kick);
+
+#endif
