@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""The kernel module's and VM runner's part of the build.
+
+configure.py imports this module and calls, in order:
+
+  add_arguments(parser)   adds --kdir DIR (the kernel build tree for `kmod`)
+  DEB_PACKAGES            Debian packages this part needs (list of names)
+  install_deps()          under --install-deps: apt-get install them
+  emit(n, ctx)            writes the edges below into build.ninja and
+                          returns the outputs `ninja test` must run
+
+Edges written by emit():
+  kmod       build/kmod/futexlab.ko (Kbuild on a copy of kmod/ in build/kmod/)
+  lint       checkpatch.pl --no-tree -f on kmod/ (fetched from the Debian
+             package linux-source-6.12 into build/checkpatch/ if needed)
+  vm-kernel  fetch the guest kernel and its headers (vm/run --fetch-only)
+  vm-test    the guest suite: tests/guest/run-all.sh under vm/run, failing
+             when the guest fails
+  $builddir/tests/guest/kmodtest, the guest tests' C program
+
+ctx fields used: args.kdir, built(path), src(path), futexlab_binary,
+test_binaries.
+
+The same file is the helper the edges run:
+  configure_kmod.py build-kmod --kdir DIR --out DIR
+  configure_kmod.py lint [--builddir DIR]
+  configure_kmod.py ninja [--builddir DIR]   (a standalone build/kmod.ninja,
+                                              for working on this part alone)
+"""
+
+import argparse
+import glob
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HEADERS_META = "linux-headers-6.12-cloud-amd64"
+SOURCE_PKG = "linux-source-6.12"
+CHECKPATCH_FILES = ["scripts/checkpatch.pl", "scripts/spelling.txt",
+                    "scripts/const_structs.checkpatch"]
+
+# The 6.12 headers meta-package resolves the current ABI at install time
+# (and pulls in the matching image package, whose vmlinuz vm/run uses).
+DEB_PACKAGES = [
+    "qemu-system-x86",
+    "busybox-static",
+    "make",
+    "gcc",
+    "libc6-dev",
+    "binutils",
+    "perl",
+    "xz-utils",
+    HEADERS_META,
+]
+
+GUEST_CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra",
+                "-Werror", "-pthread", "-static"]
+
+
+def add_arguments(parser):
+    parser.add_argument(
+        "--kdir", default=None,
+        help="kernel build tree for the module (default: the running "
+        "kernel's /lib/modules/$(uname -r)/build if present, else the "
+        "Debian 6.12 cloud headers the guest uses)")
+
+
+def install_deps():
+    """apt-get install DEB_PACKAGES (the headers' ABI resolved by apt)."""
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    missing = [p for p in DEB_PACKAGES if not _installed(p)]
+    if not missing:
+        return
+    print("configure_kmod: apt-get install %s" % " ".join(missing),
+          flush=True)
+    subprocess.run(["apt-get", "install", "-y", "-qq"] + missing,
+                   check=True, env=env)
+
+
+def _installed(pkg):
+    r = subprocess.run(["dpkg-query", "-W", "-f", "${Status}", pkg],
+                       capture_output=True, text=True)
+    return r.returncode == 0 and "install ok installed" in r.stdout
+
+
+def guest_kver():
+    """The 6.12 cloud kernel release the mirror offers now, or None."""
+    try:
+        out = subprocess.run(["apt-cache", "depends", HEADERS_META],
+                             capture_output=True, text=True).stdout
+    except OSError:
+        return None
+    m = re.search(r"Depends:\s*linux-headers-(\S+)", out)
+    return m.group(1) if m else None
+
+
+def default_kdir():
+    running = "/lib/modules/%s/build" % os.uname().release
+    if os.path.exists(os.path.join(running, "Makefile")):
+        return running
+    kver = guest_kver()
+    if kver and os.path.isdir("/usr/src/linux-headers-" + kver):
+        return "/usr/src/linux-headers-" + kver
+    found = sorted(glob.glob("/usr/src/linux-headers-6.12*-cloud-amd64"))
+    if found:
+        return found[-1]
+    if kver:
+        return "/usr/src/linux-headers-" + kver
+    return running
+
+
+def _kmod_sources():
+    out = []
+    for dirpath, _, files in os.walk(os.path.join(ROOT, "kmod")):
+        for f in files:
+            if f.endswith((".c", ".h")) or f == "Kbuild":
+                out.append(os.path.relpath(os.path.join(dirpath, f), ROOT))
+    return sorted(out)
+
+
+def emit(n, ctx):
+    """Write the module, lint and guest-test edges; return test deps."""
+    kdir = (ctx.args.kdir if ctx.args is not None
+            and getattr(ctx.args, "kdir", None) else default_kdir())
+    helper = ctx.src("tools/configure_kmod.py")
+    runner = ctx.src("vm/run")
+    n.comment("The futexlab module, its lint and the QEMU guest "
+              "(tools/configure_kmod.py).")
+    n.variable("kdir", kdir)
+    n.rule("kmod_build",
+           "python3 %s build-kmod --kdir $kdir --out $outdir" % helper,
+           description="KBUILD $out")
+    n.rule("kmod_lint", "python3 %s lint --builddir $builddir" % helper,
+           description="CHECKPATCH kmod/", pool="console")
+    n.rule("kmod_vm", "$command", description="$desc", pool="console")
+    n.rule("kmod_guest_cc", "${cc} %s -o $out $in" % " ".join(GUEST_CFLAGS),
+           description="CC $out")
+
+    ko = ctx.built("kmod/futexlab.ko")
+    n.build(ko, "kmod_build", [ctx.src(s) for s in _kmod_sources()],
+            variables={"outdir": ctx.built("kmod")})
+    n.build("kmod", "phony", [ko])
+    n.build("lint", "kmod_lint", implicit=[ctx.src(s)
+                                           for s in _kmod_sources()])
+
+    kmodtest = ctx.built("tests/guest/kmodtest")
+    n.build(kmodtest, "kmod_guest_cc", [ctx.src("tests/guest/kmodtest.c")],
+            implicit=[ctx.src("kmod/uapi/futexlab.h")])
+
+    n.build("vm-kernel", "kmod_vm", variables={
+        "command": "python3 %s --builddir $builddir --fetch-only" % runner,
+        "desc": "VM-KERNEL"})
+
+    guest_inputs = [kmodtest, ctx.src("tests/guest/run-all.sh")]
+    guest_inputs += list(ctx.test_binaries or [])
+    if ctx.futexlab_binary:
+        guest_inputs.append(ctx.futexlab_binary)
+    includes = ["$builddir/tests", "tests/guest"]
+    if ctx.futexlab_binary:
+        includes.append(ctx.futexlab_binary)
+    command = ("python3 %s --builddir $builddir --timeout 1200 "
+               "--results-out $builddir/vm/results %s -- "
+               "sh tests/guest/run-all.sh $builddir"
+               % (runner, " ".join("--include " + i for i in includes)))
+    n.build("vm-test", "kmod_vm", implicit=guest_inputs,
+            variables={"command": command, "desc": "VM-TEST (QEMU guest)"})
+    n.newline()
+    return ["vm-test"]
+
+
+# ------------------------------------------------------------------ helpers
+def cmd_build_kmod(args):
+    """Copy kmod/ to --out and run Kbuild there (the tree stays clean)."""
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    for rel in _kmod_sources():
+        dst = os.path.join(out, os.path.relpath(rel, "kmod"))
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        src = os.path.join(ROOT, rel)
+        if (not os.path.exists(dst)
+                or open(dst, "rb").read() != open(src, "rb").read()):
+            shutil.copyfile(src, dst)
+    if not os.path.exists(os.path.join(args.kdir, "Makefile")):
+        print("kmod: no kernel build tree at %s: install the headers "
+              "(./configure.py --install-deps, or apt-get install %s) or "
+              "pass --kdir" % (args.kdir, HEADERS_META), file=sys.stderr)
+        return 1
+    r = subprocess.run(["make", "-s", "-C", args.kdir, "M=" + out,
+                        "modules"])
+    return r.returncode
+
+
+def fetch_checkpatch(dest):
+    """Extract checkpatch.pl and its data files from linux-source-6.12."""
+    script = os.path.join(dest, "scripts", "checkpatch.pl")
+    if os.path.exists(script):
+        return script
+    os.makedirs(dest, exist_ok=True)
+    debs = [d for d in os.listdir(dest) if d.startswith(SOURCE_PKG + "_")]
+    if not debs:
+        print("lint: fetching %s (apt-get download) for checkpatch.pl"
+              % SOURCE_PKG, flush=True)
+        r = subprocess.run(["apt-get", "download", "-q", "-o",
+                            "APT::Sandbox::User=root", SOURCE_PKG],
+                           cwd=dest, stdout=subprocess.DEVNULL)
+        debs = [d for d in os.listdir(dest)
+                if d.startswith(SOURCE_PKG + "_")]
+        if r.returncode or not debs:
+            return None
+    fsys = subprocess.Popen(["dpkg-deb", "--fsys-tarfile",
+                             os.path.join(dest, debs[0])],
+                            stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    with tarfile.open(fileobj=fsys.stdout, mode="r|") as outer:
+        for m in outer:
+            if m.name.endswith("linux-source-6.12.tar.xz"):
+                inner = outer.extractfile(m)
+                _extract_checkpatch(inner, dest)
+                break
+    fsys.stdout.close()
+    fsys.wait()
+    return script if os.path.exists(script) else None
+
+
+def _extract_checkpatch(fileobj, dest):
+    wanted = set(CHECKPATCH_FILES)
+    with tarfile.open(fileobj=fileobj, mode="r|xz") as tf:
+        for m in tf:
+            rel = m.name.split("/", 1)[-1]
+            if rel in wanted and m.isfile():
+                path = os.path.join(dest, rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "wb") as f:
+                    f.write(tf.extractfile(m).read())
+                wanted.discard(rel)
+                if not wanted:
+                    break
+
+
+def cmd_lint(args):
+    dest = os.path.join(args.builddir, "checkpatch")
+    script = fetch_checkpatch(dest)
+    if not script:
+        print("lint: checkpatch.pl is absent: the Debian package %s could "
+              "not be fetched (apt-get download %s); kmod/ NOT checked"
+              % (SOURCE_PKG, SOURCE_PKG), file=sys.stderr)
+        return 1
+    files = [os.path.join(ROOT, s) for s in _kmod_sources()
+             if s.endswith((".c", ".h"))]
+    r = subprocess.run(["perl", script, "--no-tree", "-f", "--no-summary",
+                        "--terse"] + [os.path.relpath(f) for f in files],
+                       capture_output=True, text=True)
+    sys.stdout.write(r.stdout)
+    sys.stderr.write(r.stderr)
+    if r.returncode or r.stdout.strip():
+        print("lint: checkpatch found problems in kmod/", file=sys.stderr)
+        return 1
+    print("lint: checkpatch --no-tree -f: %d files in kmod/ clean"
+          % len(files))
+    return 0
+
+
+class _StandaloneCtx:
+    def __init__(self, args):
+        self.args = args
+        self.futexlab_binary = None
+        self.test_binaries = []
+
+    @staticmethod
+    def built(path):
+        return "$builddir/" + path
+
+    @staticmethod
+    def src(path):
+        return "$root/" + path
+
+
+def cmd_ninja(args):
+    """build/kmod.ninja: this part alone (ninja -f build/kmod.ninja ...)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import ninja_writer
+    os.makedirs(args.builddir, exist_ok=True)
+    path = os.path.join(args.builddir, "kmod.ninja")
+    with open(path, "w") as out:
+        n = ninja_writer.Writer(out)
+        n.variable("root", ".")
+        n.variable("builddir", args.builddir)
+        n.variable("cc", os.environ.get("CC", "cc"))
+        emit(n, _StandaloneCtx(args))
+    print("wrote %s: ninja -f %s kmod|lint|vm-kernel|vm-test" % (path, path))
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build-kmod")
+    b.add_argument("--kdir", required=True)
+    b.add_argument("--out", required=True)
+    lint = sub.add_parser("lint")
+    lint.add_argument("--builddir", default="build")
+    nj = sub.add_parser("ninja")
+    nj.add_argument("--builddir", default="build")
+    add_arguments(nj)
+    args = ap.parse_args(argv)
+    return {"build-kmod": cmd_build_kmod, "lint": cmd_lint,
+            "ninja": cmd_ninja}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
