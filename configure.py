@@ -39,6 +39,7 @@ WORKLOADS = [
     "condvar",
     "wake",
     "wake_parallel",
+    "requeue",
 ]
 
 HARNESS = [
