@@ -37,9 +37,11 @@ WORKLOADS = [
     "hash",
     "mutex",
     "condvar",
+    "pi",
     "wake",
     "wake_parallel",
     "requeue",
+    "lock_pi",
 ]
 
 HARNESS = [
