@@ -37,7 +37,6 @@ WORKLOADS = [
     "hash",
     "mutex",
     "condvar",
-    "pi",
     "wake",
     "wake_parallel",
     "requeue",
