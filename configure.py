@@ -37,6 +37,7 @@ WORKLOADS = [
     "hash",
     "mutex",
     "condvar",
+    "pi",
     "wake",
     "wake_parallel",
     "requeue",

@@ -149,6 +149,34 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 	return 0;
 }
 
+/* The workload's verdict on the repetitions that completed, if it has
+ * one, after any note of the harness's own. */
+static void add_workload_note(const struct fl_cell *cell,
+			      struct fl_cell_result *res)
+{
+	uint64_t (*counters)[FL_NCOUNTERS];
+	unsigned int n = 0;
+	char buf[256] = "";
+	size_t used = strlen(res->note);
+
+	if (!cell->workload->note || !res->nreps)
+		return;
+	counters = calloc(res->nreps, sizeof(*counters));
+	if (!counters)
+		return;
+	for (unsigned int r = 0; r < res->nreps; r++)
+		if (res->reps[r].done && res->reps[r].status == FL_STATUS_OK)
+			memcpy(counters[n++], res->reps[r].counters,
+			       sizeof(counters[0]));
+	if (n)
+		cell->workload->note(cell, (const uint64_t (*)[FL_NCOUNTERS])
+				     counters, n, buf, sizeof(buf));
+	free(counters);
+	if (buf[0] && used < sizeof(res->note))
+		snprintf(res->note + used, sizeof(res->note) - used, "%s%s",
+			 used ? "; " : "", buf);
+}
+
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 {
 	const struct fl_workload_impl *impl = fl_impl_find(cell->workload,
@@ -232,6 +260,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 				cell->threads, msg);
 	}
 	munmap(sh, shsize);
+	add_workload_note(cell, res);
 }
 
 void fl_cell_result_free(struct fl_cell_result *res)

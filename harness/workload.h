@@ -113,6 +113,12 @@ struct fl_workload {
 	int (*init)(struct fl_rep *rep, char *why, size_t len);
 	/* after the threads joined: 0 if every invariant held */
 	int (*verify)(struct fl_rep *rep, char *why, size_t len);
+	/* optional: a verdict for the cell's note (pi's "inversion"), from
+	 * the merged counters of each repetition that completed ok; called
+	 * in the parent after the cell, appended to the harness's note */
+	void (*note)(const struct fl_cell *cell,
+		     const uint64_t (*counters)[FL_NCOUNTERS],
+		     unsigned int nreps, char *buf, size_t len);
 };
 
 struct fl_workload_impl {
