@@ -1010,9 +1010,10 @@ static int t_stress(uint32_t design)
 	if (!ret && st.live_waiters)
 		fail("%llu waiters left queued",
 		     (unsigned long long)st.live_waiters), ret = -1;
-	printf("# stress %s: %lu+%lu ping-pong, %lu+%lu requeue rounds, waits %llu, woken %llu, requeued %llu, contended %llu, longest chain %llu\n",
+	printf("# stress %s: %lu+%lu ping-pong, %lu+%lu requeue rounds, waits %llu, woken %llu, timeouts %llu (at the stop), requeued %llu, contended %llu, longest chain %llu\n",
 	       design_name(design), last[0], last[1], last[2], last[3],
 	       (unsigned long long)st.waits, (unsigned long long)st.woken,
+	       (unsigned long long)st.timeouts,
 	       (unsigned long long)st.requeued,
 	       (unsigned long long)st.contended,
 	       (unsigned long long)st.longest_chain);

@@ -50,6 +50,8 @@ if [ -x "$KMODTEST" ]; then
 else
 	bad kmodtest "$KMODTEST not built"
 fi
+# the module's statistics after the tests, for the log
+sed 's/^/# /' /sys/kernel/debug/futexlab/stats 2>/dev/null
 
 # unload is refused while a file is open, allowed after close
 exec 3</dev/futexlab
@@ -109,9 +111,6 @@ if [ -x "$F" ] && "$F" list 2>/dev/null | grep -q kmod-global; then
 	fi
 	cat /tmp/run-mutex.out
 fi
-
-# the module's statistics, for the log
-cat /sys/kernel/debug/futexlab/stats 2>/dev/null | sed 's/^/# /'
 
 # after all of it the kernel log holds no BUG, WARNING or Oops
 if dmesg | grep -E 'BUG|WARNING|Oops|Call Trace|general protection|corruption' > /tmp/dmesg.bad; then
