@@ -479,6 +479,20 @@ static void broadcaster(struct fl_thread *t, struct cv_state *s, int mode)
 				    round, r);
 			break;
 		}
+		/*
+		 * Every waiter sleeps on seq, so the kernel must have woken
+		 * or requeued all of them; the stop kick would otherwise
+		 * hide a lost waiter. Not judged once the kick has begun:
+		 * its own wake may have taken some first.
+		 */
+		if (sleeps && (uint32_t)r != n &&
+		    !(__atomic_load_n(&s->released, __ATOMIC_SEQ_CST) &
+		      CV_CLOSED)) {
+			fl_rep_fail(rep, "wake count: round %u: the broadcast "
+				    "woke or requeued %d of %u sleeping "
+				    "waiters", round, r, n);
+			break;
+		}
 		/* the round ends even after stop: the waiters are awake */
 		if (wait_count(rep, s, s->done, n * round, 0)) {
 			t->counters[C_TIMEOUTS]++;
