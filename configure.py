@@ -69,6 +69,10 @@ HARNESS = [
     "harness/matrix.c",
     "harness/matrix_job.c",
     "harness/matrix_run.c",
+    "harness/cmd_plot.c",
+    "harness/run_dir_read.c",
+    "plot/gp.c",
+    "plot/run_plots.c",
     "backends/caps.c",
 ]
 

@@ -10,5 +10,6 @@ extern char **fl_main_argv;
 int fl_cmd_list(int argc, char **argv);
 int fl_cmd_run(int argc, char **argv);
 int fl_cmd_matrix(int argc, char **argv);
+int fl_cmd_plot(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@ static const struct {
 	{ "list", fl_cmd_list, "workloads, backends and machine support" },
 	{ "run", fl_cmd_run, "run a workload: one cell or a small sweep" },
 	{ "matrix", fl_cmd_matrix, "run a matrix file of experiments" },
+	{ "plot", fl_cmd_plot, "draw a run's plots with gnuplot" },
 };
 
 static void usage(FILE *f)

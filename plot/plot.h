@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The plots of a run directory, per workload (each a .gp script drawn as
+ * .png and .svg in RUN/plots/):
+ *   <w>-throughput   ops/s against threads, a line per series (backend,
+ *                    and the placement and options that vary), error
+ *                    bars from the min and max across repetitions;
+ *   <w>-latency      p50, p99 and p99.9 against threads;
+ *   <w>-cdf          the latency distribution of chosen cells from their
+ *                    merged histograms: CDF and tail (1 - CDF), log x;
+ *   <w>-fairness     Jain's index across threads against threads;
+ * and where the workload's rows exist, the specialised ones:
+ *   pi-blocked       high-priority blocked time per lock type;
+ *   condvar-wake     time to the last waiter's acquire per wake strategy;
+ *   numa-locality    local against remote memory.
+ */
+#ifndef FUTEXLAB_PLOT_PLOT_H
+#define FUTEXLAB_PLOT_PLOT_H
+
+#include <stdio.h>
+
+#include "harness/run_dir_read.h"
+
+struct fl_plot_opts {
+	unsigned int cdf_threads;	/* CDF cells: this thread count (0:
+					 * the largest that ran) */
+	const char *cdf_cells;		/* or these cell indices, "3,7" */
+	int no_render;			/* write the scripts only */
+};
+
+/*
+ * Write (and draw, unless no_render) every plot of r into outdir. Each
+ * file written is named on log. Returns the number of plots, or -1 with
+ * err (an unwritable directory, gnuplot failing).
+ */
+int fl_plot_run(const struct fl_rd_run *r, const char *outdir,
+		const struct fl_plot_opts *o, FILE *log, char *err,
+		size_t errlen);
+
+/* The subtitle every plot carries: run, host, kernel, CPUs. */
+void fl_plot_subtitle(const struct fl_rd_run *r, char *buf, size_t len);
+
+#endif
