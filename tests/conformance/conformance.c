@@ -39,6 +39,11 @@
 #define FUTEX_WAITERS_BIT	0x80000000u	/* FUTEX_WAITERS */
 #define ALL			INT_MAX
 
+/* The command line, which main.c defines for the harness library to
+ * record; weak, so that a library file taking over the definition wins. */
+__attribute__((weak)) int fl_main_argc;
+__attribute__((weak)) char **fl_main_argv;
+
 static const struct fl_backend *backend;
 static uint32_t caps;
 static char unusable[300];	/* set when the probe fails: skip all */
@@ -483,8 +488,10 @@ static void test_requeue_pi_same_word(void **state)
 #define CASE(fn) cmocka_unit_test_setup_teardown(fn, case_setup, \
 						 case_teardown)
 
-int main(void)
+int main(int argc, char **argv)
 {
+	fl_main_argc = argc;
+	fl_main_argv = argv;
 	const struct CMUnitTest tests[] = {
 		CASE(test_eagain_on_mismatch),
 		CASE(test_wake_no_waiters),

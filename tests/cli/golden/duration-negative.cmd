@@ -1,0 +1,1 @@
+run mutex --results @RESULTS@ --duration -1

@@ -1,0 +1,1 @@
+run mutex --results @RESULTS@ --threads abc

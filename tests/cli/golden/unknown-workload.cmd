@@ -1,0 +1,1 @@
+run nosuch --results @RESULTS@

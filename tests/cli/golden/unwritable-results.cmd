@@ -1,0 +1,1 @@
+run mutex --results /proc/futexlab-results --duration 0.1 --reps 1 --warmup 0
