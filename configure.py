@@ -42,6 +42,7 @@ WORKLOADS = [
     "wake_parallel",
     "requeue",
     "lock_pi",
+    "numa",
 ]
 
 HARNESS = [
@@ -83,6 +84,7 @@ UNIT_TESTS = {
     "test_options": ["harness/options.c"],
     "test_csv": ["harness/csv.c"],
     "test_placement": ["harness/placement.c"],
+    "test_numa_topo": [],
     "test_results": ["harness/results.c", "harness/figures.c",
                      "harness/placement.c", "harness/csv.c", "harness/hist.c",
                      "harness/stats.c"],

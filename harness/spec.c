@@ -85,5 +85,7 @@ int fl_spec_cell(const struct fl_spec *s, unsigned long i,
 			 FL_MAX_THREADS);
 		return -1;
 	}
-	return fl_place_threads(cell->placement, n, cell->cpus, err, errlen);
+	if (fl_place_threads(cell->placement, n, cell->cpus, err, errlen))
+		return -1;
+	return w->place ? w->place(cell, n, err, errlen) : 0;
 }

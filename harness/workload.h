@@ -109,6 +109,13 @@ struct fl_workload {
 	int (*check)(const struct fl_cell *cell, char *why, size_t len);
 	/* optional: threads actually started (default cell->threads) */
 	unsigned int (*nthreads)(const struct fl_cell *cell);
+	/* optional: choose the threads' CPUs itself (numa: a node's CPUs),
+	 * after the placement policy filled cell->cpus[0..nthreads); may
+	 * rename cell->placement to say so. Called wherever cells are made;
+	 * 0, or -1 with err for a usage error (a cell that merely cannot
+	 * run here should keep the policy's CPUs and be skipped by check) */
+	int (*place)(struct fl_cell *cell, unsigned int nthreads, char *err,
+		     size_t len);
 	/* allocate and set rep->shared; 0 or -1 with a reason */
 	int (*init)(struct fl_rep *rep, char *why, size_t len);
 	/* after the threads joined: 0 if every invariant held */

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * numa: a contended futex mutex whose threads and futex words sit on
+ * chosen NUMA nodes, so a run compares local against remote words, and
+ * hash designs (global, per-process, per-node) against each other.
+ *
+ * Scenario: --threads threads run on the CPUs of --cpu-nodes (a node, or
+ * all nodes round robin; placement rules in numa_topo.h). --futexes words
+ * (default 1), each on a page of its own bound to its --mem-node: local
+ * (the threads' node), remote (another node), spread (word j on the j-th
+ * node) or a node number. Each thread loops: take the next word's lock
+ * (Drepper's mutex 3, as in the mutex workload: 0 free, 1 locked, 2
+ * locked with waiters, wait/wake through the backend), hold it for
+ * --critical ns of busy work, release it. Thread i starts at word i and
+ * moves to the next word after each acquisition.
+ *
+ * Why a contended mutex rather than hash's failing waits: a word that is
+ * only read stays in the reader's cache after the first miss, so its
+ * node would hardly show. Here every acquisition writes the word, its
+ * line moves between the threads' caches through its home node, and the
+ * contended path takes the futex's hash bucket lock for each wait and
+ * wake, which is where the hash design matters: FUTEX2_NUMA (the
+ * futex2-numa backend, 6.16+: the word's node field, which this workload
+ * sets to the word's memory node, picks that node's table), the private
+ * hash (futex-private with --hash-slots; 0 is the global table), and the
+ * module's kmod-global against kmod-numa.
+ *
+ * Measures: acquisitions per second, acquire latency percentiles, and in
+ * each row's counters: nodes (on this machine), cpu_nodes and mem_nodes
+ * (bit n for node n: where the threads ran and the words lay, both
+ * checked: a thread's CPU by getcpu, a word's page by get_mempolicy),
+ * local_ops and remote_ops (acquisitions of a word on the thread's own
+ * node or another). The options column says cpu-nodes and mem-node as
+ * asked. On a one-node machine the local cells run with nodes 1 and
+ * remote_ops 0; cells asking for another node are skipped with the
+ * reason. Mutual exclusion is checked on every word in every run.
+ */
+#include <errno.h>
+#include <numaif.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/workload.h"
+#include "numa_topo.h"
+
+enum { OPT_CPU_NODES, OPT_MEM_NODE, OPT_FUTEXES, OPT_CRITICAL };
+enum { C_NODES, C_CPU_NODES, C_MEM_NODES, C_LOCAL, C_REMOTE, C_MISPLACED,
+       C_VIOLATIONS };
+
+#define NUMA_MAX_FUTEXES 64
+
+/* One futex word and the data it guards, on a page of its own. */
+struct numa_word {
+	_Alignas(FL_CACHELINE) uint32_t word[2];	/* lock (+ node field) */
+	_Alignas(FL_CACHELINE) uint32_t inside;		/* guarded data */
+	uint64_t count;
+};
+
+struct numa_state {
+	unsigned int nfutexes;
+	struct numa_word *words[NUMA_MAX_FUTEXES];
+	int word_node[NUMA_MAX_FUTEXES];	/* where each page lies */
+	int thread_node[FL_MAX_THREADS];	/* node of each thread's CPU */
+	unsigned int nodes;
+	uint32_t cpu_mask, mem_mask;
+};
+
+/* The options' choice indices, mapped to numa_topo.h's values. */
+static inline int cpu_choice(const struct fl_cell *cell)
+{
+	int64_t i = cell->opt[OPT_CPU_NODES];
+
+	return i < NUMA_MAX_NODES ? (int)i : NUMA_ALL;
+}
+
+static inline int mem_choice(const struct fl_cell *cell)
+{
+	static const int named[] = { NUMA_LOCAL, NUMA_REMOTE, NUMA_SPREAD };
+	int64_t i = cell->opt[OPT_MEM_NODE];
+
+	return i < 3 ? named[i] : (int)(i - 3);
+}
+
+#ifdef FL_DESCRIBE
+
+/* cpu_choice() and mem_choice() rely on this order */
+static const char *const cpu_choices[] = {
+	"0", "1", "2", "3", "4", "5", "6", "7", "all", NULL
+};
+static const char *const mem_choices[] = {
+	"local", "remote", "spread", "0", "1", "2", "3", "4", "5", "6", "7",
+	NULL
+};
+
+static const struct fl_option options[] = {
+	[OPT_CPU_NODES] = { "cpu-nodes", FL_OPT_ENUM, "0",
+			    "node whose CPUs run the threads, or all",
+			    cpu_choices, 1, 0, 0 },
+	[OPT_MEM_NODE] = { "mem-node", FL_OPT_ENUM, "local,remote",
+			   "where the futex words lie: local, remote, "
+			   "spread or a node", mem_choices, 1, 0, 0 },
+	[OPT_FUTEXES] = { "futexes", FL_OPT_INT, "1",
+			  "futex words (a page each); threads move round "
+			  "them", NULL, 1, 1, NUMA_MAX_FUTEXES },
+	[OPT_CRITICAL] = { "critical", FL_OPT_NS, "100",
+			   "critical section length, ns of busy work",
+			   NULL, 1, 0, 1000000000 },
+};
+
+static const struct fl_counter_desc counters[] = {
+	[C_NODES] = { "nodes", FL_MERGE_MAX },
+	[C_CPU_NODES] = { "cpu_nodes", FL_MERGE_MAX },
+	[C_MEM_NODES] = { "mem_nodes", FL_MERGE_MAX },
+	[C_LOCAL] = { "local_ops", FL_MERGE_SUM },
+	[C_REMOTE] = { "remote_ops", FL_MERGE_SUM },
+	[C_MISPLACED] = { "misplaced", FL_MERGE_SUM },
+	[C_VIOLATIONS] = { "violations", FL_MERGE_SUM },
+};
+
+static uint32_t needs(const struct fl_cell *cell)
+{
+	(void)cell;
+	return FL_CAP_WAIT;
+}
+
+/* Every word's node must exist here, and the CPU node must have CPUs. */
+static int check(const struct fl_cell *cell, char *why, size_t len)
+{
+	static int cpus[FL_MAX_THREADS];
+	struct numa_topo tp;
+
+	numa_topo_probe(&tp);
+	if (numa_place(&tp, cpu_choice(cell), 1, cpus, why, len))
+		return -1;
+	for (unsigned int j = 0; j < (unsigned int)cell->opt[OPT_FUTEXES];
+	     j++)
+		if (numa_word_node(&tp, cpu_choice(cell), mem_choice(cell), j,
+				   why, len) < 0)
+			return -1;
+	return 0;
+}
+
+/* Put the threads on the chosen node's CPUs; a node that does not exist
+ * here leaves the policy's CPUs, and check() skips the cell. */
+static int place(struct fl_cell *cell, unsigned int n, char *err, size_t len)
+{
+	static int cpus[FL_MAX_THREADS];
+	struct numa_topo tp;
+	char why[128];
+
+	(void)err;
+	(void)len;
+	numa_topo_probe(&tp);
+	if (numa_place(&tp, cpu_choice(cell), n, cpus, why, sizeof(why)))
+		return 0;
+	memcpy(cell->cpus, cpus, n * sizeof(cpus[0]));
+	snprintf(cell->placement, sizeof(cell->placement), "%s%s",
+		 cpu_choice(cell) == NUMA_ALL ? "nodes-" : "node",
+		 cpu_choices[cell->opt[OPT_CPU_NODES]]);
+	return 0;
+}
+
+/* The node of the page at p, or -1 if the kernel cannot say. */
+static int page_node(void *p)
+{
+	int node = -1;
+
+	if (get_mempolicy(&node, NULL, 0, p, MPOL_F_NODE | MPOL_F_ADDR))
+		return -1;
+	return node;
+}
+
+static int init(struct fl_rep *rep, char *why, size_t len)
+{
+	const struct fl_cell *cell = rep->cell;
+	struct numa_state *s = fl_rep_alloc(rep, sizeof(*s), -1);
+	struct numa_topo tp;
+
+	if (!s) {
+		snprintf(why, len, "cannot map the state");
+		return -1;
+	}
+	numa_topo_probe(&tp);
+	s->nodes = tp.nnodes;
+	s->nfutexes = (unsigned int)cell->opt[OPT_FUTEXES];
+	for (unsigned int j = 0; j < s->nfutexes; j++) {
+		int node = numa_word_node(&tp, cpu_choice(cell),
+					  mem_choice(cell), j, why, len);
+
+		if (node < 0)
+			return -1;
+		/* without libnuma's NUMA there is nothing to bind */
+		s->words[j] = fl_rep_alloc(rep, sizeof(struct numa_word),
+					   tp.numa ? node : -1);
+		if (!s->words[j]) {
+			snprintf(why, len, "cannot bind a page to node %d",
+				 node);
+			return -1;
+		}
+		s->word_node[j] = tp.numa ? page_node(s->words[j]) : 0;
+		if (s->word_node[j] != node) {
+			snprintf(why, len, "futex %u should lie on node %d "
+				 "but its page is on node %d", j, node,
+				 s->word_node[j]);
+			return -1;
+		}
+		/* futex2-numa: the word's node field names its table */
+		s->words[j]->word[1] = (uint32_t)node;
+		s->mem_mask |= 1u << node;
+	}
+	for (unsigned int i = 0; i < rep->nthreads; i++) {
+		int cpu = rep->threads[i].cpu;
+
+		s->thread_node[i] = cpu >= 0 && (unsigned int)cpu < tp.ncpus ?
+				    tp.cpu_node[cpu] : -1;
+		if (s->thread_node[i] >= 0)
+			s->cpu_mask |= 1u << s->thread_node[i];
+	}
+	rep->shared = s;
+	return 0;
+}
+
+static int verify(struct fl_rep *rep, char *why, size_t len)
+{
+	struct numa_state *s = rep->shared;
+	uint64_t ops = 0, count = 0, violations = 0, misplaced = 0;
+
+	for (unsigned int i = 0; i < rep->nthreads; i++) {
+		ops += rep->threads[i].ops;
+		violations += rep->threads[i].counters[C_VIOLATIONS];
+		misplaced += rep->threads[i].counters[C_MISPLACED];
+	}
+	for (unsigned int j = 0; j < s->nfutexes; j++)
+		count += s->words[j]->count;
+	if (violations || count != ops) {
+		snprintf(why, len, "mutual exclusion violated: %llu double "
+			 "owners, %llu acquisitions against %llu counted",
+			 (unsigned long long)violations,
+			 (unsigned long long)ops, (unsigned long long)count);
+		return -1;
+	}
+	if (misplaced) {
+		snprintf(why, len, "%llu threads ran off their node",
+			 (unsigned long long)misplaced);
+		return -1;
+	}
+	return 0;
+}
+
+FL_WORKLOAD_DESCRIPTOR(numa) = {
+	.name = "numa",
+	.summary = "contended futex mutex with threads and words on chosen "
+		   "NUMA nodes",
+	.scenario = "Threads on the CPUs of --cpu-nodes take and release "
+		    "mutexes whose futex words lie on --mem-node (local, "
+		    "remote, spread or a node), --futexes words a page each. "
+		    "Reports acquisitions/s and acquire latency with the "
+		    "nodes used and local/remote acquisitions in the counters; "
+		    "cells needing a node this machine lacks are skipped.",
+	.ops_unit = "acquisitions",
+	.latency = "acquire latency",
+	.options = options,
+	.noptions = sizeof(options) / sizeof(options[0]),
+	.counters = counters,
+	.ncounters = sizeof(counters) / sizeof(counters[0]),
+	.needs = needs,
+	.check = check,
+	.place = place,
+	.init = init,
+	.verify = verify,
+};
+
+#else /* one build per backend */
+
+static inline uint32_t cas(uint32_t *w, uint32_t old, uint32_t new)
+{
+	__atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_ACQUIRE,
+				    __ATOMIC_RELAXED);
+	return old;
+}
+
+/* Drepper's mutex 3; 0 with the lock held, or -ETIMEDOUT at the end. */
+static inline int lock(struct fl_rep *rep, uint32_t *w)
+{
+	uint32_t c = cas(w, 0, 1);
+
+	if (c == 0)
+		return 0;
+	if (c != 2)
+		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+	while (c != 0) {
+		if (fl_wait(w, 2, &rep->hard_deadline) == -ETIMEDOUT)
+			return -ETIMEDOUT;
+		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+	}
+	return 0;
+}
+
+static inline void unlock(uint32_t *w)
+{
+	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
+		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+		fl_wake(w, 1);
+	}
+}
+
+static void thread(struct fl_thread *t)
+{
+	struct fl_rep *rep = t->rep;
+	struct numa_state *s = rep->shared;
+	const uint64_t crit = fl_busy_ns_to_loops(
+		(uint64_t)rep->cell->opt[OPT_CRITICAL]);
+	const int node = s->thread_node[t->index];
+	unsigned int j = t->index % s->nfutexes;
+	uint64_t ops = 0, local = 0;
+	unsigned int cpu = 0, cpu_node = 0;
+
+	/* the CPU the harness pinned us to must be on the planned node */
+	if (getcpu(&cpu, &cpu_node) || (int)cpu_node != node)
+		t->counters[C_MISPLACED]++;
+	while (!fl_should_stop(rep)) {
+		struct numa_word *nw = s->words[j];
+		uint64_t t0 = fl_now_ns();
+
+		if (lock(rep, nw->word))
+			break;	/* the cell is being aborted */
+		fl_hist_record(t->hist, fl_now_ns() - t0);
+		if (__atomic_exchange_n(&nw->inside, 1, __ATOMIC_RELAXED))
+			t->counters[C_VIOLATIONS]++;
+		nw->count = nw->count + 1;	/* a second owner loses one */
+		fl_busy_loops(crit);
+		__atomic_store_n(&nw->inside, 0, __ATOMIC_RELAXED);
+		unlock(nw->word);
+		local += s->word_node[j] == node;
+		ops++;
+		if (++j == s->nfutexes)
+			j = 0;
+	}
+	t->ops = ops;
+	t->counters[C_LOCAL] = local;
+	t->counters[C_REMOTE] = ops - local;
+	t->counters[C_NODES] = s->nodes;
+	t->counters[C_CPU_NODES] = s->cpu_mask;
+	t->counters[C_MEM_NODES] = s->mem_mask;
+}
+
+FL_WORKLOAD_IMPL(numa, thread, NULL);
+
+#endif
