@@ -63,6 +63,29 @@ static uint32_t *word_b(void)
 	return fl_word_at(page, 64 / FL_WORD_BYTES);
 }
 
+/* "-EAGAIN" for -11, "3" for 3: what a futex operation returned. */
+static const char *ret_name(int r)
+{
+	static char bufs[4][32];
+	static unsigned int next;
+	char *b = bufs[next++ % 4];
+	const char *name = r < 0 ? strerrorname_np(-r) : NULL;
+
+	if (name)
+		snprintf(b, sizeof(bufs[0]), "-%s", name);
+	else
+		snprintf(b, sizeof(bufs[0]), "%d", r);
+	return b;
+}
+
+/* An operation's result, with errno names in the failure message. */
+#define assert_ret(expr, want) do { \
+	int got_ = (expr), want_ = (want); \
+	if (got_ != want_) \
+		fail_msg("%s returned %s, expected %s", #expr, \
+			 ret_name(got_), ret_name(want_)); \
+} while (0)
+
 static struct timespec in_ns(uint64_t ns)
 {
 	return fl_ns_to_ts(fl_now_ns() + ns);
@@ -165,8 +188,8 @@ static void test_eagain_on_mismatch(void **state)
 	(void)state;
 	require(FL_CAP_WAIT);
 	*word_a() = 1;
-	assert_int_equal(fl_wait(word_a(), 0, &dl), -EAGAIN);
-	assert_int_equal(fl_wait(word_a(), 2, &dl), -EAGAIN);
+	assert_ret(fl_wait(word_a(), 0, &dl), -EAGAIN);
+	assert_ret(fl_wait(word_a(), 2, &dl), -EAGAIN);
 	assert_int_equal(*word_a(), 1);
 }
 
@@ -174,8 +197,8 @@ static void test_wake_no_waiters(void **state)
 {
 	(void)state;
 	require(FL_CAP_WAIT | FL_CAP_SLEEP);
-	assert_int_equal(fl_wake(word_a(), 1), 0);
-	assert_int_equal(fl_wake(word_a(), ALL), 0);
+	assert_ret(fl_wake(word_a(), 1), 0);
+	assert_ret(fl_wake(word_a(), ALL), 0);
 }
 
 /* An absolute CLOCK_MONOTONIC deadline already past: ETIMEDOUT at once. */
@@ -185,7 +208,7 @@ static void test_timeout_past(void **state)
 
 	(void)state;
 	require(FL_CAP_WAIT | FL_CAP_TIMEOUT);
-	assert_int_equal(fl_wait(word_a(), 0, &dl), -ETIMEDOUT);
+	assert_ret(fl_wait(word_a(), 0, &dl), -ETIMEDOUT);
 	assert_int_equal(*word_a(), 0);
 }
 
@@ -197,7 +220,7 @@ static void test_timeout_future(void **state)
 
 	(void)state;
 	require(FL_CAP_WAIT | FL_CAP_TIMEOUT);
-	assert_int_equal(fl_wait(word_a(), 0, &dl), -ETIMEDOUT);
+	assert_ret(fl_wait(word_a(), 0, &dl), -ETIMEDOUT);
 	assert_true(fl_now_ns() >= deadline);
 }
 
@@ -212,18 +235,18 @@ static void test_exact_wake_counts(void **state)
 	for (int i = 0; i < n; i++)
 		start_waiter(i, OP_WAIT, w, 0, NULL, 0);
 	wait_blocked(0, n);
-	assert_int_equal(fl_wake(w, k), k);
+	assert_ret(fl_wake(w, k), k);
 	wait_done(0, n, k);
 	/* the others were not woken: still asleep in the wait */
 	assert_int_equal(count_done(0, n), k);
 	for (int i = 0; i < n; i++)
 		if (!__atomic_load_n(&waiters[i].done, __ATOMIC_ACQUIRE))
 			assert_true(is_blocked(&waiters[i]));
-	assert_int_equal(fl_wake(w, 1), 1);
-	assert_int_equal(fl_wake(w, ALL), n - k - 1);
-	assert_int_equal(fl_wake(w, ALL), 0);
+	assert_ret(fl_wake(w, 1), 1);
+	assert_ret(fl_wake(w, ALL), n - k - 1);
+	assert_ret(fl_wake(w, ALL), 0);
 	for (int i = 0; i < n; i++)
-		assert_int_equal(join_waiter(i), 0);
+		assert_ret(join_waiter(i), 0);
 }
 
 /* A signal (handler without SA_RESTART) ends a blocked wait: EINTR. */
@@ -236,7 +259,7 @@ static void test_eintr(void **state)
 	start_waiter(0, OP_WAIT, word_a(), 0, NULL, 0);
 	wait_blocked(0, 1);
 	assert_int_equal(pthread_kill(waiters[0].thread, SIGUSR1), 0);
-	assert_int_equal(join_waiter(0), -EINTR);
+	assert_ret(join_waiter(0), -EINTR);
 	assert_true(signals_seen > before);
 }
 
@@ -252,10 +275,10 @@ static void test_efault(void **state)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(p != MAP_FAILED);
 	/* a PROT_NONE page */
-	assert_int_equal(fl_wait((uint32_t *)p, 0, &dl), -EFAULT);
+	assert_ret(fl_wait((uint32_t *)p, 0, &dl), -EFAULT);
 	/* a page that was unmapped */
 	assert_int_equal(munmap(p + page_size, page_size), 0);
-	assert_int_equal(fl_wait((uint32_t *)(p + page_size), 0, &dl),
+	assert_ret(fl_wait((uint32_t *)(p + page_size), 0, &dl),
 			 -EFAULT);
 	munmap(p, page_size);
 }
@@ -269,8 +292,8 @@ static void test_einval_misaligned(void **state)
 
 	(void)state;
 	require(FL_CAP_WAIT | FL_CAP_EFAULT);
-	assert_int_equal(fl_wait(odd, 0, &dl), -EINVAL);
-	assert_int_equal(fl_wake(odd, 1), -EINVAL);
+	assert_ret(fl_wait(odd, 0, &dl), -EINVAL);
+	assert_ret(fl_wake(odd, 1), -EINVAL);
 }
 
 static void test_einval_zero_bitset(void **state)
@@ -279,8 +302,8 @@ static void test_einval_zero_bitset(void **state)
 
 	(void)state;
 	require(FL_CAP_WAIT | FL_CAP_BITSET);
-	assert_int_equal(fl_wait_bitset(word_a(), 0, &dl, 0), -EINVAL);
-	assert_int_equal(fl_wake_bitset(word_a(), 1, 0), -EINVAL);
+	assert_ret(fl_wait_bitset(word_a(), 0, &dl, 0), -EINVAL);
+	assert_ret(fl_wake_bitset(word_a(), 1, 0), -EINVAL);
 }
 
 /* A bitset wake wakes only the waiters whose bitset it intersects. */
@@ -294,16 +317,16 @@ static void test_bitset_wakes_matching(void **state)
 	start_waiter(1, OP_WAIT_BITSET, w, 0, NULL, 0x2);
 	start_waiter(2, OP_WAIT_BITSET, w, 0, NULL, 0x6);
 	wait_blocked(0, 3);
-	assert_int_equal(fl_wake_bitset(w, ALL, 0x8), 0);
-	assert_int_equal(fl_wake_bitset(w, ALL, 0x4), 1);
-	assert_int_equal(join_waiter(2), 0);
+	assert_ret(fl_wake_bitset(w, ALL, 0x8), 0);
+	assert_ret(fl_wake_bitset(w, ALL, 0x4), 1);
+	assert_ret(join_waiter(2), 0);
 	assert_true(is_blocked(&waiters[0]));
 	assert_true(is_blocked(&waiters[1]));
-	assert_int_equal(fl_wake_bitset(w, ALL, 0x2), 1);
-	assert_int_equal(join_waiter(1), 0);
+	assert_ret(fl_wake_bitset(w, ALL, 0x2), 1);
+	assert_ret(join_waiter(1), 0);
 	assert_true(is_blocked(&waiters[0]));
-	assert_int_equal(fl_wake_bitset(w, ALL, 0x1), 1);
-	assert_int_equal(join_waiter(0), 0);
+	assert_ret(fl_wake_bitset(w, ALL, 0x1), 1);
+	assert_ret(join_waiter(0), 0);
 }
 
 static void test_cmp_requeue_eagain(void **state)
@@ -311,7 +334,7 @@ static void test_cmp_requeue_eagain(void **state)
 	(void)state;
 	require(FL_CAP_REQUEUE);
 	*word_a() = 1;
-	assert_int_equal(fl_cmp_requeue(word_a(), word_b(), 1, 1, 0),
+	assert_ret(fl_cmp_requeue(word_a(), word_b(), 1, 1, 0),
 			 -EAGAIN);
 }
 
@@ -327,16 +350,16 @@ static void test_cmp_requeue_counts(void **state)
 	for (int i = 0; i < n; i++)
 		start_waiter(i, OP_WAIT, a, 0, NULL, 0);
 	wait_blocked(0, n);
-	assert_int_equal(fl_cmp_requeue(a, b, 1, n - 1, 0), n);
+	assert_ret(fl_cmp_requeue(a, b, 1, n - 1, 0), n);
 	wait_done(0, n, 1);
 	assert_int_equal(count_done(0, n), 1);
-	assert_int_equal(fl_wake(a, ALL), 0);
+	assert_ret(fl_wake(a, ALL), 0);
 	for (int i = 0; i < n; i++)
 		if (!__atomic_load_n(&waiters[i].done, __ATOMIC_ACQUIRE))
 			assert_true(is_blocked(&waiters[i]));
-	assert_int_equal(fl_wake(b, ALL), n - 1);
+	assert_ret(fl_wake(b, ALL), n - 1);
 	for (int i = 0; i < n; i++)
-		assert_int_equal(join_waiter(i), 0);
+		assert_ret(join_waiter(i), 0);
 }
 
 /* lock_pi on a free word makes the caller the owner: the word is its TID. */
@@ -347,14 +370,14 @@ static void test_pi_lock_free(void **state)
 
 	(void)state;
 	require(FL_CAP_PI);
-	assert_int_equal(fl_lock_pi(w, &dl), 0);
+	assert_ret(fl_lock_pi(w, &dl), 0);
 	assert_int_equal(*w, (uint32_t)gettid());
-	assert_int_equal(fl_unlock_pi(w), 0);
+	assert_ret(fl_unlock_pi(w), 0);
 	assert_int_equal(*w, 0);
 	/* without a deadline too */
-	assert_int_equal(fl_lock_pi(w, NULL), 0);
+	assert_ret(fl_lock_pi(w, NULL), 0);
 	assert_int_equal(*w & FUTEX_TID_BITS, (uint32_t)gettid());
-	assert_int_equal(fl_unlock_pi(w), 0);
+	assert_ret(fl_unlock_pi(w), 0);
 }
 
 /* The owner locking again would deadlock: EDEADLK, for trylock too
@@ -366,11 +389,11 @@ static void test_pi_owner_relock(void **state)
 
 	(void)state;
 	require(FL_CAP_PI);
-	assert_int_equal(fl_lock_pi(w, &dl), 0);
-	assert_int_equal(fl_lock_pi(w, &dl), -EDEADLK);
-	assert_int_equal(fl_trylock_pi(w), -EDEADLK);
+	assert_ret(fl_lock_pi(w, &dl), 0);
+	assert_ret(fl_lock_pi(w, &dl), -EDEADLK);
+	assert_ret(fl_trylock_pi(w), -EDEADLK);
 	assert_int_equal(*w, (uint32_t)gettid());
-	assert_int_equal(fl_unlock_pi(w), 0);
+	assert_ret(fl_unlock_pi(w), 0);
 }
 
 /* Held by another thread: trylock fails with EAGAIN (EWOULDBLOCK, the
@@ -386,16 +409,16 @@ static void test_pi_held_by_other(void **state)
 	owner = start_waiter(0, OP_HOLD_PI, w, 0, release, 0);
 	wait_blocked(0, 1);
 	assert_int_equal(owner->seen & FUTEX_TID_BITS, (uint32_t)owner->tid);
-	assert_int_equal(fl_trylock_pi(w), -EAGAIN);
-	assert_int_equal(fl_unlock_pi(w), -EPERM);
+	assert_ret(fl_trylock_pi(w), -EAGAIN);
+	assert_ret(fl_unlock_pi(w), -EPERM);
 	dl = in_ns(20000000);
-	assert_int_equal(fl_lock_pi(w, &dl), -ETIMEDOUT);
+	assert_ret(fl_lock_pi(w, &dl), -ETIMEDOUT);
 	/* still the owner's */
 	assert_int_equal(*w & FUTEX_TID_BITS, (uint32_t)owner->tid);
 	__atomic_store_n(release, 1, __ATOMIC_SEQ_CST);
 	fl_wake(release, 1);
-	assert_int_equal(join_waiter(0), 0);
-	assert_int_equal(owner->unlock_ret, 0);
+	assert_ret(join_waiter(0), 0);
+	assert_ret(owner->unlock_ret, 0);
 	assert_int_equal(*w, 0);
 }
 
@@ -409,14 +432,14 @@ static void test_pi_handoff(void **state)
 
 	(void)state;
 	require(FL_CAP_PI | FL_CAP_SLEEP);
-	assert_int_equal(fl_lock_pi(w, &dl), 0);
+	assert_ret(fl_lock_pi(w, &dl), 0);
 	wt = start_waiter(0, OP_LOCK_PI, w, 0, NULL, 0);
 	wait_blocked(0, 1);
 	assert_int_equal(*w, (uint32_t)gettid() | FUTEX_WAITERS_BIT);
-	assert_int_equal(fl_unlock_pi(w), 0);
-	assert_int_equal(join_waiter(0), 0);
+	assert_ret(fl_unlock_pi(w), 0);
+	assert_ret(join_waiter(0), 0);
 	assert_int_equal(wt->seen & FUTEX_TID_BITS, (uint32_t)wt->tid);
-	assert_int_equal(wt->unlock_ret, 0);
+	assert_ret(wt->unlock_ret, 0);
 	assert_int_equal(*w, 0);
 }
 
@@ -431,10 +454,10 @@ static void test_requeue_pi_moves_waiter(void **state)
 	require(FL_CAP_REQUEUE_PI | FL_CAP_SLEEP);
 	wt = start_waiter(0, OP_WAIT_REQUEUE_PI, a, 0, b, 0);
 	wait_blocked(0, 1);
-	assert_int_equal(fl_cmp_requeue_pi(a, b, 0, 0), 1);
-	assert_int_equal(join_waiter(0), 0);
+	assert_ret(fl_cmp_requeue_pi(a, b, 0, 0), 1);
+	assert_ret(join_waiter(0), 0);
 	assert_int_equal(wt->seen & FUTEX_TID_BITS, (uint32_t)wt->tid);
-	assert_int_equal(wt->unlock_ret, 0);
+	assert_ret(wt->unlock_ret, 0);
 	assert_int_equal(*b, 0);
 }
 
@@ -447,20 +470,20 @@ static void test_requeue_pi_onto_held(void **state)
 
 	(void)state;
 	require(FL_CAP_REQUEUE_PI | FL_CAP_PI | FL_CAP_SLEEP);
-	assert_int_equal(fl_lock_pi(b, &dl), 0);
+	assert_ret(fl_lock_pi(b, &dl), 0);
 	start_waiter(0, OP_WAIT_REQUEUE_PI, a, 0, b, 0);
 	start_waiter(1, OP_WAIT_REQUEUE_PI, a, 0, b, 0);
 	wait_blocked(0, 2);
-	assert_int_equal(fl_cmp_requeue_pi(a, b, ALL, 0), 2);
+	assert_ret(fl_cmp_requeue_pi(a, b, ALL, 0), 2);
 	/* requeued, not woken: still asleep, now on B */
 	assert_int_equal(count_done(0, 2), 0);
 	assert_true(*b & FUTEX_WAITERS_BIT);
-	assert_int_equal(fl_unlock_pi(b), 0);
+	assert_ret(fl_unlock_pi(b), 0);
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(join_waiter(i), 0);
+		assert_ret(join_waiter(i), 0);
 		assert_int_equal(waiters[i].seen & FUTEX_TID_BITS,
 				 (uint32_t)waiters[i].tid);
-		assert_int_equal(waiters[i].unlock_ret, 0);
+		assert_ret(waiters[i].unlock_ret, 0);
 	}
 	assert_int_equal(*b, 0);
 }
@@ -470,7 +493,7 @@ static void test_requeue_pi_eagain(void **state)
 	(void)state;
 	require(FL_CAP_REQUEUE_PI);
 	*word_a() = 1;
-	assert_int_equal(fl_cmp_requeue_pi(word_a(), word_b(), 1, 0),
+	assert_ret(fl_cmp_requeue_pi(word_a(), word_b(), 1, 0),
 			 -EAGAIN);
 }
 
@@ -481,7 +504,7 @@ static void test_requeue_pi_same_word(void **state)
 
 	(void)state;
 	require(FL_CAP_REQUEUE_PI);
-	assert_int_equal(fl_wait_requeue_pi(word_a(), 0, word_a(), &dl),
+	assert_ret(fl_wait_requeue_pi(word_a(), 0, word_a(), &dl),
 			 -EINVAL);
 }
 
