@@ -248,6 +248,33 @@ static int verify(struct fl_rep *rep, char *why, size_t len)
 	return 0;
 }
 
+/* The placement in words: a one-node machine says so, others say
+ * whether the acquisitions were local, remote or a mix. */
+static void note(const struct fl_cell *cell,
+		 const uint64_t (*counters)[FL_NCOUNTERS], unsigned int nreps,
+		 char *buf, size_t len)
+{
+	uint64_t local = 0, remote = 0;
+
+	(void)cell;
+	for (unsigned int r = 0; r < nreps; r++) {
+		local += counters[r][C_LOCAL];
+		remote += counters[r][C_REMOTE];
+	}
+	if (counters[0][C_NODES] == 1)
+		snprintf(buf, len, "one-node machine (nodes=1): every word is "
+			 "local");
+	else if (!remote)
+		snprintf(buf, len, "local: every acquisition on the thread's "
+			 "own node");
+	else if (!local)
+		snprintf(buf, len, "remote: every acquisition on another "
+			 "node");
+	else
+		snprintf(buf, len, "mixed: %.0f%% of acquisitions remote",
+			 100.0 * (double)remote / (double)(local + remote));
+}
+
 FL_WORKLOAD_DESCRIPTOR(numa) = {
 	.name = "numa",
 	.summary = "contended futex mutex with threads and words on chosen "
@@ -269,6 +296,7 @@ FL_WORKLOAD_DESCRIPTOR(numa) = {
 	.place = place,
 	.init = init,
 	.verify = verify,
+	.note = note,
 };
 
 #else /* one build per backend */
