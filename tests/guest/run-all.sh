@@ -102,6 +102,15 @@ if [ -x "$F" ] && "$F" list 2>/dev/null | grep -q kmod-global; then
 		bad run-hash
 	fi
 	cat /tmp/run-hash.out
+	# cost of a failing wait relative to the stock futex (inverse rates)
+	awk '/^hash /{b=$2} /waits\/s/{v=$2; m=1;
+		if (v ~ /k$/) m=1e3; if (v ~ /M$/) m=1e6; sub(/[kM]$/, "", v);
+		r[b]=v*m}
+		END{ if (r["futex-private"] > 0) {
+			printf "# cost per failing wait, kmod/stock (futex-private):";
+			for (b in r) if (b ~ /^kmod/ && r[b] > 0)
+				printf " %s %.2f", b, r["futex-private"]/r[b];
+			printf "\n" } }' /tmp/run-hash.out
 	if "$F" run mutex --backend "$BK" --threads 4 --duration 2 \
 		> /tmp/run-mutex.out 2>&1; then
 		ok run-mutex
