@@ -74,6 +74,8 @@ HARNESS = [
     "harness/run_dir_read.c",
     "plot/gp.c",
     "plot/run_plots.c",
+    "harness/cmd_report.c",
+    "harness/cmd_compare.c",
     "backends/caps.c",
 ]
 

@@ -11,5 +11,7 @@ int fl_cmd_list(int argc, char **argv);
 int fl_cmd_run(int argc, char **argv);
 int fl_cmd_matrix(int argc, char **argv);
 int fl_cmd_plot(int argc, char **argv);
+int fl_cmd_report(int argc, char **argv);
+int fl_cmd_compare(int argc, char **argv);
 
 #endif

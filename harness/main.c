@@ -18,6 +18,8 @@ static const struct {
 	{ "run", fl_cmd_run, "run a workload: one cell or a small sweep" },
 	{ "matrix", fl_cmd_matrix, "run a matrix file of experiments" },
 	{ "plot", fl_cmd_plot, "draw a run's plots with gnuplot" },
+	{ "report", fl_cmd_report, "write a run's report.md" },
+	{ "compare", fl_cmd_compare, "compare runs cell by cell" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futexlab report RUN-DIR: write RUN-DIR/report.md, a short Markdown
+ * report of the run: the machine and kernel from meta.json, a table per
+ * workload (median and spread across repetitions per cell, noisy cells
+ * flagged), the plots found in RUN-DIR/plots/, and the cells that were
+ * skipped, failed or aborted with their reasons. Reads only the run
+ * directory. Exit 0, 1 if report.md cannot be written, 2 on bad usage.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "figures.h"
+#include "run_dir_read.h"
+#include "stats.h"
+
+static const char *const plot_kinds[][2] = {
+	{ "throughput", "throughput against threads" },
+	{ "latency", "latency percentiles against threads" },
+	{ "cdf", "latency distribution" },
+	{ "fairness", "fairness against threads" },
+};
+
+static const char *const special_plots[][3] = {
+	{ "pi", "pi-blocked", "blocked time per lock type" },
+	{ "condvar", "condvar-wake", "time to last acquire per wake "
+	  "strategy" },
+	{ "numa", "numa-locality", "local against remote memory" },
+};
+
+/* Markdown table cells must not contain '|' or newlines. */
+static void md(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+static void row(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "| %s | ", name);
+	md(f, value);
+	fprintf(f, " |\n");
+}
+
+static void machine(FILE *f, const struct fl_rd_run *r)
+{
+	char a[512], b[256], c[256], d[256], e[256], line[1024];
+
+	fprintf(f, "## Machine and kernel\n\n| | |\n|---|---|\n");
+	row(f, "host", fl_rd_meta(r, "machine.hostname", a, sizeof(a)));
+	snprintf(line, sizeof(line), "%s (%s), %s",
+		 fl_rd_meta(r, "machine.kernel", a, sizeof(a)),
+		 fl_rd_meta(r, "machine.arch", b, sizeof(b)),
+		 fl_rd_meta(r, "machine.kernel_version", c, sizeof(c)));
+	row(f, "kernel", line);
+	row(f, "CPU", fl_rd_meta(r, "machine.cpu_model", a, sizeof(a)));
+	snprintf(line, sizeof(line), "%s online, %s cores, %s packages, %s "
+		 "NUMA nodes",
+		 fl_rd_meta(r, "machine.topology.cpus_online", a, sizeof(a)),
+		 fl_rd_meta(r, "machine.topology.cores", b, sizeof(b)),
+		 fl_rd_meta(r, "machine.topology.packages", c, sizeof(c)),
+		 fl_rd_meta(r, "machine.topology.numa_nodes", d, sizeof(d)));
+	row(f, "CPUs", line);
+	row(f, "governor", fl_rd_meta(r, "machine.governor", a, sizeof(a)));
+	snprintf(line, sizeof(line), "futex2 %s, FUTEX2_NUMA %s, "
+		 "FUTEX_LOCK_PI2 %s, private hash slots %s, /dev/futexlab %s",
+		 fl_rd_meta(r, "machine.futex.futex2", a, sizeof(a)),
+		 fl_rd_meta(r, "machine.futex.futex2_numa", b, sizeof(b)),
+		 fl_rd_meta(r, "machine.futex.lock_pi2", c, sizeof(c)),
+		 fl_rd_meta(r, "machine.futex.private_hash_slots", d,
+			    sizeof(d)),
+		 fl_rd_meta(r, "machine.futex.dev_futexlab", e, sizeof(e)));
+	row(f, "futex features", line);
+	snprintf(line, sizeof(line), "%s (git %s)",
+		 fl_rd_meta(r, "futexlab_version", a, sizeof(a)),
+		 fl_rd_meta(r, "git_commit", b, sizeof(b)));
+	row(f, "futexlab", line);
+	fprintf(f, "| command | `");
+	md(f, fl_rd_meta(r, "command_line", a, sizeof(a)));
+	fprintf(f, "` |\n");
+	snprintf(line, sizeof(line), "%s to %s",
+		 fl_rd_meta(r, "start_time", a, sizeof(a)),
+		 fl_rd_meta(r, "end_time", b, sizeof(b)));
+	row(f, "time (UTC)", line);
+	snprintf(line, sizeof(line), "%s: %s ok, %s skipped, %s failed, %s "
+		 "aborted", fl_rd_meta(r, "cells.total", a, sizeof(a)),
+		 fl_rd_meta(r, "cells.ok", b, sizeof(b)),
+		 fl_rd_meta(r, "cells.skipped", c, sizeof(c)),
+		 fl_rd_meta(r, "cells.failed", d, sizeof(d)),
+		 fl_rd_meta(r, "cells.aborted", e, sizeof(e)));
+	row(f, "cells", line);
+	snprintf(line, sizeof(line), "clock read %s ns, empty iteration %s "
+		 "ns, histogram record %s ns",
+		 fl_rd_meta(r, "harness_overhead.clock_read_ns", a, sizeof(a)),
+		 fl_rd_meta(r, "harness_overhead.empty_iteration_ns", b,
+			    sizeof(b)),
+		 fl_rd_meta(r, "harness_overhead.hist_record_ns", c,
+			    sizeof(c)));
+	row(f, "harness overhead", line);
+	fprintf(f, "\n");
+}
+
+static void plots(FILE *f, const struct fl_rd_run *r, const char *w)
+{
+	char path[PATH_MAX + 128];
+	int any = 0;
+
+	for (size_t k = 0; k < sizeof(plot_kinds) / sizeof(plot_kinds[0]);
+	     k++) {
+		snprintf(path, sizeof(path), "%s/plots/%s-%s.png", r->dir, w,
+			 plot_kinds[k][0]);
+		if (access(path, R_OK))
+			continue;
+		fprintf(f, "![%s: %s](plots/%s-%s.png)\n\n", w,
+			plot_kinds[k][1], w, plot_kinds[k][0]);
+		any = 1;
+	}
+	for (size_t k = 0; k < sizeof(special_plots) /
+	     sizeof(special_plots[0]); k++) {
+		if (strcmp(special_plots[k][0], w) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/plots/%s.png", r->dir,
+			 special_plots[k][1]);
+		if (access(path, R_OK))
+			continue;
+		fprintf(f, "![%s: %s](plots/%s.png)\n\n", w,
+			special_plots[k][2], special_plots[k][1]);
+		any = 1;
+	}
+	if (!any)
+		fprintf(f, "(No plots: run `futexlab plot %s` first.)\n\n",
+			r->dir);
+}
+
+static void workload(FILE *f, const struct fl_rd_run *r, const char *w)
+{
+	char rate[32], p50[32], p99[32], p999[32];
+	unsigned int n = 0, noisy = 0;
+
+	fprintf(f, "## %s\n\n", w);
+	json_t *summary = json_object_get(json_object_get(json_object_get(
+		r->meta, "workloads"), w), "summary");
+
+	if (json_is_string(summary))
+		fprintf(f, "%s. Throughput in %s per second; latency: %s.\n\n",
+			json_string_value(summary), fl_rd_ops_unit(r, w),
+			fl_rd_latency_what(r, w));
+	fprintf(f, "| cell | backend | threads | placement | options | reps "
+		"| %s/s (median) | spread | p50 | p99 | p99.9 | Jain |\n"
+		"|---:|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+		fl_rd_ops_unit(r, w));
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+
+		if (strcmp(c->workload, w) || strcmp(c->status, "ok") ||
+		    !c->nok)
+			continue;
+		n++;
+		fl_fmt_rate(c->ops_per_sec.med, rate, sizeof(rate));
+		fl_fmt_ns((uint64_t)c->p50.med, p50, sizeof(p50));
+		fl_fmt_ns((uint64_t)c->p99.med, p99, sizeof(p99));
+		fl_fmt_ns((uint64_t)c->p999.med, p999, sizeof(p999));
+		fprintf(f, "| %lu | %s | %u | ", c->index, c->backend,
+			c->threads);
+		md(f, c->placement);
+		fprintf(f, " | ");
+		md(f, c->options);
+		fprintf(f, " | %u/%u | %s | %.1f%%%s | %s | %s | %s | %.3f |\n",
+			c->nok, c->nrows, rate, c->spread * 100,
+			c->noisy ? " **noisy**" : "", p50, p99, p999,
+			c->jain.med);
+		noisy += (unsigned int)c->noisy;
+	}
+	if (!n)
+		fprintf(f, "| | no cell of %s ran ok | | | | | | | | | | |\n",
+			w);
+	fprintf(f, "\n%u cell%s, %u noisy (spread of ops/s across "
+		"repetitions above %.0f%%).\n\n", n, n == 1 ? "" : "s", noisy,
+		FL_NOISY_SPREAD * 100);
+	plots(f, r, w);
+}
+
+static void not_ok(FILE *f, const struct fl_rd_run *r, int skipped)
+{
+	unsigned int n = 0;
+
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+		int is_skip = strcmp(c->status, "skipped") == 0;
+
+		if (!strcmp(c->status, "ok") || is_skip != skipped)
+			continue;
+		if (!n++)
+			fprintf(f, "## %s\n\n| cell | workload | backend | "
+				"threads | options | status | reason |\n"
+				"|---:|---|---|---:|---|---|---|\n",
+				skipped ? "Skipped cells" :
+				"Failed and aborted cells");
+		fprintf(f, "| %lu | %s | %s | %u | ", c->index, c->workload,
+			c->backend, c->threads);
+		md(f, c->options);
+		fprintf(f, " | %s | ", c->status);
+		md(f, c->reason);
+		fprintf(f, " |\n");
+	}
+	if (n)
+		fprintf(f, "\n");
+}
+
+static void notes(FILE *f, const struct fl_rd_run *r)
+{
+	unsigned int n = 0;
+
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+
+		if (!*c->note)
+			continue;
+		if (!n++)
+			fprintf(f, "## Notes\n\n");
+		fprintf(f, "- cell %lu (%s %s, %u threads): ", c->index,
+			c->workload, c->backend, c->threads);
+		md(f, c->note);
+		fprintf(f, "\n");
+	}
+	if (n)
+		fprintf(f, "\n");
+}
+
+int fl_cmd_report(int argc, char **argv)
+{
+	static struct fl_rd_run run;
+	char path[PATH_MAX + 32], tmp[PATH_MAX + 32], err[1024];
+	FILE *f;
+
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+			  strcmp(argv[1], "-h") == 0)) {
+		printf("usage: futexlab report RUN-DIR\n\nWrite RUN-DIR/"
+		       "report.md: machine and kernel, a table per workload "
+		       "(median\nand spread per cell, noisy cells flagged), "
+		       "the plots of RUN-DIR/plots\n(run futexlab plot first), "
+		       "and the skipped, failed and aborted cells.\n");
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: futexlab report RUN-DIR\n");
+		return 2;
+	}
+	if (fl_rd_open(argv[1], &run, err, sizeof(err))) {
+		fprintf(stderr, "futexlab report: %s\n", err);
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/report.md", run.dir);
+	snprintf(tmp, sizeof(tmp), "%s/.report.md.tmp", run.dir);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "futexlab report: cannot write %s: %s\n", tmp,
+			strerror(errno));
+		fl_rd_close(&run);
+		return 1;
+	}
+	fprintf(f, "# futexlab run %s\n\n", run.name);
+	if (!run.meta)
+		fprintf(f, "(meta.json is missing or unreadable.)\n\n");
+	else
+		machine(f, &run);
+	fprintf(f, "Figures are medians across repetitions; *spread* is "
+		"(max - min) / median of ops/s\nacross repetitions, and a cell "
+		"whose spread exceeds %.0f%% is flagged **noisy**.\nLatencies "
+		"are the medians of each repetition's percentile.\n\n",
+		FL_NOISY_SPREAD * 100);
+	for (unsigned long i = 0; i < run.ncells; i++) {
+		unsigned long j;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(run.cells[j].workload,
+				    run.cells[i].workload))
+				break;
+		if (j == i)
+			workload(f, &run, run.cells[i].workload);
+	}
+	not_ok(f, &run, 1);
+	not_ok(f, &run, 0);
+	notes(f, &run);
+	if (ferror(f) | fclose(f) || rename(tmp, path)) {
+		fprintf(stderr, "futexlab report: cannot write %s: %s\n", path,
+			strerror(errno));
+		unlink(tmp);
+		fl_rd_close(&run);
+		return 1;
+	}
+	printf("%s\n", path);
+	fl_rd_close(&run);
+	return 0;
+}
