@@ -81,7 +81,7 @@ struct cv_state {
 	/* what the mutex protects */
 	_Alignas(FL_CACHELINE) uint32_t inside;
 	uint64_t count;
-	struct timespec deadline;	/* every wait's: the hard one - margin */
+	struct timespec deadline;	/* every wait's: hard one - margin */
 	uint64_t deadline_ns;
 	unsigned int nwaiters;
 	struct fl_hist wake_hist;	/* the broadcaster's, of wake latency */

@@ -64,7 +64,7 @@ struct pi_state {
 	uint64_t count;
 	uint64_t acquisitions[NROLES];
 	uint64_t violations;
-	struct timespec deadline;	/* every wait's: the hard one - margin */
+	struct timespec deadline;	/* every wait's: hard one - margin */
 	int cpu;			/* the one CPU of all three threads */
 };
 
@@ -392,9 +392,11 @@ static void low(struct fl_thread *t, struct pi_state *s, int lock)
 		(uint64_t)t->rep->cell->opt[OPT_GAP]);
 	const uint32_t tid = (uint32_t)t->tid;
 
+	const uint32_t mine = lock == LOCK_PI ? tid : 1;
+
 	for (uint32_t round = 1; !atomic_load(&t->rep->stop); round++) {
 		/* high and medium sleep: nobody else wants the lock now */
-		if (lock == LOCK_PI ? cas(s->lock, 0, tid) : cas(s->lock, 0, 1)) {
+		if (cas(s->lock, 0, mine)) {
 			fl_rep_fail(t->rep, "pi round %u: the owner found the "
 				    "lock taken", round);
 			return;
