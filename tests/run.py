@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run every futexlab test suite and add up the results (what `ninja test` runs).
+"""Run every futexlab test suite and add up the results (`ninja test`).
 
   tests/run.py --builddir build [--guest-cmd "COMMAND"] [--only PATTERN] [-v]
 

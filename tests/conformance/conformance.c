@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/workload.h"
@@ -131,13 +132,13 @@ static int group_setup(void **state)
 	}
 	caps = backend->caps();
 	if (backend->probe(why, sizeof(why))) {
-		snprintf(unusable, sizeof(unusable), "%s is not usable here: %s",
-			 FL_BACKEND_NAME, why);
+		snprintf(unusable, sizeof(unusable),
+			 "%s is not usable here: %s", FL_BACKEND_NAME, why);
 		return 0;
 	}
 	if (backend->setup(-1, why, sizeof(why))) {
-		snprintf(setup_error, sizeof(setup_error), "%s setup failed: %s",
-			 FL_BACKEND_NAME, why);
+		snprintf(setup_error, sizeof(setup_error),
+			 "%s setup failed: %s", FL_BACKEND_NAME, why);
 		return 0;
 	}
 	page_size = (size_t)sysconf(_SC_PAGESIZE);
@@ -362,6 +363,68 @@ static void test_cmp_requeue_counts(void **state)
 		assert_ret(join_waiter(i), 0);
 }
 
+/* The state letter of a process, '?' if unknown. */
+static char process_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+/* Shared keys: a waiter in another process, on the same MAP_SHARED word,
+ * is woken by this one. */
+static void test_shared_across_processes(void **state)
+{
+	uint32_t *w = word_a();
+	uint64_t limit;
+	int status = 0;
+	pid_t pid, got = 0;
+
+	(void)state;
+	require(FL_CAP_WAIT | FL_CAP_SLEEP | FL_CAP_SHARED);
+	assert_int_equal(backend->mem, FL_MEM_SHARED);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct timespec dl = in_ns(WAIT_LIMIT_NS);
+
+		_exit(fl_wait(w, 0, &dl) == 0 ? 0 : 1);
+	}
+	limit = fl_now_ns() + WAIT_LIMIT_NS;
+	while (process_state(pid) != 'S' && fl_now_ns() < limit)
+		usleep(100);
+	if (process_state(pid) != 'S') {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		fail_msg("the child process never blocked in its wait");
+	}
+	__atomic_store_n(w, 1, __ATOMIC_SEQ_CST);
+	int woken = fl_wake(w, 1);
+
+	limit = fl_now_ns() + JOIN_LIMIT_NS;
+	while ((got = waitpid(pid, &status, WNOHANG)) == 0 &&
+	       fl_now_ns() < limit)
+		usleep(1000);
+	if (got != pid) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		fail_msg("the child process did not finish its wait");
+	}
+	assert_ret(woken, 1);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* lock_pi on a free word makes the caller the owner: the word is its TID. */
 static void test_pi_lock_free(void **state)
 {
@@ -528,6 +591,7 @@ int main(int argc, char **argv)
 		CASE(test_bitset_wakes_matching),
 		CASE(test_cmp_requeue_eagain),
 		CASE(test_cmp_requeue_counts),
+		CASE(test_shared_across_processes),
 		CASE(test_pi_lock_free),
 		CASE(test_pi_owner_relock),
 		CASE(test_pi_held_by_other),

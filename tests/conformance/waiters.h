@@ -33,7 +33,7 @@ enum waiter_op {
 	OP_WAIT_BITSET,		/* fl_wait_bitset(w, val, bitset) */
 	OP_LOCK_PI,		/* fl_lock_pi(w), then unlock it */
 	OP_HOLD_PI,		/* fl_lock_pi(w), wait on w2 (0), unlock w */
-	OP_WAIT_REQUEUE_PI,	/* fl_wait_requeue_pi(w, val, w2), unlock w2 */
+	OP_WAIT_REQUEUE_PI,	/* fl_wait_requeue_pi(w, val, w2); unlock w2 */
 };
 
 struct waiter {
