@@ -25,6 +25,8 @@
  * wakes exactly N (non-PI), every waiter returned exactly once. --shared
  * (perf -S) needs futex-shared; backends without requeue (spin) or, with
  * --pi, without requeue-PI (futex2) are skipped with that reason.
+ * --settle idles before each round as perf's usleep(100000) does (see
+ * wake.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -34,7 +36,7 @@
 #include "harness/workload.h"
 #include "rounds.h"
 
-enum { OPT_NREQUEUE, OPT_BROADCAST, OPT_PI, OPT_SHARED };
+enum { OPT_NREQUEUE, OPT_BROADCAST, OPT_PI, OPT_SHARED, OPT_SETTLE };
 enum { C_REQUEUE_CALLS, C_MOVED, C_WAKEUPS };
 
 struct requeue_state {
@@ -57,6 +59,9 @@ static const struct fl_option options[] = {
 	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
 			 "shared keys (perf -S): needs a shared backend",
 			 NULL, 0, 0, 0 },
+	[OPT_SETTLE] = { "settle", FL_OPT_NS, "0",
+			 "idle time before each round's wakes (perf: 100ms)",
+			 NULL, 1, 0, 1000000000 },
 };
 
 static const struct fl_counter_desc counters[] = {
@@ -261,6 +266,8 @@ static void requeuer(struct fl_thread *t, struct requeue_state *s)
 				    round - 1);
 			break;
 		}
+		if (fl_rounds_settle(rep, (uint64_t)rep->cell->opt[OPT_SETTLE]))
+			break;
 		uint64_t t0 = fl_now_ns();
 		int moved = requeue_all(t, s, n, nrequeue, pi);
 		uint64_t t1 = fl_now_ns();

@@ -159,6 +159,29 @@ static inline int fl_rounds_await(struct fl_rounds *rs, struct fl_rep *rep,
 	}
 }
 
+/*
+ * Controller: stay idle ns after seeing the waiters asleep, as perf's
+ * usleep(100000) before each run does: CPUs idle that long wake slower
+ * (deep C-states; in a VM, a halted vCPU). 0 if it slept, 1 if the
+ * repetition is stopping.
+ */
+static inline int fl_rounds_settle(struct fl_rep *rep, uint64_t ns)
+{
+	uint64_t until = fl_now_ns() + ns;
+
+	while (ns) {
+		uint64_t now = fl_now_ns();
+
+		if (fl_should_stop(rep))
+			return 1;
+		if (now >= until)
+			break;
+		fl_sleep_until_ns(until - now > FL_ROUNDS_SLICE_NS ?
+				  now + FL_ROUNDS_SLICE_NS : until);
+	}
+	return 0;
+}
+
 /* Controller, before round: every waiter was woken exactly round - 1
  * times. Returns the index of the first that was not, or -1. */
 static inline int fl_rounds_check(const struct fl_rounds *rs, uint32_t round)

@@ -18,9 +18,13 @@
  * over every round). ops are rounds. Checks, every round, that every
  * waiter was woken exactly once and that the wake calls together woke
  * exactly N; wake_calls above rounds * ceil(N / nwakes) means a wake found
- * nobody queued. --shared is perf's -S: it needs a backend with shared
- * keys (futex-shared). Backends whose waiters do not sleep (spin) cannot
- * count woken waiters and are skipped.
+ * nobody queued. --settle keeps the waker idle that long before each
+ * round, as perf's usleep(100000) does: a waiter that slept long tends
+ * to preempt a waker on its CPU, and idle CPUs wake slower, so perf-like
+ * figures need --settle 100ms and perf's CPU sharing (see
+ * docs/perf-bench-comparison.md). --shared is perf's -S: it needs a
+ * backend with shared keys (futex-shared). Backends whose waiters do not
+ * sleep (spin) cannot count woken waiters and are skipped.
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,7 +33,7 @@
 #include "harness/workload.h"
 #include "rounds.h"
 
-enum { OPT_NWAKES, OPT_SHARED };
+enum { OPT_NWAKES, OPT_SHARED, OPT_SETTLE };
 enum { C_WAKE_CALLS, C_WAKEUPS };
 
 struct wake_state {
@@ -46,6 +50,9 @@ static const struct fl_option options[] = {
 	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
 			 "shared keys (perf -S): needs a shared backend",
 			 NULL, 0, 0, 0 },
+	[OPT_SETTLE] = { "settle", FL_OPT_NS, "0",
+			 "idle time before each round's wakes (perf: 100ms)",
+			 NULL, 1, 0, 1000000000 },
 };
 
 static const struct fl_counter_desc counters[] = {
@@ -143,6 +150,7 @@ static void waker(struct fl_thread *t, struct wake_state *s)
 	struct fl_rounds *rs = s->rounds;
 	const unsigned int n = rs->nwaiters;
 	const int nwakes = (int)rep->cell->opt[OPT_NWAKES];
+	const uint64_t settle = (uint64_t)rep->cell->opt[OPT_SETTLE];
 
 	for (uint32_t round = 1;; round++) {
 		unsigned int woken = 0;
@@ -164,6 +172,8 @@ static void waker(struct fl_thread *t, struct wake_state *s)
 				    round - 1);
 			break;
 		}
+		if (fl_rounds_settle(rep, settle))
+			break;
 		uint64_t t0 = fl_now_ns();
 
 		while (woken < n) {

@@ -20,6 +20,8 @@
  * them use the stock private futex with deadlines, outside the measured
  * calls. --shared is perf's -S (needs futex-shared). Spin is skipped: its
  * waiters do not sleep, so wakes cannot be counted.
+ * --settle idles before each round as perf's usleep(100000) does (see
+ * wake.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -28,7 +30,7 @@
 #include "harness/workload.h"
 #include "rounds.h"
 
-enum { OPT_NWAKERS, OPT_SHARED };
+enum { OPT_NWAKERS, OPT_SHARED, OPT_SETTLE };
 enum { C_WAKE_CALLS, C_WAKEUPS };
 
 struct wp_state {
@@ -57,6 +59,9 @@ static const struct fl_option options[] = {
 	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
 			 "shared keys (perf -S): needs a shared backend",
 			 NULL, 0, 0, 0 },
+	[OPT_SETTLE] = { "settle", FL_OPT_NS, "0",
+			 "idle time before each round's wakes (perf: 100ms)",
+			 NULL, 1, 0, 1000000000 },
 };
 
 static const struct fl_counter_desc counters[] = {
@@ -188,6 +193,8 @@ static int start_round(struct fl_thread *t, struct wp_state *s,
 			    (unsigned long long)rs->w[r].wakes, round - 1);
 		return -1;
 	}
+	if (fl_rounds_settle(rep, (uint64_t)rep->cell->opt[OPT_SETTLE]))
+		return -1;
 	__atomic_store_n(&s->go, round, __ATOMIC_RELEASE);
 	fl_rounds_futex(&s->go, FUTEX_WAKE, INT_MAX, NULL);
 	return 0;
