@@ -551,6 +551,7 @@ static void parse_experiment(struct parse *ps, const struct section *sec,
 	const struct fl_workload *w;
 	struct fl_matrix_exp *x;
 	char err[512], known[512];
+	int bad = ps->err_line != 0;	/* any earlier problem explains it */
 
 	if (!we) {
 		problem(ps, sec->line, "[%s] has no 'workload =' key", sec->raw);
@@ -597,6 +598,7 @@ static void parse_experiment(struct parse *ps, const struct section *sec,
 
 		if (rc < 0) {
 			problem(ps, e->line, "%s", err);
+			bad = 1;
 			continue;
 		}
 		if (rc == 0)
@@ -620,17 +622,20 @@ static void parse_experiment(struct parse *ps, const struct section *sec,
 		if (!*v) {
 			problem(ps, e->line, "%s: empty value: the experiment "
 				"would have no cells", e->key);
+			bad = 1;
 			continue;
 		}
 		if (fl_opt_parse(&w->options[o], v, &x->spec.opts[o], err,
-				 sizeof(err)))
+				 sizeof(err))) {
 			problem(ps, e->line, "%s", undash(err));
-		else
+			bad = 1;
+		} else
 			x->spec.opts[o].given = 1;
 	}
 	x->first_cell = m->ncells;
 	x->ncells = fl_spec_ncells(&x->spec);
-	if (x->ncells == 0)
+	/* a bad key already explains an empty axis: say that, not this */
+	if (x->ncells == 0 && !bad)
 		problem(ps, sec->line, "[%s]: empty product: no cells",
 			sec->raw);
 	m->ncells += x->ncells;
