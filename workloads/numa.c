@@ -5,7 +5,9 @@
  * hash designs (global, per-process, per-node) against each other.
  *
  * Scenario: --threads threads run on the CPUs of --cpu-nodes (a node, or
- * all nodes round robin; placement rules in numa_topo.h). --futexes words
+ * all nodes round robin; placement rules in numa_topo.h; the harness's
+ * --placement policy is replaced, and the rows' placement column says
+ * node0, node1 or nodes-all, their cpus column the CPUs). --futexes words
  * (default 1), each on a page of its own bound to its --mem-node: local
  * (the threads' node), remote (another node), spread (word j on the j-th
  * node) or a node number. Each thread loops: take the next word's lock
@@ -279,9 +281,10 @@ FL_WORKLOAD_DESCRIPTOR(numa) = {
 	.name = "numa",
 	.summary = "contended futex mutex with threads and words on chosen "
 		   "NUMA nodes",
-	.scenario = "Threads on the CPUs of --cpu-nodes take and release "
-		    "mutexes whose futex words lie on --mem-node (local, "
-		    "remote, spread or a node), --futexes words a page each. "
+	.scenario = "Threads on the CPUs of --cpu-nodes (which replaces "
+		    "--placement) take and release mutexes whose futex words "
+		    "lie on --mem-node (local, remote, spread or a node), "
+		    "--futexes words a page each. "
 		    "Reports acquisitions/s and acquire latency with the "
 		    "nodes used and local/remote acquisitions in the counters; "
 		    "cells needing a node this machine lacks are skipped.",
