@@ -89,11 +89,12 @@ def run_captured(cmd, timeout, env=None, stream=False):
         proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait()
+    # nothing a suite started may outlive it (nor hold its output open)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
     t.join(timeout=5)
     return proc.returncode, "".join(chunks), timed_out
 
