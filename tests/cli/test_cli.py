@@ -4,10 +4,11 @@
   tests/cli/test_cli.py --builddir build [--update]
 
 Bad input: each tests/cli/golden/NAME.cmd holds the arguments of one bad
-command (shell words; @RESULTS@ is a fresh empty temporary directory), and
-NAME.stderr the exact error line expected (@BACKENDS@ stands for the
-backend list, which grows as backends are added). The command must exit 2,
-print that one line on stderr and nothing on stdout, and leave the results
+command (shell words; @RESULTS@ is a fresh empty temporary directory) and
+a line `# names: VALUE`, the bad value its error must name; NAME.stderr
+holds the exact error line expected (@BACKENDS@ stands for the backend
+list, which grows as backends are added). The command must exit 2, print
+that one line on stderr and nothing on stdout, and leave the results
 directory empty: no run directory, no .partial-* either. --update rewrites
 the .stderr files from what the binary prints now (review the diff).
 
@@ -100,8 +101,15 @@ def bad_input_cases(futexlab, backends, update):
         problems = []
         results = tempfile.mkdtemp(prefix="fl-cli-")
         try:
+            names = []
+            text = ""
             with open(os.path.join(GOLDEN, name + ".cmd")) as f:
-                words = shlex.split(f.read())
+                for line in f:
+                    if line.startswith("# names:"):
+                        names.append(line.split(":", 1)[1].strip())
+                    elif not line.startswith("#"):
+                        text += line
+            words = shlex.split(text)
             argv = [futexlab] + [w.replace("@RESULTS@", results)
                                  for w in words]
             golden_path = os.path.join(GOLDEN, name + ".stderr")
@@ -126,6 +134,12 @@ def bad_input_cases(futexlab, backends, update):
                                 % r.stderr)
             if got != want:
                 problems.append("stderr %r, golden %r" % (got, want))
+            for bad in names:
+                if bad not in r.stderr:
+                    problems.append("the error does not name %r" % bad)
+            if not names:
+                problems.append("%s.cmd has no '# names: VALUE' line"
+                                % name)
             if r.stdout:
                 problems.append("stdout not empty: %r" % r.stdout[:200])
             left = entries(results)

@@ -1,1 +1,2 @@
+# names: nosuch
 run mutex --results @RESULTS@ --algo nosuch

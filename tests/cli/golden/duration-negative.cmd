@@ -1,1 +1,2 @@
+# names: -1
 run mutex --results @RESULTS@ --duration -1

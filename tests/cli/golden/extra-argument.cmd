@@ -1,1 +1,2 @@
+# names: stray
 run mutex --results @RESULTS@ --threads 1 stray

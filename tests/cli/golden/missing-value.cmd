@@ -1,1 +1,2 @@
+# names: --threads
 run mutex --results @RESULTS@ --threads

@@ -1,1 +1,2 @@
+# names: 0
 run mutex --results @RESULTS@ --reps 0

@@ -1,1 +1,2 @@
+# names: abc
 run mutex --results @RESULTS@ --threads abc

@@ -1,1 +1,2 @@
+# names: nosuch2
 run mutex --results @RESULTS@ --backend futex-private,nosuch2

@@ -1,1 +1,2 @@
+# names: frobnicate
 frobnicate --results @RESULTS@

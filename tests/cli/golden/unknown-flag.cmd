@@ -1,1 +1,2 @@
+# names: --frob
 run mutex --results @RESULTS@ --frob 1

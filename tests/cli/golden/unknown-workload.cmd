@@ -1,1 +1,2 @@
+# names: nosuch
 run nosuch --results @RESULTS@
