@@ -301,7 +301,11 @@ def main():
     for name, fn in suites:
         if not wanted(name):
             continue
-        res = fn()
+        try:
+            res = fn()
+        except Exception as e:  # noqa: BLE001 - a driver bug fails a suite
+            res = Result(name)
+            res.suite_failed("the driver failed running it: %r" % e)
         report(res, args.verbose)
         total.passed += res.passed
         total.failed += res.failed
