@@ -368,6 +368,21 @@ def write_ninja(n, args, configure_args, kmod_part):
     n.build("test", "run", ["all"], implicit=guest_test,
             variables={"command": "python3 $root/tests/run.py --builddir "
                        "$builddir", "desc": "TEST"})
+    # the main job: the default matrix, then its plots and report; the
+    # always-dirty input makes it run every time it is asked for
+    matrix_inputs = ["$root/matrix/run.sh", built("gen/always")]
+    n.build("matrix", "run", [built("futexlab")],
+            implicit=matrix_inputs + ["$root/matrix/default.ini"],
+            variables={"command": "sh $root/matrix/run.sh "
+                       "$builddir/futexlab $root/matrix/default.ini",
+                       "desc": "MATRIX matrix/default.ini"})
+    if os.path.exists(os.path.join(ROOT, "vm", "run")):
+        n.build("matrix-vm", "run", [built("futexlab")],
+                implicit=matrix_inputs + ["$root/matrix/vm.ini"],
+                variables={"command": "sh $root/matrix/run.sh "
+                           "$builddir/futexlab matrix/vm.ini --vm "
+                           "$root/vm/run $builddir",
+                           "desc": "MATRIX-VM matrix/vm.ini (QEMU guest)"})
     n.default("all")
 
 

@@ -304,8 +304,8 @@ static void usage(FILE *f)
 		"faster or slower when the ranges across\nrepetitions do not "
 		"overlap, else within noise. Cells in one run only\nare "
 		"listed. Warns when the machines or kernels differ.\n\n"
-		"  --out DIR   where compare.csv, compare.md and ratios.png/svg "
-		"go\n              (default: RUN-A's parent, "
+		"  --out DIR   where compare.csv, compare.md and "
+		"ratios.png/svg go\n              (default: RUN-A's parent, "
 		"compare-<A>-vs-<B>)\n"
 		"  --no-plot   skip the ratio plot\n");
 }

@@ -28,6 +28,9 @@ static void usage(FILE *f)
 		"matrix/default.ini) into one run directory under results/.\n\n"
 		"  --results DIR   where run directories go (default results)\n"
 		"  --list          print the cells and exit; runs nothing\n"
+		"  --run-dir-file F  also write the finished run directory's\n"
+		"                  path to F (for scripts: stdout stays a\n"
+		"                  terminal)\n"
 		"  --resume DIR    finish the partial run in DIR (a\n"
 		"                  results/.partial-* directory left by an\n"
 		"                  interrupted or killed matrix run); only\n"
@@ -65,8 +68,8 @@ static int list_cells(const struct fl_matrix *m)
 			fprintf(stderr, "futexlab matrix: %s\n", err);
 			return 2;
 		}
-		printf("%lu %s %s %s %u %s %s\n", i, e->name, cell.workload->name,
-		       cell.backend->name, cell.threads, cell.placement,
+		printf("%lu %s %s %s %u %s %s\n", i, e->name,
+		       cell.workload->name, cell.backend->name, cell.threads, cell.placement,
 		       cell.options[0] ? cell.options : "-");
 	}
 	printf("# %lu cells in %u experiments\n", m->ncells, m->nexps);
@@ -102,11 +105,13 @@ int fl_cmd_matrix(int argc, char **argv)
 		{ "results", 1, NULL, 'r' },
 		{ "resume", 1, NULL, 'R' },
 		{ "list", 0, NULL, 'l' },
+		{ "run-dir-file", 1, NULL, 'f' },
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
 	static struct fl_matrix_job job;
 	const char *results = "results", *resume = NULL, *file = NULL;
+	const char *dir_file = NULL;
 	struct fl_machine machine;
 	struct fl_overhead overhead;
 	char err[2048];
@@ -133,6 +138,9 @@ int fl_cmd_matrix(int argc, char **argv)
 			break;
 		case 'l':
 			list = 1;
+			break;
+		case 'f':
+			dir_file = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -225,6 +233,15 @@ int fl_cmd_matrix(int argc, char **argv)
 	       job.by_status[FL_STATUS_FAILED],
 	       job.by_status[FL_STATUS_ABORTED]);
 	printf("%s\n", job.run.final);
+	if (dir_file) {
+		FILE *f = fopen(dir_file, "w");
+
+		if (!f || fprintf(f, "%s\n", job.run.final) < 0 || fclose(f)) {
+			fprintf(stderr, "futexlab matrix: cannot write %s\n",
+				dir_file);
+			worst = 1;
+		}
+	}
 	fl_matrix_job_free(&job);
 	return worst;
 }

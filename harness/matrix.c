@@ -551,10 +551,12 @@ static void parse_experiment(struct parse *ps, const struct section *sec,
 	const struct fl_workload *w;
 	struct fl_matrix_exp *x;
 	char err[512], known[512];
-	int bad = ps->err_line != 0;	/* any earlier problem explains it */
+	/* an earlier problem may explain an empty product */
+	int bad = ps->err_line != 0;
 
 	if (!we) {
-		problem(ps, sec->line, "[%s] has no 'workload =' key", sec->raw);
+		problem(ps, sec->line, "[%s] has no 'workload =' key",
+			sec->raw);
 		return;
 	}
 	w = fl_workload_find(we->value);

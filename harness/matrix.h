@@ -49,7 +49,7 @@ struct fl_matrix_exp {
 };
 
 struct fl_matrix {
-	char name[256];			/* the file name used in messages */
+	char name[256];			/* the file name in messages */
 	char *text;			/* the file's bytes, for the copy */
 	size_t len;
 	uint64_t hash;			/* FNV-1a 64 of text */

@@ -243,7 +243,7 @@ static int filter_cells(struct fl_matrix_job *j, char *err, size_t errlen)
 			goto out;
 		}
 		if (seen[c * 13 + r / 8] & (1u << (r % 8)))
-			rows[c] = 1000;		/* doubled: redo the cell */
+			rows[c] = 1000;	/* doubled: redo the cell */
 		seen[c * 13 + r / 8] |= (unsigned char)(1u << (r % 8));
 		rows[c]++;
 		enum fl_status st = status_of(f[col[7]]);

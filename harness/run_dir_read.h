@@ -36,7 +36,7 @@ struct fl_rd_cell {
 					 * skipped < aborted, as cell.h */
 	char reason[256];
 	char note[256];
-	char hist[128];			/* relative to the run directory */
+	char hist[128];			/* relative to the run */
 	unsigned int nrows, nok;
 	double ops[FL_RD_MAX_REPS];	/* ops/s of the ok repetitions */
 	struct fl_rd_fig ops_per_sec, p50, p90, p99, p999, jain;
@@ -50,7 +50,7 @@ struct fl_rd_cell {
 struct fl_rd_run {
 	char dir[PATH_MAX];
 	char name[256];			/* the directory's base name */
-	json_t *meta;			/* NULL if meta.json is unreadable */
+	json_t *meta;			/* NULL: meta.json unreadable */
 	struct fl_rd_cell *cells;	/* in index order */
 	unsigned long ncells;
 };

@@ -59,7 +59,7 @@ static const struct special {
 	  "pi: high-priority thread's blocked time per lock type",
 	  "blocked time (ns)",
 	  { { F_P50, NULL, "p50", NULL }, { F_P99, NULL, "p99", NULL } } },
-	{ "numa", "memory", "numa-locality",
+	{ "numa", "mem-node", "numa-locality",
 	  "numa: local against remote futex memory", NULL,
 	  { { F_OPS, NULL, "throughput", NULL },
 	    { F_P99, NULL, "p99 latency", "latency (ns)" } } },
@@ -365,8 +365,8 @@ static int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 		set_yformat(g.f, &pn[p]);
 		fprintf(g.f, "plot ");
 		for (unsigned int s = 0; s < ns; s++) {
-			fprintf(g.f, "%s$p%u_s%u using 1:2:3:4 with yerrorlines "
-				"lt %u title ", s ? ", \\\n\t" : "", p, s,
+			fprintf(g.f, "%s$p%u_s%u using 1:2:3:4 with "
+				"yerrorlines lt %u title ", s ? ", \\\n\t" : "", p, s,
 				s + 1);
 			fl_gp_str(g.f, labels[s]);
 		}
@@ -526,11 +526,16 @@ static int plot_special(const struct fl_rd_run *r, const struct wl *w,
 	ns = series_of(w, sp->option, labels);
 	snprintf(name, sizeof(name), "%s", sp->name);
 	fl_plot_subtitle(r, sub, sizeof(sub));
-	snprintf(title, sizeof(title), "%s, %u threads\n%s", sp->title,
-		 threads, sub);
+	snprintf(title, sizeof(title), "%s (cells with threads=%u)\n%s",
+		 sp->title, threads, sub);
 	if (fl_gp_open(&g, dir, name, title, err, errlen))
 		return -1;
+	int logy[2];
+
 	for (unsigned int p = 0; p < 2; p++) {
+		double vals[MAX_SERIES * MAX_X];
+		unsigned int nv = 0;
+
 		fprintf(g.f, "$b%u << EOD\n# %s", p, sp->option);
 		for (unsigned int s = 0; s < ns; s++)
 			fprintf(g.f, " | %s: median min max", labels[s]);
@@ -555,6 +560,8 @@ static int plot_special(const struct fl_rd_run *r, const struct wl *w,
 						f = fig_of(w->cells[i],
 							   &sp->panels[p]);
 				}
+				if (f && nv < MAX_SERIES * MAX_X)
+					vals[nv++] = f->med;
 				if (f)
 					fprintf(g.f, " %.6g %.6g %.6g", f->med,
 						f->min, f->max);
@@ -564,6 +571,7 @@ static int plot_special(const struct fl_rd_run *r, const struct wl *w,
 			fprintf(g.f, "\n");
 		}
 		fl_gp_end_block(&g);
+		logy[p] = sp->panels[p].fig != F_JAIN && wants_logy(vals, nv);
 	}
 	fl_gp_begin_draw(&g, 1100, 800);
 	fprintf(g.f, "set multiplot layout 2,1 title ");
@@ -571,7 +579,7 @@ static int plot_special(const struct fl_rd_run *r, const struct wl *w,
 	fprintf(g.f, "\nset style data histograms\n"
 		"set style histogram errorbars gap 1 lw 1\n"
 		"set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
-		"set yrange [0:*]\nset xlabel ");
+		"set xlabel ");
 	fl_gp_str(g.f, sp->option);
 	fprintf(g.f, "\n");
 	for (unsigned int p = 0; p < 2; p++) {
@@ -585,6 +593,10 @@ static int plot_special(const struct fl_rd_run *r, const struct wl *w,
 		fl_gp_str(g.f, yl);
 		fprintf(g.f, "\n");
 		set_yformat(g.f, &sp->panels[p]);
+		/* a spinning outlier 100x above would flatten the rest */
+		fprintf(g.f, "%s\n", logy[p] ? "set logscale y 10\n"
+			"set yrange [*:*]" : "unset logscale y\n"
+			"set yrange [0:*]");
 		fprintf(g.f, "plot ");
 		for (unsigned int s = 0; s < ns; s++) {
 			fprintf(g.f, "%s$b%u using %u:%u:%u%s lt %u title ",
