@@ -42,16 +42,24 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "harness/workload.h"
 
-enum { OPT_WAKE, OPT_CRITICAL };
+enum { OPT_WAKE, OPT_CRITICAL, OPT_RT_WAITERS };
 enum { WAKE_ALL, WAKE_REQUEUE, WAKE_REQUEUE_PI };
 enum { C_ROUNDS, C_MUTEX_FAILS, C_CTX_VOL, C_CTX_INVOL, C_WAKE_P50,
-       C_WAKE_P99, C_WAKE_MAX, C_TIMEOUTS };
+       C_WAKE_P99, C_WAKE_MAX, C_ORDER_INVERSIONS };
+
+/* With --rt-waiters, waiter i runs SCHED_FIFO at this priority: one
+ * priority each, rising with the index. */
+#define CV_RT_PRIO(i) (1 + (int)(i))
+#define CV_RT_MAX_WAITERS 98
 
 /* Set in `released` by the kick: no round after this one will come. */
 #define CV_CLOSED (1u << 31)
@@ -100,6 +108,10 @@ static const struct fl_option options[] = {
 	[OPT_CRITICAL] = { "critical", FL_OPT_NS, "1000",
 			   "each waiter's time holding the mutex, ns of busy "
 			   "work", NULL, 1, 0, 1000000000 },
+	[OPT_RT_WAITERS] = { "rt-waiters", FL_OPT_BOOL, "no",
+			     "waiters run SCHED_FIFO, one priority each, and "
+			     "wake order is checked against priority (needs "
+			     "CAP_SYS_NICE)", NULL, 0, 0, 0 },
 };
 
 static const struct fl_counter_desc counters[] = {
@@ -110,19 +122,57 @@ static const struct fl_counter_desc counters[] = {
 	[C_WAKE_P50] = { "wake_p50_ns", FL_MERGE_MAX },
 	[C_WAKE_P99] = { "wake_p99_ns", FL_MERGE_MAX },
 	[C_WAKE_MAX] = { "wake_max_ns", FL_MERGE_MAX },
-	[C_TIMEOUTS] = { "timeouts", FL_MERGE_SUM },
+	[C_ORDER_INVERSIONS] = { "order_inversions", FL_MERGE_SUM },
 };
 
 static uint32_t needs(const struct fl_cell *cell)
 {
+	/* a spinning RT waiter could keep the CPU from everyone else */
+	uint32_t rt = cell->opt[OPT_RT_WAITERS] ? FL_CAP_SLEEP : 0;
+
 	switch (cell->opt[OPT_WAKE]) {
 	case WAKE_REQUEUE:
-		return FL_CAP_WAIT | FL_CAP_TIMEOUT | FL_CAP_REQUEUE;
+		return rt | FL_CAP_WAIT | FL_CAP_TIMEOUT | FL_CAP_REQUEUE;
 	case WAKE_REQUEUE_PI:
-		return FL_CAP_TIMEOUT | FL_CAP_PI | FL_CAP_REQUEUE_PI;
+		return rt | FL_CAP_TIMEOUT | FL_CAP_PI | FL_CAP_REQUEUE_PI;
 	default:
-		return FL_CAP_WAIT | FL_CAP_TIMEOUT;
+		return rt | FL_CAP_WAIT | FL_CAP_TIMEOUT;
 	}
+}
+
+static void *probe_fifo(void *arg)
+{
+	struct sched_param sp = { .sched_priority = *(int *)arg };
+
+	*(int *)arg = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	return NULL;
+}
+
+/* --rt-waiters: one priority per waiter, and SCHED_FIFO allowed (asked
+ * in a short-lived thread, so the caller's policy never changes). */
+static int check(const struct fl_cell *cell, char *why, size_t len)
+{
+	int res = CV_RT_PRIO(cell->threads - 1);
+	pthread_t th;
+
+	if (!cell->opt[OPT_RT_WAITERS])
+		return 0;
+	if (cell->threads > CV_RT_MAX_WAITERS) {
+		snprintf(why, len, "--rt-waiters gives each waiter a priority "
+			 "of its own: at most %d waiters", CV_RT_MAX_WAITERS);
+		return -1;
+	}
+	if (pthread_create(&th, NULL, probe_fifo, &res) == 0)
+		pthread_join(th, NULL);
+	else
+		res = EAGAIN;
+	if (res) {
+		snprintf(why, len, "needs CAP_SYS_NICE (run as root): "
+			 "SCHED_FIFO priority %d: %s",
+			 CV_RT_PRIO(cell->threads - 1), strerror(res));
+		return -1;
+	}
+	return 0;
 }
 
 /* The waiters, plus the broadcaster. */
@@ -208,6 +258,7 @@ FL_WORKLOAD_DESCRIPTOR(condvar) = {
 	.counters = counters,
 	.ncounters = sizeof(counters) / sizeof(counters[0]),
 	.needs = needs,
+	.check = check,
 	.nthreads = nthreads,
 	.init = init,
 	.verify = verify,
@@ -332,6 +383,18 @@ static void waiter(struct fl_thread *t, struct cv_state *s, int mode)
 		(uint64_t)rep->cell->opt[OPT_CRITICAL]);
 	const uint32_t n = s->nwaiters, tid = (uint32_t)t->tid;
 
+	if (rep->cell->opt[OPT_RT_WAITERS]) {
+		struct sched_param sp = {
+			.sched_priority = CV_RT_PRIO(t->index) };
+		int err = pthread_setschedparam(pthread_self(), SCHED_FIFO,
+						&sp);
+
+		/* the rounds still run; the cell fails with the reason */
+		if (err)
+			fl_rep_fail(rep, "waiter %u: SCHED_FIFO priority %d: "
+				    "%s", t->index, sp.sched_priority,
+				    strerror(err));
+	}
 	for (uint32_t round = 1;; round++) {
 		int owned, r;
 
@@ -342,7 +405,6 @@ static void waiter(struct fl_thread *t, struct cv_state *s, int mode)
 		r = wait_for_round(s, mode, round, tid, &owned);
 		if (r <= 0) {
 			if (r == -ETIMEDOUT) {
-				t->counters[C_TIMEOUTS]++;
 				fl_rep_fail(rep, "waiter %u: round %u never "
 					    "came and the stop kick did not "
 					    "release it", t->index, round);
@@ -359,7 +421,6 @@ static void waiter(struct fl_thread *t, struct cv_state *s, int mode)
 		else
 			r = lock_mutex3(t, s);
 		if (r) {
-			t->counters[C_TIMEOUTS]++;
 			fl_rep_fail(rep, "waiter %u: taking the mutex in round "
 				    "%u returned %d", t->index, round, r);
 			return;
@@ -455,22 +516,37 @@ static int broadcast(struct cv_state *s, int mode)
 	}
 }
 
+/*
+ * This round's pairs of waiters that woke against priority order: a
+ * lower-priority waiter (a lower index) back from its wait before a
+ * higher-priority one. O(n^2), with n at most CV_RT_MAX_WAITERS.
+ */
+static uint64_t order_inversions(const struct cv_state *s)
+{
+	uint64_t pairs = 0;
+
+	for (unsigned int hi = 1; hi < s->nwaiters; hi++)
+		for (unsigned int lo = 0; lo < hi; lo++)
+			if (s->slots[lo].wake_ns < s->slots[hi].wake_ns)
+				pairs++;
+	return pairs;
+}
+
 static void broadcaster(struct fl_thread *t, struct cv_state *s, int mode)
 {
 	struct fl_rep *rep = t->rep;
 	const uint32_t n = s->nwaiters;
 	const int sleeps = !!(rep->cell->backend->caps() & FL_CAP_SLEEP);
-	uint64_t rounds = 0;
+	const int rt = !!rep->cell->opt[OPT_RT_WAITERS];
+	uint64_t rounds = 0, inversions = 0;
 
 	for (uint32_t round = 1;; round++) {
 		if (wait_count(rep, s, s->armed, n * round, 1, sleeps) ||
 		    (sleeps && wait_asleep(rep, s))) {
-			if (!stopping(rep)) {
-				t->counters[C_TIMEOUTS]++;
+			if (!stopping(rep))
 				fl_rep_fail(rep, "round %u: the waiters were "
 					    "not all asleep by the deadline",
 					    round);
-			}
 			break;
 		}
 		uint64_t t0 = fl_now_ns();
@@ -506,7 +582,6 @@ static void broadcaster(struct fl_thread *t, struct cv_state *s, int mode)
 		}
 		/* the round ends even after stop: the waiters are awake */
 		if (wait_count(rep, s, s->done, n * round, 0, sleeps)) {
-			t->counters[C_TIMEOUTS]++;
 			fl_rep_fail(rep, "wake count: round %u: only %u of %u "
 				    "waiters took the mutex by the deadline",
 				    round, __atomic_load_n(s->done,
@@ -523,6 +598,8 @@ static void broadcaster(struct fl_thread *t, struct cv_state *s, int mode)
 				last = w->acq_ns;
 		}
 		fl_hist_record(t->hist, last);
+		if (rt)
+			inversions += order_inversions(s);
 		rounds++;
 	}
 	t->ops = rounds;
@@ -530,6 +607,7 @@ static void broadcaster(struct fl_thread *t, struct cv_state *s, int mode)
 	t->counters[C_WAKE_P50] = fl_hist_quantile(&s->wake_hist, 0.50);
 	t->counters[C_WAKE_P99] = fl_hist_quantile(&s->wake_hist, 0.99);
 	t->counters[C_WAKE_MAX] = s->wake_hist.count ? s->wake_hist.max : 0;
+	t->counters[C_ORDER_INVERSIONS] = inversions;
 }
 
 static void thread(struct fl_thread *t)
