@@ -250,6 +250,24 @@ static void test_exact_wake_counts(void **state)
 		assert_ret(join_waiter(i), 0);
 }
 
+/* A wake on another word, even a neighbour in the same page, wakes no
+ * one: keys are per word, whatever the hash puts in one bucket. */
+static void test_wake_other_word(void **state)
+{
+	uint32_t *a = word_a(), *b = word_b();
+	uint32_t *next = fl_word_at(page, 1);
+
+	(void)state;
+	require(FL_CAP_WAIT | FL_CAP_SLEEP);
+	start_waiter(0, OP_WAIT, a, 0, NULL, 0);
+	wait_blocked(0, 1);
+	assert_ret(fl_wake(b, ALL), 0);
+	assert_ret(fl_wake(next, ALL), 0);
+	assert_true(is_blocked(&waiters[0]));
+	assert_ret(fl_wake(a, ALL), 1);
+	assert_ret(join_waiter(0), 0);
+}
+
 /* A signal (handler without SA_RESTART) ends a blocked wait: EINTR. */
 static void test_eintr(void **state)
 {
@@ -425,6 +443,27 @@ static void test_shared_across_processes(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* cmp_requeue moves no more than nr_requeue: the rest stay on A. */
+static void test_cmp_requeue_limit(void **state)
+{
+	const int n = 4;
+	uint32_t *a = word_a(), *b = word_b();
+
+	(void)state;
+	require(FL_CAP_WAIT | FL_CAP_SLEEP | FL_CAP_REQUEUE);
+	for (int i = 0; i < n; i++)
+		start_waiter(i, OP_WAIT, a, 0, NULL, 0);
+	wait_blocked(0, n);
+	/* wake none, move one */
+	assert_ret(fl_cmp_requeue(a, b, 0, 1, 0), 1);
+	assert_int_equal(count_done(0, n), 0);
+	assert_ret(fl_wake(a, ALL), n - 1);
+	wait_done(0, n, n - 1);
+	assert_ret(fl_wake(b, ALL), 1);
+	for (int i = 0; i < n; i++)
+		assert_ret(join_waiter(i), 0);
+}
+
 /* lock_pi on a free word makes the caller the owner: the word is its TID. */
 static void test_pi_lock_free(void **state)
 {
@@ -584,6 +623,7 @@ int main(int argc, char **argv)
 		CASE(test_timeout_past),
 		CASE(test_timeout_future),
 		CASE(test_exact_wake_counts),
+		CASE(test_wake_other_word),
 		CASE(test_eintr),
 		CASE(test_efault),
 		CASE(test_einval_misaligned),
@@ -591,6 +631,7 @@ int main(int argc, char **argv)
 		CASE(test_bitset_wakes_matching),
 		CASE(test_cmp_requeue_eagain),
 		CASE(test_cmp_requeue_counts),
+		CASE(test_cmp_requeue_limit),
 		CASE(test_shared_across_processes),
 		CASE(test_pi_lock_free),
 		CASE(test_pi_owner_relock),
