@@ -278,6 +278,13 @@ static inline int stopping(struct fl_rep *rep)
 	return atomic_load(&rep->stop);
 }
 
+/* A wait's result that ends the caller's loop: the deadline, or an error
+ * that would come back at once forever. EAGAIN and EINTR: look again. */
+static inline int wait_failed(int r)
+{
+	return r < 0 && r != -EAGAIN && r != -EINTR;
+}
+
 /*
  * Drepper's mutex 3 from the contended state: swap in 2 until the old
  * value says it was free. What a waiter does after a requeue (it cannot
@@ -287,9 +294,12 @@ static inline int stopping(struct fl_rep *rep)
 static int lock_contended(struct fl_thread *t, struct cv_state *s)
 {
 	while (__atomic_exchange_n(s->lock, 2, __ATOMIC_ACQUIRE) != 0) {
+		int r;
+
 		t->counters[C_MUTEX_FAILS]++;
-		if (fl_wait(s->lock, 2, &s->deadline) == -ETIMEDOUT)
-			return -ETIMEDOUT;
+		r = fl_wait(s->lock, 2, &s->deadline);
+		if (wait_failed(r))
+			return r;
 	}
 	return 0;
 }
@@ -336,9 +346,10 @@ static inline uint32_t released_round(uint32_t v)
 /*
  * Wait for round `round` to be released. Returns 1 when it is (with
  * *owned set if requeue-pi handed over the PI mutex), 0 when the rounds
- * were closed first, -ETIMEDOUT past the deadline. A waiter never leaves
- * on the stop flag itself: the broadcaster may be releasing the round at
- * that very moment, and the round must then complete.
+ * were closed first, -ETIMEDOUT past the deadline, or the wait's error.
+ * A waiter never leaves on the stop flag itself: the broadcaster may be
+ * releasing the round at that very moment, and the round must then
+ * complete.
  */
 static int wait_for_round(struct cv_state *s, int mode, uint32_t round,
 			  uint32_t tid, int *owned)
@@ -370,8 +381,8 @@ static int wait_for_round(struct cv_state *s, int mode, uint32_t round,
 		} else {
 			r = fl_wait(s->seq, v, &s->deadline);
 		}
-		if (r == -ETIMEDOUT)
-			return -ETIMEDOUT;
+		if (wait_failed(r))
+			return r;
 	}
 }
 
@@ -403,14 +414,15 @@ static void waiter(struct fl_thread *t, struct cv_state *s, int mode)
 		    n * round)
 			fl_wake(s->armed, 1);
 		r = wait_for_round(s, mode, round, tid, &owned);
-		if (r <= 0) {
-			if (r == -ETIMEDOUT) {
-				fl_rep_fail(rep, "waiter %u: round %u never "
-					    "came and the stop kick did not "
-					    "release it", t->index, round);
-			}
+		if (r == -ETIMEDOUT)
+			fl_rep_fail(rep, "waiter %u: round %u never came and "
+				    "the stop kick did not release it",
+				    t->index, round);
+		else if (r < 0)
+			fl_rep_fail(rep, "waiter %u: waiting for round %u "
+				    "returned %d", t->index, round, r);
+		if (r <= 0)
 			return;
-		}
 		uint64_t t_wake = fl_now_ns();
 		uint64_t t0 = __atomic_load_n(&s->t0, __ATOMIC_RELAXED);
 
@@ -449,10 +461,11 @@ static void waiter(struct fl_thread *t, struct cv_state *s, int mode)
 
 /*
  * Wait until *w reaches target. Returns 0, or -1 when the cell stops
- * first (if stop_ends) or the deadline passes. On a backend whose waits
- * spin the broadcaster polls with short sleeps instead: its own spinning
- * would take the CPUs from the waiters it waits for, and what it waits
- * with is no part of the measurement (the waiters stamp their times).
+ * first (if stop_ends), the deadline passes or the wait fails. On a
+ * backend whose waits spin the broadcaster polls with short sleeps
+ * instead: its own spinning would take the CPUs from the waiters it
+ * waits for, and what it waits with is no part of the measurement (the
+ * waiters stamp their times).
  */
 static int wait_count(struct fl_rep *rep, struct cv_state *s, uint32_t *w,
 		      uint32_t target, int stop_ends, int sleeps)
@@ -470,7 +483,7 @@ static int wait_count(struct fl_rep *rep, struct cv_state *s, uint32_t *w,
 			if (fl_now_ns() >= s->deadline_ns)
 				return -1;
 			nanosleep(&poll, NULL);
-		} else if (fl_wait(w, v, &s->deadline) == -ETIMEDOUT) {
+		} else if (wait_failed(fl_wait(w, v, &s->deadline))) {
 			return -1;
 		}
 	}
@@ -583,7 +596,8 @@ static void broadcaster(struct fl_thread *t, struct cv_state *s, int mode)
 		/* the round ends even after stop: the waiters are awake */
 		if (wait_count(rep, s, s->done, n * round, 0, sleeps)) {
 			fl_rep_fail(rep, "wake count: round %u: only %u of %u "
-				    "waiters took the mutex by the deadline",
+				    "waiters took the mutex by the deadline "
+				    "(or a wait failed)",
 				    round, __atomic_load_n(s->done,
 				    __ATOMIC_ACQUIRE) - n * (round - 1), n);
 			break;

@@ -44,7 +44,8 @@
 enum { OPT_LOCK, OPT_HOLD, OPT_HOG, OPT_GAP, OPT_PRIO_LOW, OPT_PRIO_MEDIUM,
        OPT_PRIO_HIGH };
 enum { LOCK_PLAIN, LOCK_PI };
-enum { C_ROUNDS, C_INVERSIONS, C_MAX_BLOCKED, C_THRESHOLD, C_TIMEOUTS };
+enum { C_ROUNDS, C_INVERSIONS, C_MAX_BLOCKED, C_THRESHOLD, C_HOLD_MAX,
+       C_TIMEOUTS };
 enum { ROLE_LOW, ROLE_MEDIUM, ROLE_HIGH, NROLES };
 
 /* Waits end this long before the hard deadline, so a stuck round is
@@ -109,6 +110,7 @@ static const struct fl_counter_desc counters[] = {
 	[C_INVERSIONS] = { "inversions", FL_MERGE_SUM },
 	[C_MAX_BLOCKED] = { "max_blocked_ns", FL_MERGE_MAX },
 	[C_THRESHOLD] = { "threshold_ns", FL_MERGE_MAX },
+	[C_HOLD_MAX] = { "max_hold_ns", FL_MERGE_MAX },
 	[C_TIMEOUTS] = { "timeouts", FL_MERGE_SUM },
 };
 
@@ -271,6 +273,13 @@ static inline uint32_t cas(uint32_t *w, uint32_t old, uint32_t new)
 	return old;
 }
 
+/* A wait's result that ends the caller's loop: the deadline, or an error
+ * that would come back at once forever. EAGAIN and EINTR: look again. */
+static inline int wait_failed(int r)
+{
+	return r < 0 && r != -EAGAIN && r != -EINTR;
+}
+
 /* Drepper's mutex 3, as in the mutex workload. */
 static int lock_plain(struct pi_state *s)
 {
@@ -281,8 +290,10 @@ static int lock_plain(struct pi_state *s)
 	if (c != 2)
 		c = __atomic_exchange_n(s->lock, 2, __ATOMIC_ACQUIRE);
 	while (c != 0) {
-		if (fl_wait(s->lock, 2, &s->deadline) == -ETIMEDOUT)
-			return -ETIMEDOUT;
+		int r = fl_wait(s->lock, 2, &s->deadline);
+
+		if (wait_failed(r))
+			return r;
 		c = __atomic_exchange_n(s->lock, 2, __ATOMIC_ACQUIRE);
 	}
 	return 0;
@@ -360,10 +371,14 @@ static int wait_for(struct fl_thread *t, struct pi_state *s, uint32_t *w,
 			return -1;
 		if ((int32_t)(v - round) >= 0)
 			return 0;
-		if (fl_wait(w, v, &s->deadline) == -ETIMEDOUT) {
+		int r = fl_wait(w, v, &s->deadline);
+
+		if (r == -ETIMEDOUT)
 			t->counters[C_TIMEOUTS]++;
+		if (wait_failed(r)) {
 			fl_rep_fail(t->rep, "pi thread %u: no %s for round %u "
-				    "by the deadline", t->index, what, round);
+				    "(wait returned %d)", t->index, what, round,
+				    r);
 			return -1;
 		}
 	}
@@ -391,27 +406,36 @@ static void low(struct fl_thread *t, struct pi_state *s, int lock)
 	const struct timespec gap = fl_ns_to_ts(
 		(uint64_t)t->rep->cell->opt[OPT_GAP]);
 	const uint32_t tid = (uint32_t)t->tid;
-
 	const uint32_t mine = lock == LOCK_PI ? tid : 1;
+	uint64_t longest = 0;
 
 	for (uint32_t round = 1; !atomic_load(&t->rep->stop); round++) {
 		/* high and medium sleep: nobody else wants the lock now */
 		if (cas(s->lock, 0, mine)) {
 			fl_rep_fail(t->rep, "pi round %u: the owner found the "
 				    "lock taken", round);
-			return;
+			break;
 		}
 		enter(s);
 		s->acquisitions[ROLE_LOW]++;
 		post(s->owner_has, round);	/* high preempts us here */
-		fl_busy_loops(hold);		/* unless medium does first */
+		/* medium, without PI, runs before we get here: timed from
+		 * here, the hold is what the busy work really took */
+		uint64_t h0 = fl_now_ns();
+
+		fl_busy_loops(hold);
+		uint64_t took = fl_now_ns() - h0;
+
 		leave(s);
 		drop(s, lock, tid);
+		if (took > longest)
+			longest = took;
 		if (wait_for(t, s, s->high_done, round, "high done") ||
 		    wait_for(t, s, s->hog_done, round, "burst done"))
-			return;
+			break;
 		clock_nanosleep(CLOCK_MONOTONIC, 0, &gap, NULL);
 	}
+	t->counters[C_HOLD_MAX] = longest;
 }
 
 static void medium(struct fl_thread *t, struct pi_state *s)
