@@ -28,6 +28,8 @@
  * list); the requeue-PI operations are not provided.
  */
 #include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/pagemap.h>
 #include <linux/pid.h>
 #include <linux/sched/rt.h>
@@ -197,10 +199,21 @@ static void fl_pi_put(struct fl_pi_state *pi)
 	kfree(pi);
 }
 
+/*
+ * Fault the word in for writing without writing it (the stock futex's
+ * fault_in_user_writeable()): fault_in_writeable() stores a zero byte, which
+ * would corrupt a lock word that another thread owns.
+ */
 static int fl_fault_in_writeable(u32 __user *uaddr)
 {
-	return fault_in_writeable((char __user *)uaddr, sizeof(u32)) ?
-	       -EFAULT : 0;
+	struct mm_struct *mm = current->mm;
+	int ret;
+
+	mmap_read_lock(mm);
+	ret = fixup_user_fault(mm, (unsigned long)uaddr,
+			       FAULT_FLAG_WRITE, NULL);
+	mmap_read_unlock(mm);
+	return ret < 0 ? ret : 0;
 }
 
 int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock)

@@ -876,6 +876,73 @@ out_fd:
 	return ret;
 }
 
+/*
+ * The lock word on a copy-on-write page (after fork): the kernel's
+ * cmpxchg faults, and faulting the page in must not write to the word
+ * (fault_in_writeable() stores a zero byte: an owner's TID would change).
+ */
+struct cow_arg {
+	int fd;
+	uint32_t *w;
+	_Atomic int ret;
+};
+
+static void *cow_locker(void *p)
+{
+	struct cow_arg *a = p;
+
+	a->ret = k_pi(a->fd, FUTEXLAB_IOC_LOCK_PI, a->w, now_ns() + 100000000);
+	return NULL;
+}
+
+static void fork_and_reap(void)
+{
+	pid_t c = fork();
+
+	if (c == 0)
+		_exit(0);
+	waitpid(c, NULL, 0);
+}
+
+static int t_pi_cow(uint32_t design)
+{
+	uint32_t *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint32_t me = (uint32_t)syscall(SYS_gettid);
+	struct cow_arg a;
+	pthread_t th;
+	int fd = open_design(design, 0), ret = -1, r;
+
+	if (fd < 0 || w == MAP_FAILED)
+		return fail("setup"), -1;
+	*w = 0;
+	if ((r = k_pi(fd, FUTEXLAB_IOC_TRYLOCK_PI, w, 0)) != 0 || *w != me) {
+		fail("trylock: %d, word %#x", r, *w);
+		goto out;
+	}
+	fork_and_reap();	/* the page is copy-on-write now */
+	a.fd = fd;
+	a.w = w;
+	a.ret = 1;
+	pthread_create(&th, NULL, cow_locker, &a);
+	pthread_join(th, NULL);
+	if (a.ret != -ETIMEDOUT || *w != (me | FUTEXLAB_WAITERS)) {
+		fail("contended lock on a COW page: %d, word %#x (owner %#x)",
+		     a.ret, *w, me);
+		goto out;
+	}
+	fork_and_reap();
+	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0)) != 0 || *w != 0) {
+		fail("unlock on a COW page: %d, word %#x", r, *w);
+		goto out;
+	}
+	ret = 0;
+out:
+	close(fd);
+	munmap(w, 4096);
+	return ret;
+}
+
 /* ------------------------------------------------------------ stress */
 /*
  * Four threads, two games, every wait bounded by a 3 s deadline:
@@ -1021,6 +1088,153 @@ static int t_stress(uint32_t design)
 	return ret;
 }
 
+/*
+ * PI stress: four threads (two SCHED_FIFO, two SCHED_OTHER) take one PI
+ * lock with the user-space fast path (cmpxchg 0 -> TID) and lock_pi /
+ * unlock_pi under contention, checking mutual exclusion inside. The
+ * watchdog fails on a thread without progress for 10 s, and at the end
+ * every thread must be back to its own policy (no boost left behind).
+ */
+struct pistress {
+	int fd;
+	_Atomic uint32_t word;
+	_Atomic int inside;
+	_Atomic int stop;
+	_Atomic int violations;
+	_Atomic int errors;
+	_Atomic int last_err;
+	_Atomic unsigned long progress[4];
+	_Atomic pid_t tid[4];
+};
+
+struct pistress_arg {
+	struct pistress *s;
+	int id;
+};
+
+static void *pistress_main(void *p)
+{
+	struct pistress_arg *pa = p;
+	struct pistress *s = pa->s;
+	uint32_t tid = (uint32_t)syscall(SYS_gettid);
+	int id = pa->id;
+
+	s->tid[id] = (pid_t)tid;
+	if (id < 2) {
+		struct sched_param sp = { .sched_priority = 10 + id * 10 };
+
+		sched_setscheduler(0, SCHED_FIFO, &sp);
+	}
+	while (!s->stop) {
+		uint32_t zero = 0;
+		int r = 0;
+
+		if (!atomic_compare_exchange_strong(&s->word, &zero, tid))
+			r = k_pi(s->fd, FUTEXLAB_IOC_LOCK_PI, (uint32_t *)&s->word,
+				 now_ns() + 5000000000ull);
+		if (r) {
+			s->errors++;
+			s->last_err = r;
+			continue;
+		}
+		{
+			uint32_t seen = atomic_load(&s->word);
+			int in = atomic_fetch_add(&s->inside, 1);
+
+			if ((seen & FUTEXLAB_TID_MASK) != tid || in != 0) {
+				if (s->violations++ < 3)
+					printf("# pi-stress: thread %d (tid %u, %s path) saw word %#x, %d inside\n",
+					       id, tid, zero ? "kernel" : "fast",
+					       seen, in);
+			}
+		}
+		for (volatile int i = 0; i < 50; i++)
+			;
+		atomic_fetch_sub(&s->inside, 1);
+		{
+			uint32_t mine = tid;
+
+			if (!atomic_compare_exchange_strong(&s->word, &mine, 0)) {
+				r = k_pi(s->fd, FUTEXLAB_IOC_UNLOCK_PI,
+					 (uint32_t *)&s->word, 0);
+				if (r) {
+					if (s->errors++ < 3)
+						printf("# pi-stress: thread %d (tid %u) unlock: %d, word %#x (was %#x)\n",
+						       id, tid, r,
+						       atomic_load(&s->word),
+						       mine);
+					s->last_err = r;
+				}
+			}
+		}
+		s->progress[id]++;
+		if (id >= 2)
+			sched_yield();
+	}
+	return NULL;
+}
+
+static int t_pi_stress(uint32_t design)
+{
+	struct pistress s;
+	struct pistress_arg args[4];
+	pthread_t th[4];
+	unsigned long last[4] = { 0 };
+	uint64_t stalled_since[4], end, t;
+	struct sched_attr_k at;
+	struct futexlab_stats st;
+	int i, ret = 0;
+	int secs = stress_seconds / 2 > 1 ? stress_seconds / 2 : 1;
+
+	memset(&s, 0, sizeof(s));
+	s.fd = open_design(design, 0);
+	if (s.fd < 0)
+		return fail("open: %s", strerror(-s.fd)), -1;
+	for (i = 0; i < 4; i++) {
+		args[i].s = &s;
+		args[i].id = i;
+		pthread_create(&th[i], NULL, pistress_main, &args[i]);
+		stalled_since[i] = now_ns();
+	}
+	end = now_ns() + (uint64_t)secs * 1000000000ull;
+	while ((t = now_ns()) < end && !ret) {
+		usleep(200000);
+		for (i = 0; i < 4; i++) {
+			if (s.progress[i] != last[i]) {
+				last[i] = s.progress[i];
+				stalled_since[i] = t;
+			} else if (t - stalled_since[i] > 10000000000ull) {
+				fail("thread %d made no progress for 10 s", i);
+				ret = -1;
+			}
+		}
+	}
+	/* before the threads exit: the SCHED_OTHER ones must not stay boosted */
+	s.stop = 1;
+	for (i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	if (!ret && s.violations)
+		fail("%d mutual-exclusion violations", s.violations), ret = -1;
+	if (!ret && s.errors)
+		fail("%d errors (last %d)", s.errors, s.last_err), ret = -1;
+	if (!ret && atomic_load(&s.word))
+		fail("lock word left at %#x", atomic_load(&s.word)), ret = -1;
+	get_attr(0, &at);
+	if (!ret && at.sched_policy != SCHED_OTHER)
+		fail("main thread left with policy %u", at.sched_policy),
+			ret = -1;
+	k_stats(s.fd, &st, NULL, 0);
+	if (!ret && st.live_waiters)
+		fail("%llu waiters left queued",
+		     (unsigned long long)st.live_waiters), ret = -1;
+	printf("# pi-stress %s: %lu/%lu (FIFO) %lu/%lu (OTHER) acquisitions, kernel pi_locks %llu, boosts %llu\n",
+	       design_name(design), last[0], last[1], last[2], last[3],
+	       (unsigned long long)st.pi_locks,
+	       (unsigned long long)st.pi_boosts);
+	close(s.fd);
+	return ret;
+}
+
 /* ------------------------------------------------------------ driver */
 struct test {
 	const char *name;
@@ -1040,7 +1254,9 @@ static const struct test tests[] = {
 	{ "numa-node", NULL, 0, t_numa_node },
 	{ "kill9", NULL, 0, t_kill9 },
 	{ "pi-boost", t_pi, 1, NULL },
+	{ "pi-cow", t_pi_cow, 1, NULL },
 	{ "stress", t_stress, 1, NULL },
+	{ "pi-stress", t_pi_stress, 1, NULL },
 };
 
 static void report(const char *name, const char *design, int r)
