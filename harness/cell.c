@@ -217,6 +217,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 		return;
 	}
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 
 	if (pid < 0) {
@@ -225,7 +226,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 		return;
 	}
 	if (pid == 0)
-		fl_cell_child(cell, impl, sh);
+		fl_cell_child(cell, impl, sh, parent);
 
 	int rc = watch_child(pid, sh, cell, why, sizeof(why));
 

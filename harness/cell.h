@@ -11,6 +11,7 @@
 #define FUTEXLAB_CELL_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "workload.h"
 
@@ -64,7 +65,8 @@ void fl_cell_result_free(struct fl_cell_result *res);
 struct fl_cell_shared;
 void fl_cell_child(const struct fl_cell *cell,
 		   const struct fl_workload_impl *impl,
-		   struct fl_cell_shared *sh) __attribute__((noreturn));
+		   struct fl_cell_shared *sh, pid_t parent)
+	__attribute__((noreturn));
 
 /* What the child and the parent share. */
 struct fl_cell_shared {

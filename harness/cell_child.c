@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -299,15 +300,19 @@ out_free:
 
 void fl_cell_child(const struct fl_cell *cell,
 		   const struct fl_workload_impl *impl,
-		   struct fl_cell_shared *sh)
+		   struct fl_cell_shared *sh, pid_t parent)
 {
 	const struct fl_backend *b = cell->backend;
 	char why[256] = "";
 	struct fl_rep_result *scratch;
 
-	/* the parent owns Ctrl-C: it ends this child when it must */
+	/* the parent owns Ctrl-C: it ends this child when it must; and a
+	 * parent killed outright (SIGKILL) must not leave a cell measuring */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
 	if (b->setup(cell->hash_slots, why, sizeof(why))) {
 		snprintf(sh->setup_reason, sizeof(sh->setup_reason), "%s", why);
 		sh->setup_done = -1;

@@ -76,8 +76,11 @@ int fl_run_open(struct fl_run *run, const char *results_dir,
 			 results_dir, strerror(errno));
 		return -1;
 	}
-	if (snprintf(run->tmp, sizeof(run->tmp), "%s/.partial-%s-%d",
-		     results_dir, run->name, (int)getpid()) >=
+	/* pid and a per-process count: one process may open several runs */
+	static unsigned int opened;
+
+	if (snprintf(run->tmp, sizeof(run->tmp), "%s/.partial-%s-%d-%u",
+		     results_dir, run->name, (int)getpid(), opened++) >=
 	    (int)sizeof(run->tmp) || mkdir(run->tmp, 0755)) {
 		snprintf(err, errlen, "--results: cannot write in '%s': %s",
 			 results_dir, strerror(errno));

@@ -3,7 +3,7 @@
  * A run directory: results/<UTC time>-<host>[-<n>]/ holding meta.json,
  * cells.csv (one row per cell and repetition) and hist/cell-<i>.csv (each
  * cell's merged latency histogram). It is written under a hidden
- * temporary name, results/.partial-<name>-<pid>, and renamed with
+ * temporary name, results/.partial-<name>-<pid>-<n>, and renamed with
  * RENAME_NOREPLACE when complete, so an interrupted or killed run never
  * leaves a half-written directory under a final name, and no run replaces
  * another. Rows are flushed as each cell ends.
