@@ -56,15 +56,41 @@ static void print_text(const struct fl_machine *m)
 	       "absent (load kmod/futexlab.ko)");
 }
 
+/* A workload's options, so tools can drive it without parsing --help. */
+static json_t *options_json(const struct fl_workload *w)
+{
+	static const char *const types[] = {
+		[FL_OPT_INT] = "int", [FL_OPT_NS] = "ns",
+		[FL_OPT_BOOL] = "bool", [FL_OPT_ENUM] = "enum",
+	};
+	json_t *opts = json_array();
+
+	for (unsigned int i = 0; i < w->noptions; i++) {
+		const struct fl_option *o = &w->options[i];
+		json_t *choices = json_array();
+
+		for (int c = 0; o->type == FL_OPT_ENUM && o->choices[c]; c++)
+			json_array_append_new(choices,
+					      json_string(o->choices[c]));
+		json_array_append_new(opts, json_pack(
+			"{s:s, s:s, s:s, s:s, s:b, s:o}", "name", o->name,
+			"type", types[o->type], "default", o->def,
+			"help", o->help, "sweep", o->sweep,
+			"choices", choices));
+	}
+	return opts;
+}
+
 static json_t *to_json(const struct fl_machine *m)
 {
 	json_t *wl = json_array(), *be = json_array();
 	char caps[256], why[256];
 
 	for (unsigned int i = 0; i < fl_nworkloads; i++)
-		json_array_append_new(wl, json_pack("{s:s, s:s}", "name",
+		json_array_append_new(wl, json_pack("{s:s, s:s, s:o}", "name",
 			fl_workloads[i]->name, "summary",
-			fl_workloads[i]->summary));
+			fl_workloads[i]->summary, "options",
+			options_json(fl_workloads[i])));
 	for (unsigned int i = 0; i < fl_nbackends; i++) {
 		const struct fl_backend *b = fl_backends[i];
 		int ok;

@@ -5,7 +5,10 @@
 
 For each workload that `futexlab list --json` lists, one run over every
 backend it lists as available (`--threads 2 --duration 0.1 --reps 1
---warmup 0`, a fresh temporary --results). New workloads and backends are
+--warmup 0`, a fresh temporary --results), sweeping every variant the
+workload offers: each sweepable enum option over its named (non-numeric)
+choices and each sweepable yes/no option over both, so the requeue, PI
+and other paths behind options run in CI too. New workloads and backends are
 picked up from the listing, with nothing to edit here. Each row of the
 run's cells.csv is one case:
   ok       passes if it measured something (ops > 0);
@@ -43,11 +46,26 @@ def fail(what, why):
     print("FAIL %s: %s" % (what, why))
 
 
-def smoke_workload(futexlab, workload, backends):
+def variant_flags(options):
+    """Sweep flags covering the workload's variants (see the docstring)."""
+    flags = []
+    for o in options:
+        if not o.get("sweep"):
+            continue
+        if o["type"] == "enum":
+            named = [c for c in o["choices"] if not c.isdigit()]
+            if len(named) > 1:
+                flags += ["--" + o["name"], ",".join(named)]
+        elif o["type"] == "bool":
+            flags += ["--" + o["name"], "no,yes"]
+    return flags
+
+
+def smoke_workload(futexlab, workload, backends, options):
     global passed, skipped
     results = tempfile.mkdtemp(prefix="fl-smoke-")
     cmd = [futexlab, "run", workload, "--backend", ",".join(backends)] + \
-        SIZE + ["--results", results]
+        SIZE + variant_flags(options) + ["--results", results]
     start = time.monotonic()
     try:
         try:
@@ -127,7 +145,8 @@ def main():
         for w in doc["workloads"]:
             if args.workload and w["name"] not in args.workload:
                 continue
-            smoke_workload(futexlab, w["name"], backends)
+            smoke_workload(futexlab, w["name"], backends,
+                           w.get("options", []))
             for b in missing:
                 skipped += 1
                 print("skip %s on %s: backend unavailable: %s"
