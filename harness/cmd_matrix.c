@@ -201,7 +201,7 @@ int fl_cmd_matrix(int argc, char **argv)
 		fprintf(stderr, "futexlab matrix: resuming %s: %lu of %lu "
 			"cells done\n", job.run.tmp, job.ndone, job.m.ncells);
 	else
-		fprintf(stderr, "futexlab matrix: %lu cells in %u experiments; "
+		fprintf(stderr, "futexlab matrix: %lu cells in %u experiment(s); "
 			"writing %s\n", job.m.ncells, job.m.nexps, job.run.tmp);
 	fl_probe_machine(&machine);
 	fl_measure_overhead(&overhead);
