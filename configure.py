@@ -76,6 +76,7 @@ HARNESS = [
     "plot/run_plots.c",
     "harness/cmd_report.c",
     "harness/cmd_compare.c",
+    "harness/matrix_busy.c",
     "backends/caps.c",
 ]
 

@@ -31,6 +31,7 @@
 #include "commands.h"
 #include "csv.h"
 #include "figures.h"
+#include "matrix_busy.h"
 #include "plot/gp.h"
 #include "run_dir_read.h"
 
@@ -120,6 +121,24 @@ static int machine_warnings(const struct fl_rd_run *a,
 			fprintf(md, "- **warning**: %s differs: `%s` (%s) "
 				"against `%s` (%s)\n", facts[i][1], va,
 				a->name, vb, b->name);
+		n++;
+	}
+	/* the spread inside a run cannot show another user's load that
+	 * came or went between the runs */
+	for (int k = 0; k < 2; k++) {
+		const struct fl_rd_run *x = k ? b : a;
+		json_t *fs = json_object_get(x->meta, "foreign_cpu_share");
+
+		if (!json_is_number(fs) || json_number_value(fs) <= FL_BUSY_WARN)
+			continue;
+		fprintf(stderr, "futexlab compare: warning: other processes "
+			"used %.0f%% of the CPU time during %s: verdicts may "
+			"reflect that load\n", json_number_value(fs) * 100,
+			x->name);
+		if (md)
+			fprintf(md, "- **warning**: other processes used "
+				"%.0f%% of the CPU time during %s\n",
+				json_number_value(fs) * 100, x->name);
 		n++;
 	}
 	return n;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "matrix_busy.h"
 #include "matrix_job.h"
 #include "meta.h"
 #include "overhead.h"
@@ -205,7 +206,9 @@ int fl_cmd_matrix(int argc, char **argv)
 			"writing %s\n", job.m.ncells, job.m.nexps, job.run.tmp);
 	fl_probe_machine(&machine);
 	fl_measure_overhead(&overhead);
+	struct fl_busy busy;
 
+	fl_busy_start(&busy);
 	int worst = fl_matrix_job_run(&job, stdout, isatty(STDOUT_FILENO));
 
 	if (worst == 130) {
@@ -219,6 +222,11 @@ int fl_cmd_matrix(int argc, char **argv)
 				   &overhead, job.m.exps[0].spec.seed);
 
 	json_object_set_new(meta, "workloads", workloads_json(&job.m));
+	double foreign = fl_busy_foreign_share(&busy);
+
+	if (foreign >= 0)	/* of this session, when resumed */
+		json_object_set_new(meta, "foreign_cpu_share",
+				    json_real(foreign));
 	fl_meta_finish(meta, (unsigned int)job.m.ncells, job.by_status, 0);
 	if (fl_matrix_job_finish(&job, meta, err, sizeof(err))) {
 		fprintf(stderr, "futexlab matrix: %s\n", err);

@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "figures.h"
+#include "matrix_busy.h"
 #include "run_dir_read.h"
 #include "stats.h"
 
@@ -104,6 +105,16 @@ static void machine(FILE *f, const struct fl_rd_run *r)
 		 fl_rd_meta(r, "harness_overhead.hist_record_ns", c,
 			    sizeof(c)));
 	row(f, "harness overhead", line);
+	json_t *fs = json_object_get(r->meta, "foreign_cpu_share");
+
+	if (json_is_number(fs)) {
+		double v = json_number_value(fs);
+
+		fprintf(f, "| other load | %.0f%% of all CPU time went to other "
+			"processes during the run%s |\n", v * 100,
+			v > FL_BUSY_WARN ? " (**busy machine**: results move "
+			"between runs by more than their spread shows)" : "");
+	}
 	fprintf(f, "\n");
 }
 

@@ -447,12 +447,15 @@ def test_compare_verdicts(tmp):
          ("hash", "futex2", 2, "", "ok", [70, 72], "")]
     ra, rb = os.path.join(tmp, "A"), os.path.join(tmp, "B")
     fake_run(ra, a, kernel="6.1.0")
-    fake_run(rb, b, kernel="6.2.0")
+    fake_run(rb, b, kernel="6.2.0", meta_extra={"foreign_cpu_share": 0.4})
     out = os.path.join(tmp, "cmp")
     r = fl("compare", ra, rb, "--out", out, check_rc=0)
     check("differ in kernel: '6.1.0' against '6.2.0'" in r.stderr,
           "no kernel warning: %r" % r.stderr)
     check("differ in host" not in r.stderr, "a false host warning")
+    check("other processes used 40% of the CPU time during B" in r.stderr
+          and "during A" not in r.stderr, "busy-machine warning: %r" %
+          r.stderr)
     rows = rows_of(os.path.join(out, "compare.csv"))
     got = {(x["workload"], x["backend"], x["threads"], x["options"]):
            (x["verdict"], x["reason"]) for x in rows}

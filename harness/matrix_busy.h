@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How busy the machine was with other work while a matrix ran: the share
+ * of all CPUs' time (from /proc/stat, steal included) that went neither
+ * to this process and its cell children nor to idle. Recorded in
+ * meta.json as foreign_cpu_share, shown by the report and warned about by
+ * compare, because on a shared machine another user's load moves results
+ * between runs by more than the spread inside one run shows.
+ */
+#ifndef FUTEXLAB_MATRIX_BUSY_H
+#define FUTEXLAB_MATRIX_BUSY_H
+
+#include <stdint.h>
+
+/* above this share, report and compare call the machine busy */
+#define FL_BUSY_WARN 0.10
+
+struct fl_busy {
+	uint64_t busy, total;		/* /proc/stat ticks, all CPUs */
+	double own_s;			/* our CPU time, children included */
+	int ok;
+};
+
+void fl_busy_start(struct fl_busy *b);
+/* Share (0..1) of the machine's CPU time used by other processes since
+ * fl_busy_start(), or -1 when /proc/stat cannot be read. */
+double fl_busy_foreign_share(const struct fl_busy *b);
+
+#endif
