@@ -528,6 +528,25 @@ static int plot_special(const struct fl_rd_run *r, const struct wl *w,
 	fl_plot_subtitle(r, sub, sizeof(sub));
 	snprintf(title, sizeof(title), "%s (cells with threads=%u)\n%s",
 		 sp->title, threads, sub);
+	/* values that never ran ok (remote memory on one node): say why
+	 * they have no bars rather than leave them out silently */
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+		unsigned int k;
+
+		if (strcmp(c->workload, w->name) || !strcmp(c->status, "ok") ||
+		    fl_rd_option(c, sp->option, v, sizeof(v)))
+			continue;
+		for (k = 0; k < ncat; k++)
+			if (strcmp(cats[k], v) == 0)
+				break;
+		if (k < ncat || strstr(title, "\nnot run: "))
+			continue;
+		size_t used = strlen(title);
+
+		snprintf(title + used, sizeof(title) - used, "\nnot run: "
+			 "%s=%s (%s: %s)", sp->option, v, c->status, c->reason);
+	}
 	if (fl_gp_open(&g, dir, name, title, err, errlen))
 		return -1;
 	int logy[2];
