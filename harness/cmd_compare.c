@@ -93,6 +93,23 @@ static void compare_cell(const struct fl_rd_cell *a,
 	}
 }
 
+/* "algo=pi;critical=100" -> "algo,critical" */
+static void option_names(const char *opts, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const char *p = opts; *p && used + 1 < len;) {
+		size_t l = strcspn(p, "=;");
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
+					 used ? "," : "", (int)l, p);
+		p += strcspn(p, ";");
+		if (*p == ';')
+			p++;
+	}
+}
+
 /* What differs between the machines and kernels of two runs. */
 static int machine_warnings(const struct fl_rd_run *a,
 			    const struct fl_rd_run *b, FILE *md)
@@ -121,6 +138,36 @@ static int machine_warnings(const struct fl_rd_run *a,
 			fprintf(md, "- **warning**: %s differs: `%s` (%s) "
 				"against `%s` (%s)\n", facts[i][1], va,
 				a->name, vb, b->name);
+		n++;
+	}
+	/* a workload that gained an option in between: none of its cells
+	 * can match, which the one-run-only lists would leave unexplained */
+	for (unsigned long i = 0; i < a->ncells; i++) {
+		char na[512], nb[512];
+		unsigned long j;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(a->cells[j].workload, a->cells[i].workload))
+				break;
+		if (j < i)
+			continue;
+		for (j = 0; j < b->ncells; j++)
+			if (!strcmp(b->cells[j].workload, a->cells[i].workload))
+				break;
+		if (j == b->ncells)
+			continue;
+		option_names(a->cells[i].options, na, sizeof(na));
+		option_names(b->cells[j].options, nb, sizeof(nb));
+		if (!strcmp(na, nb))
+			continue;
+		fprintf(stderr, "futexlab compare: warning: workload %s has "
+			"options '%s' in %s but '%s' in %s (another futexlab "
+			"version?): its cells cannot match\n",
+			a->cells[i].workload, na, a->name, nb, b->name);
+		if (md)
+			fprintf(md, "- **warning**: workload %s has options "
+				"`%s` in %s but `%s` in %s\n",
+				a->cells[i].workload, na, a->name, nb, b->name);
 		n++;
 	}
 	/* the spread inside a run cannot show another user's load that

@@ -437,14 +437,16 @@ def test_compare_verdicts(tmp):
          ("mutex", "spin", 1, m, "ok", [100], ""),
          ("mutex", "spin", 2, m, "ok", [100, 100], ""),
          ("mutex", "spin", 4, "algo=pi", "skipped", [0, 0], ""),
-         ("hash", "futex2", 1, "", "ok", [50, 51], "")]
+         ("hash", "futex2", 1, "", "ok", [50, 51], ""),
+         ("condvar", "futex2", 1, "wake=all", "ok", [50, 51], "")]
     b = [("mutex", "futex-private", 1, m, "ok", [110, 111, 112], ""),
          ("mutex", "futex-private", 2, m, "ok", [90, 91, 92], ""),
          ("mutex", "futex-private", 4, m, "ok", [104, 108, 112], ""),
          ("mutex", "spin", 1, m, "ok", [200], ""),
          ("mutex", "spin", 4, "algo=pi", "ok", [10, 11], ""),
          ("hash", "futex2", 1, "", "ok", [50, 52], ""),
-         ("hash", "futex2", 2, "", "ok", [70, 72], "")]
+         ("hash", "futex2", 2, "", "ok", [70, 72], ""),
+         ("condvar", "futex2", 1, "wake=all;rt=0", "ok", [50, 51], "")]
     ra, rb = os.path.join(tmp, "A"), os.path.join(tmp, "B")
     fake_run(ra, a, kernel="6.1.0")
     fake_run(rb, b, kernel="6.2.0", meta_extra={"foreign_cpu_share": 0.4})
@@ -453,6 +455,8 @@ def test_compare_verdicts(tmp):
     check("differ in kernel: '6.1.0' against '6.2.0'" in r.stderr,
           "no kernel warning: %r" % r.stderr)
     check("differ in host" not in r.stderr, "a false host warning")
+    check("workload condvar has options 'wake' in A but 'wake,rt' in B"
+          in r.stderr, "no warning about the option sets: %r" % r.stderr)
     check("other processes used 40% of the CPU time during B" in r.stderr
           and "during A" not in r.stderr, "busy-machine warning: %r" %
           r.stderr)
@@ -468,6 +472,8 @@ def test_compare_verdicts(tmp):
         ("mutex", "spin", "4", "algo=pi"): "not comparable",
         ("hash", "futex2", "1", ""): "within noise",
         ("hash", "futex2", "2", ""): "not comparable",
+        ("condvar", "futex2", "1", "wake=all"): "not comparable",
+        ("condvar", "futex2", "1", "wake=all;rt=0"): "not comparable",
     }
     check(set(got) == set(want), "cells: got %s" % sorted(got))
     for k, v in want.items():
@@ -489,7 +495,7 @@ def test_compare_verdicts(tmp):
     check(png.startswith(b"\x89PNG\r\n\x1a\n"), "ratios.png is not a PNG")
     # the fraction counts the cells that got a verdict (not undecided)
     check("1 faster, 1 slower, 2 within noise (50% within noise), "
-          "1 undecided, 3 not comparable" in r.stdout,
+          "1 undecided, 5 not comparable" in r.stdout,
           "summary line: %r" % r.stdout.splitlines()[-2:])
     r = fl("compare", ra)
     check(r.returncode == 2, "one run: exit %d" % r.returncode)
