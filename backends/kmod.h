@@ -156,25 +156,41 @@ static inline int fl_unlock_pi(uint32_t *w)
 	return fl_kmod_ioctl(FUTEXLAB_IOC_UNLOCK_PI, &a);
 }
 
-/* The module has no requeue-PI: the capability is not declared. */
+/** fl_wait_requeue_pi() - wait on w for a requeue onto the PI lock w2;
+ * returns 0 owning w2 */
 static inline int fl_wait_requeue_pi(uint32_t *w, uint32_t val, uint32_t *w2,
 				     const struct timespec *deadline)
 {
-	(void)w;
-	(void)val;
-	(void)w2;
-	(void)deadline;
-	return -ENOSYS;
+	struct futexlab_wait_requeue_pi a = {
+		.uaddr = (uintptr_t)w,
+		.uaddr2 = (uintptr_t)w2,
+		.val = val,
+	};
+
+	if (deadline) {
+		int r = fl_kmod_deadline(deadline, &a.deadline_ns);
+
+		if (r)
+			return r;
+		a.flags |= FUTEXLAB_F_DEADLINE;
+	}
+	return fl_kmod_ioctl(FUTEXLAB_IOC_WAIT_REQUEUE_PI, &a);
 }
 
+/** fl_cmp_requeue_pi() - take w2 for the top waiter of w if free, else
+ * queue it and up to nr_requeue more on w2; returns how many */
 static inline int fl_cmp_requeue_pi(uint32_t *w, uint32_t *w2, int nr_requeue,
 				    uint32_t val)
 {
-	(void)w;
-	(void)w2;
-	(void)nr_requeue;
-	(void)val;
-	return -ENOSYS;
+	struct futexlab_requeue a = {
+		.uaddr = (uintptr_t)w,
+		.uaddr2 = (uintptr_t)w2,
+		.nr_wake = 1,
+		.nr_requeue = (uint32_t)nr_requeue,
+		.val = val,
+	};
+
+	return fl_kmod_ioctl(FUTEXLAB_IOC_CMP_REQUEUE_PI, &a);
 }
 
 #ifdef FL_BACKEND_DESCRIBE
@@ -198,7 +214,7 @@ static uint32_t fl_backend_caps(void)
 {
 	uint32_t caps = FL_CAP_WAIT | FL_CAP_SLEEP | FL_CAP_TIMEOUT |
 			FL_CAP_BITSET | FL_CAP_REQUEUE | FL_CAP_PI |
-			FL_CAP_EINTR | FL_CAP_EFAULT;
+			FL_CAP_REQUEUE_PI | FL_CAP_EINTR | FL_CAP_EFAULT;
 #if FL_KMOD_DESIGN == FUTEXLAB_DESIGN_NUMA
 	caps |= FL_CAP_NUMA;
 #endif

@@ -115,7 +115,11 @@ struct fl_pi_state;
  * @bitset:	wake only with a matching bitset
  * @page:	numa design: the page pinned while queued, so that it cannot
  *		migrate to another node (and so to another table) under us
- * @pi:		PI waiter: the PI state of the lock; NULL otherwise
+ * @pi:		PI waiter: the PI state of the lock; NULL otherwise. Set
+ *		under the bucket lock (by cmp_requeue_pi for a waiter it moves)
+ * @rq_pi:	wait_requeue_pi waiter: may only be moved to @key2 as a PI
+ *		waiter by cmp_requeue_pi (wake and cmp_requeue: -EINVAL)
+ * @key2:	with @rq_pi: the PI lock it waits to be requeued to
  */
 struct fl_q {
 	struct list_head list;
@@ -127,6 +131,8 @@ struct fl_q {
 	u32 bitset;
 	struct page *page;
 	struct fl_pi_state *pi;
+	bool rq_pi;
+	struct fl_key key2;
 };
 
 /**
@@ -196,10 +202,23 @@ int fl_wake(struct fl_ctx *ctx, struct futexlab_wake *a);
 
 /* requeue.c */
 int fl_cmp_requeue(struct fl_ctx *ctx, struct futexlab_requeue *a);
+int fl_wait_requeue_pi(struct fl_ctx *ctx,
+		       struct futexlab_wait_requeue_pi *a);
+int fl_cmp_requeue_pi(struct fl_ctx *ctx, struct futexlab_requeue *a);
 
 /* pi.c */
 int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock);
 int fl_unlock_pi(struct fl_ctx *ctx, struct futexlab_pi *a);
+struct fl_pi_state *fl_pi_alloc(void);
+int __fl_pi_attach(struct fl_target *t, u32 tid,
+		   struct fl_pi_state **prealloc, struct fl_pi_state **out,
+		   struct task_struct **old_owner);
+void __fl_pi_get(struct fl_pi_state *pi);
+void __fl_pi_add_waiter(struct fl_pi_state *pi, struct fl_q *q);
+void fl_pi_waiter_gone(struct fl_pi_state *pi);
+void fl_pi_adjust(struct fl_pi_state *pi);
+void fl_pi_put(struct fl_pi_state *pi);
+int fl_fault_in_writeable(u32 __user *uaddr);
 
 /* stats.c */
 int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s);

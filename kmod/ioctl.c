@@ -125,6 +125,26 @@ static int fl_ioc_cmp_requeue(struct fl_ctx *ctx, void __user *argp)
 	return fl_cmp_requeue(ctx, &a);
 }
 
+static int fl_ioc_wait_requeue_pi(struct fl_ctx *ctx, void __user *argp)
+{
+	struct futexlab_wait_requeue_pi a;
+
+	if (copy_from_user(&a, argp, sizeof(a)))
+		return -EFAULT;
+	fl_ctx_start(ctx);
+	return fl_wait_requeue_pi(ctx, &a);
+}
+
+static int fl_ioc_cmp_requeue_pi(struct fl_ctx *ctx, void __user *argp)
+{
+	struct futexlab_requeue a;
+
+	if (copy_from_user(&a, argp, sizeof(a)))
+		return -EFAULT;
+	fl_ctx_start(ctx);
+	return fl_cmp_requeue_pi(ctx, &a);
+}
+
 static int fl_ioc_pi(struct fl_ctx *ctx, void __user *argp, unsigned int cmd)
 {
 	struct futexlab_pi a;
@@ -172,6 +192,10 @@ long fl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return fl_ioc_pi(ctx, argp, cmd);
 	case FUTEXLAB_IOC_STATS:
 		return fl_ioc_stats(ctx, argp);
+	case FUTEXLAB_IOC_WAIT_REQUEUE_PI:
+		return fl_ioc_wait_requeue_pi(ctx, argp);
+	case FUTEXLAB_IOC_CMP_REQUEUE_PI:
+		return fl_ioc_cmp_requeue_pi(ctx, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -25,7 +25,7 @@
  * boosted, is restored to the attributes saved by the first boost; a
  * SCHED_DEADLINE owner is not boosted; an owner that dies holding the lock
  * leaves its waiters blocked until their deadline or a signal (no robust
- * list); the requeue-PI operations are not provided.
+ * list). Requeue-PI (requeue.c) queues its waiters here the same way.
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
@@ -130,7 +130,7 @@ static void fl_pi_restore(struct fl_pi_state *pi)
 }
 
 /* Recompute the owner's boost from the top waiter. May sleep. */
-static void fl_pi_adjust(struct fl_pi_state *pi)
+void fl_pi_adjust(struct fl_pi_state *pi)
 {
 	struct task_struct *owner = NULL;
 	struct sched_attr attr = { .size = sizeof(attr) };
@@ -176,7 +176,7 @@ out:
 		put_task_struct(owner);
 }
 
-static void fl_pi_put(struct fl_pi_state *pi)
+void fl_pi_put(struct fl_pi_state *pi)
 {
 	struct fl_bucket *hb = pi->hb;
 	struct task_struct *owner = NULL;
@@ -204,7 +204,7 @@ static void fl_pi_put(struct fl_pi_state *pi)
  * fault_in_user_writeable()): fault_in_writeable() stores a zero byte, which
  * would corrupt a lock word that another thread owns.
  */
-static int fl_fault_in_writeable(u32 __user *uaddr)
+int fl_fault_in_writeable(u32 __user *uaddr)
 {
 	struct mm_struct *mm = current->mm;
 	int ret;
@@ -216,12 +216,81 @@ static int fl_fault_in_writeable(u32 __user *uaddr)
 	return ret < 0 ? ret : 0;
 }
 
+/**
+ * __fl_pi_attach() - find or create the PI state of a lock owned by @tid
+ * @t:		the lock's target (its bucket is locked)
+ * @tid:	the owner the word names
+ * @prealloc:	a zeroed fl_pi_state, consumed if a new one is needed
+ * @out:	the PI state (no reference taken)
+ * @old_owner:	a task reference the caller drops after unlocking, or NULL
+ *
+ * Return: 0, -ESRCH (no such owner) or -EINVAL (the word names another
+ * owner than the one the queued waiters wait for).
+ */
+int __fl_pi_attach(struct fl_target *t, u32 tid,
+		   struct fl_pi_state **prealloc, struct fl_pi_state **out,
+		   struct task_struct **old_owner)
+{
+	struct fl_pi_state *pi = __fl_pi_find(t->hb, &t->key);
+	struct task_struct *owner;
+
+	if (pi && pi->nr_waiters &&
+	    (!pi->owner || task_pid_vnr(pi->owner) != tid))
+		return -EINVAL;		/* the word disagrees with the kernel */
+	if (!pi || !pi->nr_waiters) {
+		owner = fl_find_task(tid);
+		if (!owner)
+			return -ESRCH;
+		if (!pi) {
+			pi = *prealloc;
+			*prealloc = NULL;
+			pi->key = t->key;
+			pi->hb = t->hb;
+			pi->table = t->table;
+			mutex_init(&pi->boost_lock);
+			list_add(&pi->list, &t->hb->pi_states);
+		}
+		*old_owner = pi->owner;
+		pi->owner = owner;
+	}
+	*out = pi;
+	return 0;
+}
+
+/* Take a reference on @pi; the caller holds the bucket lock. */
+void __fl_pi_get(struct fl_pi_state *pi)
+{
+	pi->refs++;
+}
+
+/* Count @q in as a waiter of @pi; the caller holds the bucket lock. */
+void __fl_pi_add_waiter(struct fl_pi_state *pi, struct fl_q *q)
+{
+	pi->refs++;
+	pi->nr_waiters++;
+	q->pi = pi;
+}
+
+/* A PI waiter left without the lock: recompute the boost, drop its ref. */
+void fl_pi_waiter_gone(struct fl_pi_state *pi)
+{
+	fl_hb_lock(pi->hb);
+	pi->nr_waiters--;
+	spin_unlock(&pi->hb->lock);
+	fl_pi_adjust(pi);
+	fl_pi_put(pi);
+}
+
+struct fl_pi_state *fl_pi_alloc(void)
+{
+	return kzalloc(sizeof(struct fl_pi_state), GFP_KERNEL);
+}
+
 int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
 	struct fl_pi_state *pi, *prealloc;
 	struct task_struct *old_owner = NULL;
-	struct task_struct *owner;
 	ktime_t deadline, *dl = NULL;
 	u32 vpid = task_pid_vnr(current);
 	bool timed_out = false;
@@ -237,7 +306,7 @@ int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock)
 			   (ktime_t)a->deadline_ns;
 		dl = &deadline;
 	}
-	prealloc = kzalloc(sizeof(*prealloc), GFP_KERNEL);
+	prealloc = fl_pi_alloc();
 	if (!prealloc)
 		return -ENOMEM;
 
@@ -302,33 +371,10 @@ retry:
 	}
 
 	/* owned by another task: attach to the lock's PI state */
-	pi = __fl_pi_find(t.hb, &t.key);
-	if (pi && pi->nr_waiters &&
-	    (!pi->owner ||
-	     task_pid_vnr(pi->owner) != (uval & FUTEXLAB_TID_MASK))) {
-		ret = -EINVAL;		/* the word disagrees with the kernel */
+	ret = __fl_pi_attach(&t, uval & FUTEXLAB_TID_MASK, &prealloc, &pi,
+			     &old_owner);
+	if (ret)
 		goto out_unlock;
-	}
-	if (!pi || !pi->nr_waiters) {
-		owner = fl_find_task(uval & FUTEXLAB_TID_MASK);
-		if (!owner) {
-			ret = -ESRCH;
-			goto out_unlock;
-		}
-		if (!pi) {
-			pi = prealloc;
-			prealloc = NULL;
-			pi->key = t.key;
-			pi->hb = t.hb;
-			pi->table = t.table;
-			mutex_init(&pi->boost_lock);
-			list_add(&pi->list, &t.hb->pi_states);
-		}
-		old_owner = pi->owner;
-		pi->owner = owner;
-	}
-	pi->refs++;
-	pi->nr_waiters++;
 
 	memset(&q, 0, sizeof(q));
 	INIT_LIST_HEAD(&q.list);
@@ -337,7 +383,7 @@ retry:
 	q.key = t.key;
 	q.bitset = FUTEXLAB_BITSET_ANY;
 	q.page = t.page;
-	q.pi = pi;
+	__fl_pi_add_waiter(pi, &q);
 	__fl_queue(t.hb, t.table, &q);
 	spin_unlock(&t.hb->lock);
 	if (old_owner)
@@ -353,16 +399,13 @@ retry:
 			atomic64_inc(&t.table->signals);
 			ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
 		}
-		fl_hb_lock(pi->hb);
-		pi->nr_waiters--;
-		spin_unlock(&pi->hb->lock);
-		fl_pi_adjust(pi);
+		fl_pi_waiter_gone(pi);
 	} else {
 		/* unlock_pi handed us the lock and made us the owner */
 		atomic64_inc(&t.table->pi_locks);
 		ret = 0;
+		fl_pi_put(pi);
 	}
-	fl_pi_put(pi);
 	if (q.page)
 		put_page(q.page);
 	goto out_free;

@@ -17,11 +17,30 @@
  * so a concurrent waker of uaddr2 does not skip a bucket that is about to
  * receive waiters (the stock futex does the same).
  *
- * PI waiters are never requeued here: a PI waiter on uaddr is -EINVAL, as
- * in the stock futex.
+ * PI waiters are never requeued here: a PI waiter (or a wait_requeue_pi
+ * waiter) on uaddr is -EINVAL, as in the stock futex.
+ *
+ * Requeue-PI, the condition variable whose mutex is a PI lock: the waiter
+ * sleeps on uaddr with wait_requeue_pi, naming the PI lock uaddr2;
+ * cmp_requeue_pi then either takes uaddr2 for the top waiter (the word
+ * becomes its TID, and it returns owning the lock without ever contending
+ * in user space), or queues it on uaddr2 as a PI waiter, as if it had
+ * called lock_pi, together with up to nr_requeue more:
+ *
+ *   queued(uaddr) --cmp_requeue_pi, uaddr2 free--> owns uaddr2 (returns 0)
+ *        |
+ *        +--cmp_requeue_pi, uaddr2 held--> PI waiter(uaddr2) --unlock_pi-->
+ *        |                                      |           owns (0)
+ *        +--timeout: -ETIMEDOUT                 +--timeout: -ETIMEDOUT
+ *        +--signal: restart (then -EAGAIN)      +--signal: -EAGAIN
+ *
+ * as the stock futex does.
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "futexlab.h"
@@ -100,7 +119,7 @@ retry:
 	list_for_each_entry_safe(q, n, &t1.hb->chain, list) {
 		if (!fl_key_match(&q->key, &t1.key))
 			continue;
-		if (q->pi) {
+		if (q->pi || q->rq_pi) {
 			ret = -EINVAL;
 			break;
 		}
@@ -122,5 +141,269 @@ out_unlock:
 	atomic_dec(&t2.hb->waiters);
 	fl_wake_flush(&wb);
 	fl_target_put(&t2);
+	return ret;
+}
+
+#define FL_WRPI_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
+			 FUTEXLAB_F_NODE)
+
+int fl_wait_requeue_pi(struct fl_ctx *ctx,
+		       struct futexlab_wait_requeue_pi *a)
+{
+	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
+	ktime_t deadline, *dl = NULL;
+	bool timed_out = false;
+	struct fl_target t, t2;
+	struct fl_q q;
+	u32 uval;
+	int ret;
+
+	if (a->flags & ~FL_WRPI_FLAGS)
+		return -EINVAL;
+	if (a->uaddr == a->uaddr2)
+		return -EINVAL;
+	if (a->flags & FUTEXLAB_F_DEADLINE) {
+		deadline = a->deadline_ns > KTIME_MAX ? KTIME_MAX :
+			   (ktime_t)a->deadline_ns;
+		dl = &deadline;
+	}
+
+retry:
+	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, true);
+	if (ret)
+		return ret;
+	ret = fl_target_get(ctx, a->uaddr2, a->flags, a->node2, &t2, false);
+	if (ret) {
+		fl_target_put(&t);
+		return ret;
+	}
+
+	memset(&q, 0, sizeof(q));
+	INIT_LIST_HEAD(&q.list);
+	q.task = current;
+	q.prio = current->prio;
+	q.key = t.key;
+	q.bitset = FUTEXLAB_BITSET_ANY;
+	q.page = t.page;
+	q.rq_pi = true;
+	q.key2 = t2.key;
+
+	atomic_inc(&t.hb->waiters);
+	/* A: as in waitwake.c, the count before the read of the word */
+	smp_mb__after_atomic();
+	fl_hb_lock(t.hb);
+	ret = fl_get_value_locked(&uval, uaddr);
+	if (ret) {
+		spin_unlock(&t.hb->lock);
+		atomic_dec(&t.hb->waiters);
+		fl_target_put(&t);
+		if (get_user(uval, uaddr))
+			return -EFAULT;
+		goto retry;
+	}
+	if (uval != a->val) {
+		t.hb->eagain++;
+		spin_unlock(&t.hb->lock);
+		atomic_dec(&t.hb->waiters);
+		fl_target_put(&t);
+		return -EAGAIN;
+	}
+	__fl_queue(t.hb, t.table, &q);
+	spin_unlock(&t.hb->lock);
+
+	if (fl_sleep(&q, dl, &timed_out) && fl_unqueue_self(&q)) {
+		/* q.pi is stable now: we are off every queue */
+		if (timed_out) {
+			atomic64_inc(&q.table->timeouts);
+			ret = -ETIMEDOUT;
+		} else {
+			atomic64_inc(&q.table->signals);
+			ret = q.pi ? -EAGAIN : -ERESTARTNOINTR;
+		}
+		if (q.pi)
+			fl_pi_waiter_gone(q.pi);
+	} else {
+		/* cmp_requeue_pi took the lock for us, or unlock_pi gave it */
+		atomic64_inc(&q.table->pi_locks);
+		ret = 0;
+		if (q.pi)
+			fl_pi_put(q.pi);
+	}
+	if (q.page)
+		put_page(q.page);
+	return ret;
+}
+
+/* Is there a waiter of @key after @top in its chain? */
+static bool __fl_more_waiters(struct fl_bucket *hb, struct fl_q *top,
+			      struct fl_key *key)
+{
+	struct fl_q *q = top;
+
+	list_for_each_entry_continue(q, &hb->chain, list)
+		if (fl_key_match(&q->key, key))
+			return true;
+	return false;
+}
+
+int fl_cmp_requeue_pi(struct fl_ctx *ctx, struct futexlab_requeue *a)
+{
+	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
+	u32 __user *uaddr2 = u64_to_user_ptr(a->uaddr2);
+	struct fl_wake_batch wb = { .nr = 0 };
+	struct task_struct *old_owner = NULL;
+	struct fl_pi_state *pi = NULL, *prealloc;
+	int nr_requeue = (int)a->nr_requeue;
+	u32 uval, uval2, cur, newval, toptid;
+	struct fl_q *q, *n, *top = NULL;
+	int count = 0, moved = 0, limit;
+	struct fl_target t1, t2;
+	bool locked = false, more;
+	int ret;
+
+	if (a->flags & ~FL_REQUEUE_FLAGS || a->pad || a->pad2)
+		return -EINVAL;
+	if ((int)a->nr_wake != 1 || nr_requeue < 0)
+		return -EINVAL;
+	if (a->uaddr == a->uaddr2)
+		return -EINVAL;
+	prealloc = fl_pi_alloc();
+	if (!prealloc)
+		return -ENOMEM;
+
+retry:
+	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t1, false);
+	if (ret)
+		goto out_free;
+	ret = fl_target_get(ctx, a->uaddr2, a->flags, a->node2, &t2, true);
+	if (ret)
+		goto out_free;
+
+	atomic_inc(&t2.hb->waiters);
+	/* A: wakers of uaddr2 see the count before we move waiters */
+	smp_mb__after_atomic();
+	fl_hb_lock2(t1.hb, t2.hb);
+
+	ret = fl_get_value_locked(&uval, uaddr);
+	if (ret) {
+		fl_hb_unlock2(t1.hb, t2.hb);
+		atomic_dec(&t2.hb->waiters);
+		fl_target_put(&t2);
+		if (get_user(uval, uaddr)) {
+			ret = -EFAULT;
+			goto out_free;
+		}
+		goto retry;
+	}
+	if (uval != a->val) {
+		ret = -EAGAIN;
+		goto out_unlock;
+	}
+
+	list_for_each_entry(q, &t1.hb->chain, list) {
+		if (fl_key_match(&q->key, &t1.key)) {
+			top = q;
+			break;
+		}
+	}
+	if (!top)
+		goto out_unlock;	/* nobody to requeue: 0 */
+	if (!top->rq_pi || !fl_key_match(&top->key2, &t2.key)) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	more = nr_requeue > 0 && __fl_more_waiters(t1.hb, top, &t1.key);
+	toptid = task_pid_vnr(top->task);
+
+	/* take uaddr2 for the top waiter if it is free, else mark WAITERS */
+	ret = fl_get_value_locked(&uval2, uaddr2);
+	while (!ret) {
+		if ((uval2 & FUTEXLAB_TID_MASK) == toptid) {
+			ret = -EDEADLK;
+			goto out_unlock;
+		}
+		if (!(uval2 & FUTEXLAB_TID_MASK)) {
+			newval = toptid | (uval2 & FUTEXLAB_OWNER_DIED);
+			if (more)
+				newval |= FUTEXLAB_WAITERS;
+			ret = fl_cmpxchg_value_locked(&cur, uaddr2, uval2,
+						      newval);
+			if (ret)
+				break;
+			if (cur != uval2) {
+				uval2 = cur;
+				continue;
+			}
+			locked = true;
+			uval2 = newval;
+			break;
+		}
+		if (uval2 & FUTEXLAB_WAITERS)
+			break;
+		ret = fl_cmpxchg_value_locked(&cur, uaddr2, uval2,
+					      uval2 | FUTEXLAB_WAITERS);
+		if (!ret && cur == uval2) {
+			uval2 |= FUTEXLAB_WAITERS;
+			break;
+		}
+		uval2 = cur;
+	}
+	if (ret) {
+		fl_hb_unlock2(t1.hb, t2.hb);
+		atomic_dec(&t2.hb->waiters);
+		fl_target_put(&t2);
+		ret = fl_fault_in_writeable(uaddr2);
+		if (ret)
+			goto out_free;
+		goto retry;
+	}
+
+	if (locked) {
+		/* top owns uaddr2 now: wake it; the rest queue behind it */
+		__fl_wake_q(top, &wb);
+		count = 1;
+		limit = nr_requeue;
+	} else {
+		/* top is queued on uaddr2 too */
+		limit = nr_requeue < INT_MAX ? nr_requeue + 1 : INT_MAX;
+	}
+	if (limit > 0 && (!locked || more)) {
+		ret = __fl_pi_attach(&t2, uval2 & FUTEXLAB_TID_MASK, &prealloc,
+				     &pi, &old_owner);
+		if (ret) {
+			pi = NULL;
+			goto out_unlock;
+		}
+		list_for_each_entry_safe(q, n, &t1.hb->chain, list) {
+			if (moved >= limit)
+				break;
+			if (!fl_key_match(&q->key, &t1.key))
+				continue;
+			if (!q->rq_pi || !fl_key_match(&q->key2, &t2.key)) {
+				ret = -EINVAL;
+				break;
+			}
+			__fl_requeue_q(q, &t2);
+			__fl_pi_add_waiter(pi, q);
+			moved++;
+		}
+		__fl_pi_get(pi);	/* ours, for fl_pi_adjust() below */
+	}
+	if (!ret)
+		ret = count + moved;
+
+out_unlock:
+	fl_hb_unlock2(t1.hb, t2.hb);
+	atomic_dec(&t2.hb->waiters);
+	fl_wake_flush(&wb);
+	fl_target_put(&t2);
+	if (old_owner)
+		put_task_struct(old_owner);
+	if (pi) {
+		fl_pi_adjust(pi);
+		fl_pi_put(pi);
+	}
+out_free:
+	kfree(prealloc);
 	return ret;
 }

@@ -151,7 +151,7 @@ int fl_wake(struct fl_ctx *ctx, struct futexlab_wake *a)
 	list_for_each_entry_safe(q, n, &t.hb->chain, list) {
 		if (!fl_key_match(&q->key, &t.key))
 			continue;
-		if (q->pi) {
+		if (q->pi || q->rq_pi) {
 			ret = -EINVAL;
 			break;
 		}

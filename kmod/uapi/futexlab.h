@@ -17,7 +17,7 @@
 
 #include <linux/types.h>
 
-#define FUTEXLAB_VERSION	1
+#define FUTEXLAB_VERSION	2	/* 2: requeue-PI */
 
 /* Hash designs (struct futexlab_design.design) */
 #define FUTEXLAB_DESIGN_GLOBAL	1	/* one table for the machine */
@@ -130,6 +130,28 @@ struct futexlab_pi {
 };
 
 /**
+ * struct futexlab_wait_requeue_pi - wait on uaddr for cmp_requeue_pi to
+ * take, or queue for, the PI lock uaddr2; returns 0 owning uaddr2
+ * @uaddr:	the condition word (non-PI), 4-byte aligned
+ * @uaddr2:	the PI lock word, not @uaddr
+ * @deadline_ns: absolute CLOCK_MONOTONIC deadline when FUTEXLAB_F_DEADLINE
+ * @val:	the expected value of *uaddr
+ * @flags:	FUTEXLAB_F_SHARED (both words), FUTEXLAB_F_DEADLINE,
+ *		FUTEXLAB_F_NODE
+ * @node:	with FUTEXLAB_F_NODE: node of uaddr
+ * @node2:	with FUTEXLAB_F_NODE: node of uaddr2
+ */
+struct futexlab_wait_requeue_pi {
+	__u64 uaddr;
+	__u64 uaddr2;
+	__u64 deadline_ns;
+	__u32 val;
+	__u32 flags;
+	__u32 node;
+	__u32 node2;
+};
+
+/**
  * struct futexlab_stats - counters of the design the description uses
  * @design:	out: FUTEXLAB_DESIGN_*
  * @flags:	must be 0
@@ -183,5 +205,14 @@ struct futexlab_stats {
 #define FUTEXLAB_IOC_TRYLOCK_PI	_IOWR(FUTEXLAB_IOC_MAGIC, 0x06, struct futexlab_pi)
 #define FUTEXLAB_IOC_UNLOCK_PI	_IOWR(FUTEXLAB_IOC_MAGIC, 0x07, struct futexlab_pi)
 #define FUTEXLAB_IOC_STATS	_IOWR(FUTEXLAB_IOC_MAGIC, 0x08, struct futexlab_stats)
+#define FUTEXLAB_IOC_WAIT_REQUEUE_PI \
+	_IOWR(FUTEXLAB_IOC_MAGIC, 0x09, struct futexlab_wait_requeue_pi)
+/*
+ * CMP_REQUEUE_PI takes struct futexlab_requeue with nr_wake 1: it takes
+ * uaddr2 for the top waiter if it is free, and queues it (and up to
+ * nr_requeue more) on uaddr2 if not.
+ */
+#define FUTEXLAB_IOC_CMP_REQUEUE_PI \
+	_IOWR(FUTEXLAB_IOC_MAGIC, 0x0a, struct futexlab_requeue)
 
 #endif /* _UAPI_LINUX_FUTEXLAB_H */

@@ -943,6 +943,151 @@ out:
 	return ret;
 }
 
+/*
+ * Requeue-PI beyond the conformance suite: the exact errors, a plain wake
+ * or cmp_requeue refused on a requeue-PI waiter, a requeued waiter that
+ * times out on the PI lock (and leaves no waiter and no boost behind).
+ */
+struct rqpi_arg {
+	int fd;
+	uint32_t *a, *b;
+	uint64_t deadline;
+	_Atomic pid_t tid;
+	_Atomic int ret;
+	_Atomic int done;
+};
+
+static void *rqpi_waiter(void *p)
+{
+	struct rqpi_arg *w = p;
+	struct futexlab_wait_requeue_pi a = {
+		.uaddr = (uintptr_t)w->a, .uaddr2 = (uintptr_t)w->b,
+		.val = 0, .flags = FUTEXLAB_F_DEADLINE,
+		.deadline_ns = w->deadline,
+	};
+
+	w->tid = (pid_t)syscall(SYS_gettid);
+	w->ret = xioctl(w->fd, FUTEXLAB_IOC_WAIT_REQUEUE_PI, &a);
+	w->done = 1;
+	return NULL;
+}
+
+static int t_requeue_pi(uint32_t design)
+{
+	static uint32_t a, b;
+	struct futexlab_wait_requeue_pi wr;
+	struct futexlab_requeue rq;
+	struct futexlab_stats st;
+	struct rqpi_arg w;
+	pthread_t th;
+	int fd = open_design(design, 0), ret = -1, r;
+
+	if (fd < 0)
+		return fail("open: %s", strerror(-fd)), -1;
+	a = 0;
+	b = 0;
+	memset(&wr, 0, sizeof(wr));
+	wr.uaddr = wr.uaddr2 = (uintptr_t)&a;
+	EXPECT(xioctl(fd, FUTEXLAB_IOC_WAIT_REQUEUE_PI, &wr), -EINVAL,
+	       "wait_requeue_pi onto the same word");
+	wr.uaddr2 = (uintptr_t)&b;
+	wr.flags = 1u << 8;
+	EXPECT(xioctl(fd, FUTEXLAB_IOC_WAIT_REQUEUE_PI, &wr), -EINVAL,
+	       "wait_requeue_pi flag 1<<8");
+	wr.flags = 0;
+	wr.val = 1;
+	EXPECT(xioctl(fd, FUTEXLAB_IOC_WAIT_REQUEUE_PI, &wr), -EAGAIN,
+	       "wait_requeue_pi mismatch");
+	memset(&rq, 0, sizeof(rq));
+	rq.uaddr = (uintptr_t)&a;
+	rq.uaddr2 = (uintptr_t)&b;
+	rq.nr_wake = 2;
+	EXPECT(xioctl(fd, FUTEXLAB_IOC_CMP_REQUEUE_PI, &rq), -EINVAL,
+	       "cmp_requeue_pi with nr_wake 2");
+	rq.nr_wake = 1;
+	rq.uaddr2 = (uintptr_t)&a;
+	EXPECT(xioctl(fd, FUTEXLAB_IOC_CMP_REQUEUE_PI, &rq), -EINVAL,
+	       "cmp_requeue_pi onto the same word");
+	rq.uaddr2 = (uintptr_t)&b;
+	EXPECT(xioctl(fd, FUTEXLAB_IOC_CMP_REQUEUE_PI, &rq), 0,
+	       "cmp_requeue_pi without waiters");
+
+	/* a requeue-PI waiter refuses plain wakes and plain requeues */
+	memset(&w, 0, sizeof(w));
+	w.fd = fd;
+	w.a = &a;
+	w.b = &b;
+	w.deadline = now_ns() + 20000000000ull;
+	pthread_create(&th, NULL, rqpi_waiter, &w);
+	while (!w.tid)
+		usleep(100);
+	if (wait_sleeping(w.tid)) {
+		fail("requeue-PI waiter did not sleep");
+		goto out_join;
+	}
+	if ((r = k_wake(fd, &a, 1, ~0u, 0)) != -EINVAL) {
+		fail("plain wake of a requeue-PI waiter: %d", r);
+		goto out_join;
+	}
+	if ((r = k_requeue(fd, &a, &b, 1, 1, 0)) != -EINVAL) {
+		fail("plain requeue of a requeue-PI waiter: %d", r);
+		goto out_join;
+	}
+	/* b held by us: the waiter is queued on b, then times out there */
+	if ((r = k_pi(fd, FUTEXLAB_IOC_LOCK_PI, &b, 0)) != 0) {
+		fail("lock_pi of b: %d", r);
+		goto out_join;
+	}
+	w.deadline = 0;		/* (the waiter's own deadline is 20 s) */
+	rq.nr_requeue = 0;
+	if ((r = xioctl(fd, FUTEXLAB_IOC_CMP_REQUEUE_PI, &rq)) != 1) {
+		fail("cmp_requeue_pi onto a held lock: %d", r);
+		goto out_unlock;
+	}
+	if (!(b & FUTEXLAB_WAITERS) || w.done) {
+		fail("after requeue: word %#x, waiter done %d", b, w.done);
+		goto out_unlock;
+	}
+	/* the waiter leaves the PI queue on a signal: -EAGAIN, as stock */
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr1;
+		sigaction(SIGUSR1, &sa, NULL);
+		wait_sleeping(w.tid);
+		pthread_kill(th, SIGUSR1);
+	}
+	pthread_join(th, NULL);
+	if (w.ret != -EAGAIN) {
+		fail("signalled requeued waiter returned %d", w.ret);
+		goto out_unlock;
+	}
+	k_stats(fd, &st, NULL, 0);
+	if (st.live_waiters) {
+		fail("%llu waiters left", (unsigned long long)st.live_waiters);
+		goto out_unlock;
+	}
+	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &b, 0)) != 0 || b != 0) {
+		fail("unlock after the waiter left: %d, word %#x", r, b);
+		goto out_fd;
+	}
+	ret = 0;
+	goto out_fd;
+out_unlock:
+	k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &b, 0);
+out_join:
+	a = 1;			/* the restarted wait then fails with EAGAIN */
+	pthread_kill(th, SIGUSR1);
+	pthread_join(th, NULL);
+	goto out_fd;
+out:
+	ret = -1;
+out_fd:
+	close(fd);
+	return ret;
+}
+
 /* ------------------------------------------------------------ stress */
 /*
  * Four threads, two games, every wait bounded by a 3 s deadline:
@@ -1255,6 +1400,7 @@ static const struct test tests[] = {
 	{ "kill9", NULL, 0, t_kill9 },
 	{ "pi-boost", t_pi, 1, NULL },
 	{ "pi-cow", t_pi_cow, 1, NULL },
+	{ "requeue-pi", t_requeue_pi, 1, NULL },
 	{ "stress", t_stress, 1, NULL },
 	{ "pi-stress", t_pi_stress, 1, NULL },
 };
