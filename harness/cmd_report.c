@@ -225,21 +225,43 @@ static void not_ok(FILE *f, const struct fl_rd_run *r, int skipped)
 		fprintf(f, "\n");
 }
 
+/* The cells' notes, one line per distinct note with the cells it is
+ * about: a one-node machine notes every numa cell the same way. */
 static void notes(FILE *f, const struct fl_rd_run *r)
 {
 	unsigned int n = 0;
 
 	for (unsigned long i = 0; i < r->ncells; i++) {
 		const struct fl_rd_cell *c = &r->cells[i];
+		unsigned long j;
 
 		if (!*c->note)
 			continue;
+		for (j = 0; j < i; j++)
+			if (!strcmp(r->cells[j].note, c->note))
+				break;
+		if (j < i)
+			continue;	/* listed with its first cell */
 		if (!n++)
 			fprintf(f, "## Notes\n\n");
-		fprintf(f, "- cell %lu (%s %s, %u threads): ", c->index,
-			c->workload, c->backend, c->threads);
+		fprintf(f, "- ");
 		md(f, c->note);
-		fprintf(f, "\n");
+		unsigned int k = 0;
+
+		for (j = i; j < r->ncells; j++)
+			k += !strcmp(r->cells[j].note, c->note);
+		if (k == 1) {
+			fprintf(f, " (cell %lu: %s %s, %u threads)\n", c->index,
+				c->workload, c->backend, c->threads);
+			continue;
+		}
+		fprintf(f, " (cells");
+		k = 0;
+		for (j = i; j < r->ncells; j++)
+			if (!strcmp(r->cells[j].note, c->note))
+				fprintf(f, "%s %lu", k++ ? "," : "",
+					r->cells[j].index);
+		fprintf(f, ")\n");
 	}
 	if (n)
 		fprintf(f, "\n");
