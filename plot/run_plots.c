@@ -267,8 +267,10 @@ static void ylabel_of(const struct fl_rd_run *r, const struct wl *w,
 			 fl_rd_ops_unit(r, w->name));
 	else if (p->fig == F_JAIN)
 		snprintf(buf, len, "Jain's fairness index (1 = fair)");
-	else
+	else if (strlen(fl_rd_latency_what(r, w->name)) <= 24)
 		snprintf(buf, len, "%s (ns)", fl_rd_latency_what(r, w->name));
+	else	/* a long description goes in the title: the axis is short */
+		snprintf(buf, len, "latency (ns)");
 }
 
 static void set_yformat(FILE *f, const struct panel *p)
@@ -347,7 +349,7 @@ static int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 			fl_gp_end_block(&g);
 		}
 	}
-	fl_gp_begin_draw(&g, 1100, np > 1 ? 330 * np + 80 : 560);
+	fl_gp_begin_draw(&g, 1100, np > 1 ? 360 * np + 80 : 560);
 	set_xaxis(g.f, w);
 	if (np > 1) {
 		fprintf(g.f, "set multiplot layout %u,1 title ", np);
@@ -663,10 +665,13 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 			     "repetitions)", thr, 1, o, log, err, errlen);
 	if (rc >= 0) {
 		n += rc;
-		rc = plot_vs_threads(r, &w, dir, "latency", "latency "
-				     "percentiles against threads (median of "
-				     "repetitions, bars: min and max)", lat, 3,
-				     o, log, err, errlen);
+		char what[256];
+
+		snprintf(what, sizeof(what), "%s, percentiles against threads "
+			 "(median of repetitions, bars: min and max)",
+			 fl_rd_latency_what(r, name));
+		rc = plot_vs_threads(r, &w, dir, "latency", what, lat, 3, o,
+				     log, err, errlen);
 	}
 	if (rc >= 0) {
 		n += rc;
