@@ -357,6 +357,13 @@ def write_ninja(n, args, configure_args, kmod_part):
         tests += n.build(built("tests/conformance-%s" % name), "link",
                          [c_obj] + lib_objs + wl_objs,
                          variables={"libs": ["-lcmocka"] + LIBS})
+    # the matrix parser against the real registry (tests/matrix)
+    m_obj = n.build(obj_of("tests/matrix/test_matrix_parse.c"), "cc",
+                    src("tests/matrix/test_matrix_parse.c"))[0]
+    tests += n.build(built("tests/test_matrix_parse"), "link",
+                     [m_obj] + lib_objs
+                     + [o for o in objs if "/workloads/" in o],
+                     variables={"libs": ["-lcmocka"] + LIBS})
     n.newline()
 
     ctx = Ctx(args)

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the matrix file parser (harness/matrix.c), linked with the
+ * real registry of workloads and backends: cell expansion and order, the
+ * thread-list syntax, FILE:LINE errors, and what a resume reports as
+ * changed. The end-to-end tests (a killed run resumed, compare, plots)
+ * are in tests/matrix/test_matrix.py.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness/commands.h"
+#include "harness/matrix.h"
+
+/* main.c is not linked: the command line meta.json would record */
+__attribute__((weak)) int fl_main_argc;
+__attribute__((weak)) char **fl_main_argv;
+
+static int parse(const char *text, struct fl_matrix *m, char *err,
+		 size_t len)
+{
+	return fl_matrix_parse("t.ini", text, strlen(text), m, err, len);
+}
+
+static void expands_in_spec_order(void **state)
+{
+	static struct fl_matrix m;
+	static struct fl_cell c;
+	const struct fl_matrix_exp *e;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse("[defaults]\nreps = 2\nthreads = 1,2\n"
+			       "[experiment a]\nworkload = mutex\n"
+			       "backend = futex-private,spin\n"
+			       "algo = mutex3,pi\n"
+			       "[experiment b]\nworkload = hash\n"
+			       "backend = futex2\nthreads = 3\nreps = 4\n",
+			       &m, err, sizeof(err)), 0);
+	assert_int_equal(m.nexps, 2);
+	assert_int_equal(m.ncells, 2 * 2 * 2 + 1);
+	assert_int_equal(m.exps[1].first_cell, 8);
+	/* backends outermost, then options, then threads */
+	assert_int_equal(fl_matrix_cell(&m, 0, &c, &e, err, sizeof(err)), 0);
+	assert_string_equal(c.backend->name, "futex-private");
+	assert_int_equal(c.threads, 1);
+	assert_int_equal(c.reps, 2);
+	fl_matrix_cell(&m, 1, &c, &e, err, sizeof(err));
+	assert_int_equal(c.threads, 2);
+	fl_matrix_cell(&m, 2, &c, &e, err, sizeof(err));
+	assert_non_null(strstr(c.options, "algo=pi"));
+	fl_matrix_cell(&m, 4, &c, &e, err, sizeof(err));
+	assert_string_equal(c.backend->name, "spin");
+	fl_matrix_cell(&m, 8, &c, &e, err, sizeof(err));
+	assert_string_equal(e->name, "b");
+	assert_string_equal(c.workload->name, "hash");
+	assert_int_equal(c.threads, 3);
+	assert_int_equal(c.reps, 4);	/* the experiment's value wins */
+	assert_int_equal(fl_matrix_cell(&m, 9, &c, &e, err, sizeof(err)), -1);
+	fl_matrix_free(&m);
+}
+
+static void thread_lists(void **state)
+{
+	unsigned int v[16];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(fl_matrix_threads("1..8", 2, v, 16, err,
+					   sizeof(err)), 4);
+	assert_int_equal(v[3], 8);
+	assert_int_equal(fl_matrix_threads("1..2*cpus", 2, v, 16, err,
+					   sizeof(err)), 3);
+	assert_int_equal(v[2], 4);
+	assert_int_equal(fl_matrix_threads("1..2*cpus", 6, v, 16, err,
+					   sizeof(err)), 5);
+	assert_int_equal(v[3], 8);
+	assert_int_equal(v[4], 12);	/* B itself closes the range */
+	assert_int_equal(fl_matrix_threads("cpus, 1, cpus/2, 2", 4, v, 16,
+					   err, sizeof(err)), 3);
+	assert_int_equal(v[0], 4);
+	assert_int_equal(v[2], 2);
+	assert_int_equal(fl_matrix_threads("0", 2, v, 16, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "'0' is not a thread count"));
+	assert_int_equal(fl_matrix_threads("4..2", 2, v, 16, err,
+					   sizeof(err)), -1);
+	assert_int_equal(fl_matrix_threads("1..65536", 2, v, 16, err,
+					   sizeof(err)), -1);
+	assert_int_equal(fl_matrix_threads("", 2, v, 16, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "empty list"));
+}
+
+static void errors_name_file_and_line(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "[experiment x]\nworkload = mutex\nreps = -1\n",
+		  "t.ini:3: reps: '-1' is not a whole number from 1 to 100" },
+		{ "[nonsense]\n",
+		  "t.ini:1: unknown section [nonsense]: expected [defaults] "
+		  "or [experiment NAME]" },
+		{ "[experiment x]\nworkload = mutex\nbackend = nope\n",
+		  "t.ini:3: backend: unknown backend 'nope' (known:" },
+		{ "[experiment x]\nworkload = mutex\n\nthreads =\n",
+		  "t.ini:4: threads: empty list" },
+		{ "[experiment x]\nworkload = hash\nfutexes = many\n",
+		  "t.ini:3: futexes: 'many'" },
+		{ "[experiment x]\nworkload = hash\nbogus = 1\n",
+		  "t.ini:3: unknown key 'bogus' in [experiment x]" },
+	};
+	static struct fl_matrix m;
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(parse(cases[i].text, &m, err, sizeof(err)),
+				 -1);
+		if (strncmp(err, cases[i].want, strlen(cases[i].want)) != 0)
+			fail_msg("case %zu:\n got  %s\n want %s", i, err,
+				 cases[i].want);
+		fl_matrix_free(&m);
+	}
+}
+
+static void diff_names_the_change(void **state)
+{
+	static struct fl_matrix a, b;
+	char err[512], what[1024];
+
+	(void)state;
+	assert_int_equal(parse("[experiment x]\nworkload = mutex\n"
+			       "threads = 1,2\n", &a, err, sizeof(err)), 0);
+	/* comments and layout are not changes */
+	assert_int_equal(parse("; hello\n[experiment x]\n\nworkload=mutex\n"
+			       "threads   =   1,2 ; same\n", &b, err,
+			       sizeof(err)), 0);
+	assert_int_equal(fl_matrix_diff(&a, &b, what, sizeof(what)), 0);
+	fl_matrix_free(&b);
+	assert_int_equal(parse("[experiment x]\nworkload = mutex\n"
+			       "threads = 1,4\nreps = 2\n[experiment y]\n"
+			       "workload = hash\n", &b, err, sizeof(err)), 0);
+	assert_int_equal(fl_matrix_diff(&a, &b, what, sizeof(what)), 1);
+	assert_non_null(strstr(what, "[experiment x] threads: '1,2' is now "
+			       "'1,4' (line 3)"));
+	assert_non_null(strstr(what, "[experiment x] reps = 2 was added"));
+	assert_non_null(strstr(what, "section [experiment y] was added"));
+	fl_matrix_free(&a);
+	fl_matrix_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(expands_in_spec_order),
+		cmocka_unit_test(thread_lists),
+		cmocka_unit_test(errors_name_file_and_line),
+		cmocka_unit_test(diff_names_the_change),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
