@@ -78,7 +78,9 @@ def install_deps():
         return
     print("configure_kmod: apt-get install %s" % " ".join(missing),
           flush=True)
-    subprocess.run(["apt-get", "install", "-y", "-qq"] + missing,
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq",
+                    "--no-install-recommends"] + missing,
                    check=True, env=env)
 
 
