@@ -13,7 +13,9 @@ figures compared are the ones perf prints:
   wake, wake-parallel,   the mean time per round in microseconds (perf's
   requeue                "... in X ms", a mean of ten runs; futexlab's
                          lat_mean_ns over its rounds), with futexlab's p50.
-The machine load (/proc/loadavg) is printed before and after.
+The spread column, (max - min) / median of each tool's runs, says how
+much of a difference the machine's noise alone could make. The machine
+load (/proc/loadavg) is printed before and after.
 """
 
 import argparse
@@ -65,6 +67,18 @@ COMPARISONS = [
      ["requeue", "--threads", "2", "--pi", "--settle", "100ms"],
      ["perf", "bench", "futex", "requeue", "-t", "2", "--pi"],
      r"Requeued \d+ of \d+ threads in ([\d.]+) ms", "ms"),
+    ("requeue -t 1 --pi, requeuer alone on CPU 1",
+     ["requeue", "--threads", "1", "--pi", "--placement", "0,1",
+      "--settle", "100ms"],
+     ["taskset", "-c", "1", "perf", "bench", "futex", "requeue", "-t", "1",
+      "--pi"],
+     r"Requeued \d+ of \d+ threads in ([\d.]+) ms", "ms"),
+    ("requeue -t 1 --pi, requeuer on the waiter's CPU",
+     ["requeue", "--threads", "1", "--pi", "--placement", "0,0",
+      "--settle", "100ms"],
+     ["taskset", "-c", "0", "perf", "bench", "futex", "requeue", "-t", "1",
+      "--pi"],
+     r"Requeued \d+ of \d+ threads in ([\d.]+) ms", "ms"),
     ("lock-pi -t 2",
      ["lock-pi", "--threads", "2"],
      ["perf", "bench", "futex", "lock-pi", "-t", "2", "-r", "1"],
@@ -81,6 +95,12 @@ COMMON = ["--duration", "1", "--reps", "1"]
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
+
+
+def spread(values):
+    """(max - min) / median, in percent: the run-to-run noise."""
+    m = statistics.median(values)
+    return 100.0 * (max(values) - min(values)) / m if m else 0.0
 
 
 def run_futexlab(futexlab, args, results):
@@ -118,8 +138,9 @@ def main():
     print("load before: %s" % loadavg())
     print()
     print("| comparison | unit | futexlab runs | perf runs | futexlab "
-          "median | perf median | futexlab/perf | futexlab p50 |")
-    print("|---|---|---|---|---|---|---|---|")
+          "median | perf median | futexlab/perf | spread futexlab, perf | "
+          "futexlab p50 |")
+    print("|---|---|---|---|---|---|---|---|---|")
     commands = []
     for name, fl_args, pf_cmd, regex, kind in COMPARISONS:
         if args.only and not any(name.startswith(o) for o in args.only):
@@ -138,10 +159,12 @@ def main():
         unit = "ops/s/thread" if kind == "ops" else "us/round"
         fmt = "%.0f" if kind == "ops" else "%.1f"
         mf, mp = statistics.median(fl), statistics.median(pf)
-        print("| %s | %s | %s | %s | %s | %s | %.2f | %s |" % (
-            name, unit, " ".join(fmt % v for v in fl),
-            " ".join(fmt % v for v in pf), fmt % mf, fmt % mp, mf / mp,
-            ("%.1f" % statistics.median(p50)) if p50 else ""))
+        print("| %s | %s | %s | %s | %s | %s | %.2f | %.0f%%, %.0f%% | "
+              "%s |" % (
+                  name, unit, " ".join(fmt % v for v in fl),
+                  " ".join(fmt % v for v in pf), fmt % mf, fmt % mp,
+                  mf / mp, spread(fl), spread(pf),
+                  ("%.1f" % statistics.median(p50)) if p50 else ""))
         sys.stdout.flush()
         commands.append((name, "futexlab run " + " ".join(fl_args + COMMON),
                          " ".join(pf_cmd)))
