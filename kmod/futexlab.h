@@ -59,6 +59,7 @@ struct fl_bucket {
  * @signals:	waits that a signal ended
  * @pi_locks:	PI locks taken in the kernel path
  * @pi_boosts:	owner boosts applied
+ * @spins:	adaptive lock_pi spins (see pi.c)
  * @buckets:	the buckets
  */
 struct fl_table {
@@ -68,6 +69,7 @@ struct fl_table {
 	atomic64_t signals;
 	atomic64_t pi_locks;
 	atomic64_t pi_boosts;
+	atomic64_t spins;
 	struct fl_bucket buckets[];
 };
 
@@ -174,6 +176,7 @@ struct fl_wake_batch {
 extern struct fl_table *fl_global;
 extern struct fl_table **fl_numa;
 extern unsigned int fl_private_default_slots;
+extern unsigned int fl_adaptive_spin_us;
 
 /* core.c */
 struct fl_table *fl_table_alloc(u32 slots, int node);

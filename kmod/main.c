@@ -34,6 +34,11 @@ module_param_named(private_slots, fl_private_default_slots, uint, 0444);
 MODULE_PARM_DESC(private_slots,
 		 "default buckets of a private table, a power of two");
 
+unsigned int fl_adaptive_spin_us;
+module_param_named(adaptive_spin_us, fl_adaptive_spin_us, uint, 0644);
+MODULE_PARM_DESC(adaptive_spin_us,
+		 "lock_pi spins up to this long while the owner runs, before queueing (0: off)");
+
 struct fl_table *fl_global;
 struct fl_table **fl_numa;
 

@@ -286,6 +286,37 @@ struct fl_pi_state *fl_pi_alloc(void)
 	return kzalloc(sizeof(struct fl_pi_state), GFP_KERNEL);
 }
 
+/*
+ * The adaptive lock (what user space cannot do, since it cannot see
+ * whether the owner runs): with adaptive_spin_us set, a contender that
+ * finds the lock held by a task running on a CPU, with nobody queued yet,
+ * does not queue: it drops the bucket lock and spins while that owner runs
+ * and the word is unchanged, then retries from the start (a fast user-space
+ * unlock lets it take the lock without sleeping). The spinning of one call
+ * is bounded by adaptive_spin_us in total; then it queues as usual.
+ *
+ * Return: true if the word changed (retry), false to stop spinning.
+ */
+static bool fl_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
+{
+	struct task_struct *owner = fl_find_task(tid);
+	bool changed = false;
+	u32 cur;
+
+	if (!owner)
+		return true;	/* gone: retry, the next pass will say why */
+	while (owner_on_cpu(owner) && !need_resched() &&
+	       ktime_get_ns() < end) {
+		if (get_user(cur, uaddr) || cur != uval) {
+			changed = true;
+			break;
+		}
+		cpu_relax();
+	}
+	put_task_struct(owner);
+	return changed;
+}
+
 int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
@@ -293,7 +324,9 @@ int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock)
 	struct task_struct *old_owner = NULL;
 	ktime_t deadline, *dl = NULL;
 	u32 vpid = task_pid_vnr(current);
-	bool timed_out = false;
+	unsigned int spin_us = READ_ONCE(fl_adaptive_spin_us);
+	bool timed_out = false, spin = false;
+	u64 spin_end = 0;
 	struct fl_target t;
 	u32 uval, cur, newval;
 	struct fl_q q;
@@ -352,6 +385,10 @@ retry:
 		}
 		if (uval & FUTEXLAB_WAITERS)
 			break;
+		if (spin_us) {
+			spin = true;	/* nobody queued: try spinning first */
+			break;
+		}
 		ret = fl_cmpxchg_value_locked(&cur, uaddr, uval,
 					      uval | FUTEXLAB_WAITERS);
 		if (!ret && cur == uval) {
@@ -367,6 +404,19 @@ retry:
 		ret = fl_fault_in_writeable(uaddr);
 		if (ret)
 			goto out_free;
+		goto retry;
+	}
+	if (spin) {
+		spin_unlock(&t.hb->lock);
+		atomic_dec(&t.hb->waiters);
+		fl_target_put(&t);
+		if (!spin_end)
+			spin_end = ktime_get_ns() + (u64)spin_us * NSEC_PER_USEC;
+		atomic64_inc(&t.table->spins);
+		if (!fl_pi_spin(uaddr, uval, uval & FUTEXLAB_TID_MASK,
+				spin_end))
+			spin_us = 0;	/* owner off CPU or budget spent */
+		spin = false;
 		goto retry;
 	}
 

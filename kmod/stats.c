@@ -104,11 +104,11 @@ static void fl_seq_table(struct seq_file *m, const char *name, int node,
 	struct futexlab_stats s = { 0 };
 
 	fl_table_sum(t, &s, NULL, 0, 0);
-	seq_printf(m, "%s node=%d buckets=%u waits=%llu eagain=%llu timeouts=%llu signals=%llu wakes=%llu woken=%llu requeued=%llu pi_locks=%llu pi_boosts=%llu contended=%llu longest_chain=%llu live_waiters=%llu buckets_used=%llu\n",
+	seq_printf(m, "%s node=%d buckets=%u waits=%llu eagain=%llu timeouts=%llu signals=%llu wakes=%llu woken=%llu requeued=%llu pi_locks=%llu pi_boosts=%llu pi_spins=%lld contended=%llu longest_chain=%llu live_waiters=%llu buckets_used=%llu\n",
 		   name, node, s.buckets, s.waits, s.eagain, s.timeouts,
 		   s.signals, s.wakes, s.woken, s.requeued, s.pi_locks,
-		   s.pi_boosts, s.contended, s.longest_chain, s.live_waiters,
-		   s.buckets_used);
+		   s.pi_boosts, atomic64_read(&t->spins), s.contended,
+		   s.longest_chain, s.live_waiters, s.buckets_used);
 }
 
 static int fl_stats_show(struct seq_file *m, void *v)
