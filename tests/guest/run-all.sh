@@ -50,6 +50,17 @@ if [ -x "$KMODTEST" ]; then
 else
 	bad kmodtest "$KMODTEST not built"
 fi
+# the PI tests again with the adaptive lock on
+P=/sys/module/futexlab/parameters/adaptive_spin_us
+if [ -x "$KMODTEST" ] && [ -w "$P" ]; then
+	echo 50 > "$P"
+	"$KMODTEST" --stress-seconds 6 pi-boost pi-stress \
+		| sed 's/^\(PASS\|FAIL\) \([^:]*\)/\1 \2+adaptive/' > /tmp/adaptive.out 2>&1
+	echo 0 > "$P"
+	cat /tmp/adaptive.out
+	pass=$((pass + $(grep -c '^PASS' /tmp/adaptive.out)))
+	fail=$((fail + $(grep -c '^FAIL' /tmp/adaptive.out)))
+fi
 # the module's statistics after the tests, for the log
 sed 's/^/# /' /sys/kernel/debug/futexlab/stats 2>/dev/null
 
