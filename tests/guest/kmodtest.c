@@ -877,6 +877,117 @@ out_fd:
 }
 
 /*
+ * kill -9 of PI waiters: children block in lock_pi on a shared PI word
+ * that this thread owns (one of them SCHED_FIFO, boosting us) and in
+ * wait_requeue_pi; after the kill nobody is queued, we are deboosted, and
+ * our unlock finds the lock uncontended.
+ */
+static int sleeping_pid(pid_t pid)
+{
+	char path[64], buf[256] = "";
+	FILE *f;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f) && strstr(buf, ") S "))
+			r = 1;
+		fclose(f);
+	}
+	return r;
+}
+
+static int t_kill9_pi(void)
+{
+	uint32_t *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	uint32_t me = (uint32_t)syscall(SYS_gettid);
+	struct futexlab_pi pi = { .uaddr = (uintptr_t)w,
+				  .flags = FUTEXLAB_F_SHARED };
+	struct futexlab_stats s;
+	struct sched_attr_k at;
+	pid_t kids[4];
+	uint64_t end;
+	int fd = open_design(FUTEXLAB_DESIGN_GLOBAL, 0), i, n, ret = -1, r;
+
+	if (fd < 0 || w == MAP_FAILED)
+		return fail("setup"), -1;
+	w[0] = 0;
+	w[1] = 0;
+	w[2] = 0;
+	if ((r = xioctl(fd, FUTEXLAB_IOC_LOCK_PI, &pi)) != 0) {
+		fail("lock_pi: %d", r);
+		goto out;
+	}
+	for (i = 0; i < 4; i++) {
+		kids[i] = fork();
+		if (kids[i] == 0) {
+			int cfd = open_design(FUTEXLAB_DESIGN_GLOBAL, 0);
+			struct futexlab_pi cp = pi;
+			struct futexlab_wait_requeue_pi wr = {
+				.uaddr = (uintptr_t)&w[1],
+				.uaddr2 = (uintptr_t)&w[2],
+			};
+
+			if (i == 0) {
+				struct sched_param sp = { .sched_priority = 30 };
+
+				sched_setscheduler(0, SCHED_FIFO, &sp);
+			}
+			if (i < 2)
+				xioctl(cfd, FUTEXLAB_IOC_LOCK_PI, &cp);
+			else
+				xioctl(cfd, FUTEXLAB_IOC_WAIT_REQUEUE_PI, &wr);
+			_exit(0);
+		}
+	}
+	end = now_ns() + 10000000000ull;
+	do {
+		usleep(10000);
+		for (n = 0, i = 0; i < 4; i++)
+			n += sleeping_pid(kids[i]);
+		get_attr(0, &at);
+	} while ((n < 4 || at.sched_policy != SCHED_FIFO) && now_ns() < end);
+	if (at.sched_policy != SCHED_FIFO) {
+		fail("owner not boosted by the SCHED_FIFO child");
+		goto out_kill;
+	}
+	for (i = 0; i < 4; i++)
+		kill(kids[i], SIGKILL);
+	for (i = 0; i < 4; i++)
+		waitpid(kids[i], NULL, 0);
+	get_attr(0, &at);
+	if (at.sched_policy != SCHED_OTHER) {
+		fail("owner still policy %u after its waiters died",
+		     at.sched_policy);
+		goto out;
+	}
+	k_stats(fd, &s, NULL, 0);
+	if (s.live_waiters) {
+		fail("%llu live waiters after kill -9",
+		     (unsigned long long)s.live_waiters);
+		goto out;
+	}
+	if ((r = xioctl(fd, FUTEXLAB_IOC_UNLOCK_PI, &pi)) != 0 || w[0]) {
+		fail("unlock after the kill: %d, word %#x (me %#x)", r, w[0],
+		     me);
+		goto out;
+	}
+	ret = 0;
+	goto out;
+out_kill:
+	for (i = 0; i < 4; i++)
+		kill(kids[i], SIGKILL);
+	for (i = 0; i < 4; i++)
+		waitpid(kids[i], NULL, 0);
+out:
+	close(fd);
+	munmap(w, 4096);
+	return ret;
+}
+
+/*
  * The lock word on a copy-on-write page (after fork): the kernel's
  * cmpxchg faults, and faulting the page in must not write to the word
  * (fault_in_writeable() stores a zero byte: an owner's TID would change).
@@ -1398,6 +1509,7 @@ static const struct test tests[] = {
 	{ "bad-input", NULL, 0, t_bad_input },
 	{ "numa-node", NULL, 0, t_numa_node },
 	{ "kill9", NULL, 0, t_kill9 },
+	{ "kill9-pi", NULL, 0, t_kill9_pi },
 	{ "pi-boost", t_pi, 1, NULL },
 	{ "pi-cow", t_pi_cow, 1, NULL },
 	{ "requeue-pi", t_requeue_pi, 1, NULL },
