@@ -73,7 +73,8 @@ static int list_cells(const struct fl_matrix *m)
 		       cell.workload->name, cell.backend->name, cell.threads, cell.placement,
 		       cell.options[0] ? cell.options : "-");
 	}
-	printf("# %lu cells in %u experiments\n", m->ncells, m->nexps);
+	printf("# %lu cells in %u experiment(s); their repetitions run as %lu "
+	       "interleaved visits\n", m->ncells, m->nexps, m->nvisits);
 	return 0;
 }
 
@@ -200,10 +201,13 @@ int fl_cmd_matrix(int argc, char **argv)
 	install_handlers();
 	if (resume)
 		fprintf(stderr, "futexlab matrix: resuming %s: %lu of %lu "
-			"cells done\n", job.run.tmp, job.ndone, job.m.ncells);
+			"visits done\n", job.run.tmp, job.ndone,
+			job.m.nvisits);
 	else
-		fprintf(stderr, "futexlab matrix: %lu cells in %u experiment(s); "
-			"writing %s\n", job.m.ncells, job.m.nexps, job.run.tmp);
+		fprintf(stderr, "futexlab matrix: %lu cells in %u experiment(s), "
+			"%lu visits (one repetition each, interleaved); "
+			"writing %s\n", job.m.ncells, job.m.nexps,
+			job.m.nvisits, job.run.tmp);
 	fl_probe_machine(&machine);
 	fl_measure_overhead(&overhead);
 	struct fl_busy busy;
@@ -213,11 +217,21 @@ int fl_cmd_matrix(int argc, char **argv)
 
 	if (worst == 130) {
 		fprintf(stderr, "futexlab matrix: interrupted after %lu of %lu "
-			"cells; resume with: futexlab matrix --resume %s\n",
-			job.ndone, job.m.ncells, job.run.tmp);
+			"visits; resume with: futexlab matrix --resume %s\n",
+			job.ndone, job.m.nvisits, job.run.tmp);
 		fl_matrix_job_free(&job);
 		return 130;
 	}
+	if (fl_matrix_job_finalize(&job, err, sizeof(err))) {
+		fprintf(stderr, "futexlab matrix: %s (resume with: futexlab "
+			"matrix --resume %s)\n", err, job.run.tmp);
+		fl_matrix_job_free(&job);
+		return 1;
+	}
+	/* cells that ran before a resume may have failed too */
+	if (job.by_status[FL_STATUS_FAILED] ||
+	    job.by_status[FL_STATUS_ABORTED])
+		worst = 1;
 	json_t *meta = fl_meta_new(fl_main_argc, fl_main_argv, &machine,
 				   &overhead, job.m.exps[0].spec.seed);
 

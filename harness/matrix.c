@@ -643,6 +643,33 @@ static void parse_experiment(struct parse *ps, const struct section *sec,
 	m->ncells += x->ncells;
 }
 
+/* Pass p visits every cell with more than p repetitions, in cell order. */
+static int plan_visits(struct fl_matrix *m)
+{
+	unsigned int maxreps = 0;
+	unsigned long n = 0;
+
+	for (unsigned int x = 0; x < m->nexps; x++) {
+		n += m->exps[x].ncells * m->exps[x].spec.reps;
+		if (m->exps[x].spec.reps > maxreps)
+			maxreps = m->exps[x].spec.reps;
+	}
+	m->visits = calloc(n ? n : 1, sizeof(*m->visits));
+	if (!m->visits)
+		return -1;
+	for (unsigned int p = 0; p < maxreps; p++)
+		for (unsigned int x = 0; x < m->nexps; x++) {
+			const struct fl_matrix_exp *e = &m->exps[x];
+
+			if (e->spec.reps <= p)
+				continue;
+			for (unsigned long i = 0; i < e->ncells; i++)
+				m->visits[m->nvisits++] = (struct
+					fl_matrix_visit){ e->first_cell + i, p };
+		}
+	return 0;
+}
+
 int fl_matrix_parse(const char *name, const char *text, size_t len,
 		    struct fl_matrix *m, char *err, size_t errlen)
 {
@@ -724,6 +751,10 @@ int fl_matrix_parse(const char *name, const char *text, size_t len,
 	if (ps.err_line)
 		return -1;
 
+	if (plan_visits(m)) {
+		problem(&ps, 1, "out of memory");
+		return -1;
+	}
 	/* place every cell now: a bad CPU list fails before anything runs */
 	for (unsigned int x = 0; x < m->nexps; x++) {
 		static struct fl_cell cell;
@@ -791,9 +822,12 @@ void fl_matrix_free(struct fl_matrix *m)
 {
 	free(m->text);
 	free(m->entries);
+	free(m->visits);
 	m->text = NULL;
 	m->entries = NULL;
+	m->visits = NULL;
 	m->nentries = 0;
+	m->nvisits = 0;
 }
 
 int fl_matrix_cell(const struct fl_matrix *m, unsigned long i,
@@ -813,6 +847,23 @@ int fl_matrix_cell(const struct fl_matrix *m, unsigned long i,
 	snprintf(err, errlen, "cell %lu: the matrix has %lu cells", i,
 		 m->ncells);
 	return -1;
+}
+
+int fl_matrix_visit_cell(const struct fl_matrix *m, unsigned long k,
+			 struct fl_cell *cell,
+			 const struct fl_matrix_exp **exp, char *err,
+			 size_t errlen)
+{
+	if (k >= m->nvisits) {
+		snprintf(err, errlen, "visit %lu: the matrix has %lu", k,
+			 m->nvisits);
+		return -1;
+	}
+	if (fl_matrix_cell(m, m->visits[k].cell, cell, exp, err, errlen))
+		return -1;
+	cell->reps = 1;
+	cell->seed += m->visits[k].rep;
+	return 0;
 }
 
 static void trimmed(const char *s, char *out, size_t len)

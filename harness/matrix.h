@@ -22,6 +22,14 @@
  * so a cell's global index names the same cell on every expansion of the
  * same file on the same machine (what --resume relies on). Every problem
  * is reported as "FILE:LINE: what is wrong" before any cell runs.
+ *
+ * A matrix runs a cell's repetitions as separate visits, interleaved:
+ * pass p visits, in cell order, every cell with more than p repetitions,
+ * and each visit is one repetition in a fresh process with its own
+ * warm-up. A cell's spread then covers the whole run, so load that comes
+ * and goes on the machine (another user's job) widens the ranges that
+ * `futexlab compare` judges by, instead of shifting one run against the
+ * next; and per-process effects (memory layout) are sampled too.
  */
 #ifndef FUTEXLAB_MATRIX_H
 #define FUTEXLAB_MATRIX_H
@@ -46,6 +54,13 @@ struct fl_matrix_exp {
 	struct fl_spec spec;
 	unsigned long first_cell;	/* global index of its first cell */
 	unsigned long ncells;
+	struct fl_matrix_visit *visits;	/* in run order */
+	unsigned long nvisits;
+};
+
+struct fl_matrix_visit {
+	unsigned long cell;		/* global cell index */
+	unsigned int rep;		/* which repetition of it */
 };
 
 struct fl_matrix {
@@ -58,6 +73,8 @@ struct fl_matrix {
 	struct fl_matrix_exp exps[FL_MATRIX_MAX_EXPS];
 	unsigned int nexps;
 	unsigned long ncells;
+	struct fl_matrix_visit *visits;	/* in run order */
+	unsigned long nvisits;
 };
 
 /*
@@ -76,6 +93,13 @@ void fl_matrix_free(struct fl_matrix *m);
 int fl_matrix_cell(const struct fl_matrix *m, unsigned long i,
 		   struct fl_cell *cell, const struct fl_matrix_exp **exp,
 		   char *err, size_t errlen);
+
+/* Visit k: its cell with reps = 1 and the seed moved on by the rep, so
+ * repetitions do not replay one random sequence. 0, or -1 with err. */
+int fl_matrix_visit_cell(const struct fl_matrix *m, unsigned long k,
+			 struct fl_cell *cell,
+			 const struct fl_matrix_exp **exp, char *err,
+			 size_t errlen);
 
 /*
  * What differs between the matrix a partial run started with and the one

@@ -26,9 +26,9 @@
 struct fl_matrix_job {
 	struct fl_matrix m;
 	struct fl_run run;
-	unsigned char *done;		/* per cell: rows complete */
+	unsigned char *done;		/* per visit: its row is written */
 	unsigned long ndone;
-	unsigned int by_status[4];	/* cells by status, done ones */
+	unsigned int by_status[4];	/* cells by status, once finalized */
 	json_t *state;			/* matrix.json */
 	int dirfd;			/* the locked partial directory */
 };
@@ -41,17 +41,23 @@ int fl_matrix_job_start(struct fl_matrix_job *j, const char *file,
  * define the same matrix. 0, or 2 with err. */
 int fl_matrix_job_resume(struct fl_matrix_job *j, const char *dir,
 			 const char *file, char *err, size_t errlen);
+/* Once every visit ran: rewrite cells.csv in cell order (cell = the
+ * matrix's cell index, rep = the visit's repetition) and merge each
+ * cell's histograms, as `futexlab run` lays them out; count the cells by
+ * status. Safe to redo after a kill. 0, or -1 with err. */
+int fl_matrix_job_finalize(struct fl_matrix_job *j, char *err,
+			   size_t errlen);
 /* Record the finished run's meta.json and rename it into place. */
 int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
 			 size_t errlen);
 void fl_matrix_job_free(struct fl_matrix_job *j);
 
 /*
- * matrix_run.c: run every cell that is not done, in index order, with a
- * progress line on out (updated in place when tty, one line per cell
- * otherwise). 0 when every cell ran or was skipped, 1 when one failed or
+ * matrix_run.c: run every visit that is not done, in order, with a
+ * progress line on out (updated in place when tty, one line per visit
+ * otherwise). 0 when every visit ran or was skipped, 1 when one failed or
  * was aborted, 130 when interrupted (SIGINT/SIGTERM): the partial
- * directory then holds every finished cell.
+ * directory then holds every finished visit.
  */
 int fl_matrix_job_run(struct fl_matrix_job *j, FILE *out, int tty);
 

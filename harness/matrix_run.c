@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The matrix's cell loop and its progress line. The estimate of the time
- * left weighs each cell by its nominal length (warm-up plus repetitions),
- * scaled by how long the cells run so far actually took per nominal
- * second, so fork and set-up costs are in it and skipped cells (which
- * take no time) do not distort it.
+ * The matrix's visit loop (a visit: one repetition of one cell, see
+ * matrix.h) and its progress line. The estimate of the time left weighs
+ * each visit by its nominal length (warm-up plus the repetition), scaled
+ * by how long the visits run so far actually took per nominal second, so
+ * fork and set-up costs are in it and skipped visits (which take no time)
+ * do not distort it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -54,11 +55,11 @@ static void times(const struct progress *p, char *buf, size_t len)
 }
 
 static void cell_name(const struct fl_matrix_exp *e, const struct fl_cell *c,
-		      char *buf, size_t len)
+		      unsigned int rep, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s: %s %s threads=%u %s %s", e->name,
+	snprintf(buf, len, "%s: %s %s threads=%u %s %s rep %u/%u", e->name,
 		 c->workload->name, c->backend->name, c->threads, c->placement,
-		 c->options);
+		 c->options, rep + 1, e->spec.reps);
 }
 
 static void show_running(struct progress *p, unsigned long i,
@@ -92,10 +93,8 @@ static void show_done(struct progress *p, unsigned long i, unsigned long n,
 	if (res->status == FL_STATUS_OK) {
 		fl_fmt_rate(fig.ops_per_sec, rate, sizeof(rate));
 		fl_fmt_ns(fig.p99, p99, sizeof(p99));
-		snprintf(what, sizeof(what), "ok %s %s/s, spread %.1f%%%s, "
-			 "p99 %s", rate, cell->workload->ops_unit,
-			 fig.ops_spread * 100, fig.noisy ? " (noisy)" : "",
-			 p99);
+		snprintf(what, sizeof(what), "ok %s %s/s, p99 %s", rate,
+			 cell->workload->ops_unit, p99);
 	} else {
 		snprintf(what, sizeof(what), "%s: %s",
 			 fl_status_name(res->status), res->reason);
@@ -123,54 +122,49 @@ int fl_matrix_job_run(struct fl_matrix_job *j, FILE *out, int tty)
 
 	if (tty && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
 		p.width = ws.ws_col;
-	for (unsigned long i = 0; i < j->m.ncells; i++)
-		if (!j->done[i] && !fl_matrix_cell(&j->m, i, &cell, NULL, err,
-						   sizeof(err)))
+	for (unsigned long i = 0; i < j->m.nvisits; i++)
+		if (!j->done[i] && !fl_matrix_visit_cell(&j->m, i, &cell, NULL,
+							 err, sizeof(err)))
 			p.nominal_left += nominal_s(&cell);
 	p.t0 = fl_now_ns();
 
-	for (unsigned long i = 0; i < j->m.ncells && !fl_interrupted; i++) {
+	for (unsigned long i = 0; i < j->m.nvisits && !fl_interrupted; i++) {
 		struct fl_cell_result res;
 
 		if (j->done[i])
 			continue;
-		if (fl_matrix_cell(&j->m, i, &cell, &exp, err, sizeof(err))) {
+		if (fl_matrix_visit_cell(&j->m, i, &cell, &exp, err,
+					 sizeof(err))) {
 			/* checked at parse time: the machine changed */
 			fprintf(stderr, "futexlab matrix: %s\n", err);
 			return 1;
 		}
-		cell_name(exp, &cell, name, sizeof(name));
-		show_running(&p, i, j->m.ncells, name);
+		cell_name(exp, &cell, j->m.visits[i].rep, name, sizeof(name));
+		show_running(&p, i, j->m.nvisits, name);
 		fl_cell_run(&cell, &res);
 		if (fl_interrupted) {
 			fl_cell_result_free(&res);
 			break;
 		}
-		/* the row's cell index is the matrix's, so resumed cells land
-		 * under the same index and histogram file */
+		/* the row's cell index is the visit's, so a resumed visit
+		 * lands under the same index and histogram file */
 		j->run.ncells = (unsigned int)i;
 		if (fl_run_write_cell(&j->run, &cell, &res))
 			worst = 1;
 		j->done[i] = 1;
 		j->ndone++;
-		j->by_status[res.status]++;
 		p.nominal_left -= nominal_s(&cell);
 		if (res.status != FL_STATUS_SKIPPED)
 			p.nominal_done += nominal_s(&cell);
 		if (res.status == FL_STATUS_FAILED ||
 		    res.status == FL_STATUS_ABORTED)
 			worst = 1;
-		show_done(&p, i, j->m.ncells, name, &cell, &res);
+		show_done(&p, i, j->m.nvisits, name, &cell, &res);
 		fl_cell_result_free(&res);
 	}
 	if (tty) {
 		fprintf(out, "\r\033[K");
 		fflush(out);
 	}
-	if (fl_interrupted)
-		return 130;
-	/* cells done before a resume may have failed too */
-	if (j->by_status[FL_STATUS_FAILED] || j->by_status[FL_STATUS_ABORTED])
-		worst = 1;
-	return worst;
+	return fl_interrupted ? 130 : worst;
 }

@@ -275,6 +275,9 @@ threads = 1,2
     write(ini, text)
     plan = listed(ini)
     ncells = len(plan)
+    # every cell has 2 repetitions: visit k is cell k % ncells, rep
+    # k // ncells (the repetitions run interleaved, one per visit)
+    nvisits = 2 * ncells
     proc = subprocess.Popen([FL, "matrix", ini, "--results", results],
                             stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -290,7 +293,7 @@ threads = 1,2
                     nlines = f.read().count("\n") - 1
             except OSError:
                 nlines = 0
-            if nlines >= 6:    # three cells of two repetitions
+            if nlines >= 6:    # six visits, one row each
                 kids = children(proc.pid)
                 os.kill(proc.pid, signal.SIGKILL)
                 for k in kids:  # the cell in progress: do not leave it
@@ -335,8 +338,11 @@ threads = 1,2
     check(os.path.basename(final) in os.path.basename(partial),
           "the final name %s is not the partial run's" % final)
     progress = [ln for ln in r.stdout.splitlines() if ln.startswith("[")]
-    check(progress and all(("/%d]" % ncells) in ln for ln in progress),
+    check(progress and all(("/%d]" % nvisits) in ln for ln in progress),
           "progress lines do not say 'i/N': %r" % progress[:2])
+    check(len(progress) == nvisits - killed_after,
+          "the resume ran %d visits; %d were missing" % (
+              len(progress), nvisits - killed_after))
 
     rows = rows_of(os.path.join(final, "cells.csv"))
     seen = {}
@@ -355,16 +361,18 @@ threads = 1,2
               "cell %s is not the matrix's: %s" % (row["cell"], row))
         check(os.path.isfile(os.path.join(final, row["hist"])),
               "no histogram %s" % row["hist"])
-    # the cells finished before the kill were kept, not run again
+    # the visits finished before the kill were kept, not run again: each
+    # is its cell's row for that repetition, measurement unchanged
     after = open(os.path.join(final, "cells.csv")).read()
-    done_cells = {}
-    for ln in kept_before:
-        done_cells.setdefault(ln.split(",", 1)[0], []).append(ln)
-    for cell, lns in done_cells.items():
-        if len(lns) == 2:
-            for ln in lns:
-                check(ln in after, "row of cell %s changed by the resume"
-                      % cell)
+    final_rows = {(int(x["cell"]), int(x["rep"])): x for x in rows}
+    for old in csv.DictReader(io.StringIO(",".join(COLUMNS) + "\n" +
+                                          "".join(kept_before))):
+        k = int(old["cell"])
+        new = final_rows[(k % ncells, k // ncells)]
+        for col in ("workload", "backend", "options", "status",
+                    "elapsed_ns", "ops", "lat_p99_ns"):
+            check(old[col] == new[col], "visit %d's %s changed: %r -> %r"
+                  % (k, col, old[col], new[col]))
     check("mutex,futex-pri\n" not in after and after.endswith("\n"),
           "the torn line survived")
     for name in ("meta.json", "matrix.ini", "matrix.json"):

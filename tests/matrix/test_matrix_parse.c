@@ -64,6 +64,23 @@ static void expands_in_spec_order(void **state)
 	assert_int_equal(c.threads, 3);
 	assert_int_equal(c.reps, 4);	/* the experiment's value wins */
 	assert_int_equal(fl_matrix_cell(&m, 9, &c, &e, err, sizeof(err)), -1);
+	/* repetitions as interleaved visits: pass p visits every cell with
+	 * more than p repetitions */
+	assert_int_equal(m.nvisits, 8 * 2 + 4);
+	assert_int_equal(m.visits[0].cell, 0);
+	assert_int_equal(m.visits[8].cell, 8);
+	assert_int_equal(m.visits[8].rep, 0);
+	assert_int_equal(m.visits[9].cell, 0);
+	assert_int_equal(m.visits[9].rep, 1);
+	assert_int_equal(m.visits[18].cell, 8);
+	assert_int_equal(m.visits[18].rep, 2);
+	assert_int_equal(m.visits[19].rep, 3);
+	assert_int_equal(fl_matrix_visit_cell(&m, 9, &c, &e, err,
+					      sizeof(err)), 0);
+	assert_int_equal(c.reps, 1);
+	assert_int_equal(c.seed, 2);	/* seed 1, moved on by rep 1 */
+	assert_int_equal(fl_matrix_visit_cell(&m, 20, &c, &e, err,
+					      sizeof(err)), -1);
 	fl_matrix_free(&m);
 }
 
