@@ -88,6 +88,7 @@ UNIT_TESTS = {
     "test_csv": ["harness/csv.c"],
     "test_placement": ["harness/placement.c"],
     "test_numa_topo": [],
+    "test_rounds": ["harness/sleeping.c"],
     "test_results": ["harness/results.c", "harness/figures.c",
                      "harness/placement.c", "harness/csv.c", "harness/hist.c",
                      "harness/stats.c"],
