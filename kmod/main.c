@@ -16,6 +16,7 @@
 #include <linux/module.h>
 #include <linux/nodemask.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 
 #include "futexlab.h"
 
@@ -165,4 +166,4 @@ module_exit(fl_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("futexlab");
 MODULE_DESCRIPTION("futex designs for measurement: global, private and per-node hash, PI");
-MODULE_VERSION("1");
+MODULE_VERSION(__stringify(FUTEXLAB_VERSION));
