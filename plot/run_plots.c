@@ -226,11 +226,17 @@ static const struct fl_rd_cell *cell_at(const struct wl *w,
 	return NULL;
 }
 
+static int logx(const struct wl *w)
+{
+	return w->nthreads >= 3 &&
+	       w->threads[w->nthreads - 1] >= 4 * w->threads[0];
+}
+
 static void set_xaxis(FILE *f, const struct wl *w)
 {
 	unsigned int lo = w->threads[0], hi = w->threads[w->nthreads - 1];
 
-	if (w->nthreads >= 3 && hi >= 4 * lo)
+	if (logx(w))
 		fprintf(f, "set logscale x 2\nset xrange [%g:%g]\n", lo / 1.3,
 			hi * 1.3);
 	else
@@ -367,9 +373,20 @@ static int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 		set_yformat(g.f, &pn[p]);
 		fprintf(g.f, "plot ");
 		for (unsigned int s = 0; s < ns; s++) {
-			fprintf(g.f, "%s$p%u_s%u using 1:2:3:4 with "
+			/* nudge each series sideways so error bars at one
+			 * thread count do not hide each other */
+			double d = ns > 1 ? ((double)s - (ns - 1) / 2.0) /
+				   (ns - 1) : 0;
+			char x[64];
+
+			if (logx(w))
+				snprintf(x, sizeof(x), "($1*2**(%.4f))",
+					 0.12 * d);
+			else
+				snprintf(x, sizeof(x), "($1+%.4f)", 0.12 * d);
+			fprintf(g.f, "%s$p%u_s%u using %s:2:3:4 with "
 				"yerrorlines lt %u title ", s ? ", \\\n\t" : "", p, s,
-				s + 1);
+				x, s + 1);
 			fl_gp_str(g.f, labels[s]);
 		}
 		fprintf(g.f, "\n");
