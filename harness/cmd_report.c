@@ -112,8 +112,8 @@ static void machine(FILE *f, const struct fl_rd_run *r)
 
 		fprintf(f, "| other load | %.0f%% of all CPU time went to other "
 			"processes during the run%s |\n", v * 100,
-			v > FL_BUSY_WARN ? " (**busy machine**: results move "
-			"between runs by more than their spread shows)" : "");
+			v > FL_BUSY_WARN ? " (**busy machine**: expect wide "
+			"spreads)" : "");
 	}
 	fprintf(f, "\n");
 }
@@ -309,6 +309,11 @@ int fl_cmd_report(int argc, char **argv)
 		"whose spread exceeds %.0f%% is flagged **noisy**.\nLatencies "
 		"are the medians of each repetition's percentile.\n\n",
 		FL_NOISY_SPREAD * 100);
+	if (json_object_get(run.meta, "matrix"))
+		fprintf(f, "A matrix run: each repetition ran as its own visit "
+			"(a fresh process), the\nvisits interleaved across the "
+			"matrix, so a cell's spread covers the whole run\n"
+			"(docs/matrix.md).\n\n");
 	for (unsigned long i = 0; i < run.ncells; i++) {
 		unsigned long j;
 

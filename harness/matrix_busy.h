@@ -4,8 +4,8 @@
  * of all CPUs' time (from /proc/stat, steal included) that went neither
  * to this process and its cell children nor to idle. Recorded in
  * meta.json as foreign_cpu_share, shown by the report and warned about by
- * compare, because on a shared machine another user's load moves results
- * between runs by more than the spread inside one run shows.
+ * compare: on a shared machine another user's load is what widens the
+ * spreads and moves one run against another.
  */
 #ifndef FUTEXLAB_MATRIX_BUSY_H
 #define FUTEXLAB_MATRIX_BUSY_H
