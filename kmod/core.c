@@ -336,6 +336,8 @@ bool fl_unqueue_self(struct fl_q *q)
 		spin_unlock(&hb->lock);
 	}
 	__fl_unqueue(q);
+	if (q->pi)
+		__fl_pi_waiter_left(q->pi);	/* in the same critical section */
 	spin_unlock(&hb->lock);
 	return true;
 }

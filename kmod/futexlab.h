@@ -218,6 +218,7 @@ int __fl_pi_attach(struct fl_target *t, u32 tid,
 		   struct task_struct **old_owner);
 void __fl_pi_get(struct fl_pi_state *pi);
 void __fl_pi_add_waiter(struct fl_pi_state *pi, struct fl_q *q);
+void __fl_pi_waiter_left(struct fl_pi_state *pi);
 void fl_pi_waiter_gone(struct fl_pi_state *pi);
 void fl_pi_adjust(struct fl_pi_state *pi);
 void fl_pi_put(struct fl_pi_state *pi);

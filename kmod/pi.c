@@ -271,12 +271,20 @@ void __fl_pi_add_waiter(struct fl_pi_state *pi, struct fl_q *q)
 	q->pi = pi;
 }
 
+/*
+ * A PI waiter took itself off the queue (fl_unqueue_self(), bucket lock
+ * held): it stops counting in the same critical section, so nobody sees a
+ * waiter count that the queue no longer has (a contender would take that
+ * for a word that disagrees with the kernel and fail with EINVAL).
+ */
+void __fl_pi_waiter_left(struct fl_pi_state *pi)
+{
+	pi->nr_waiters--;
+}
+
 /* A PI waiter left without the lock: recompute the boost, drop its ref. */
 void fl_pi_waiter_gone(struct fl_pi_state *pi)
 {
-	fl_hb_lock(pi->hb);
-	pi->nr_waiters--;
-	spin_unlock(&pi->hb->lock);
 	fl_pi_adjust(pi);
 	fl_pi_put(pi);
 }
