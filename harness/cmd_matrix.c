@@ -80,27 +80,6 @@ static int list_cells(const struct fl_matrix *m)
 
 /* What the plots and the report need to know of each workload, so they
  * can read the run directory alone. */
-static json_t *workloads_json(const struct fl_matrix *m)
-{
-	json_t *o = json_object();
-
-	for (unsigned int x = 0; x < m->nexps; x++) {
-		const struct fl_workload *w = m->exps[x].spec.workload;
-		json_t *counters = json_array();
-
-		if (json_object_get(o, w->name))
-			continue;
-		for (unsigned int c = 0; c < w->ncounters; c++)
-			json_array_append_new(counters,
-					      json_string(w->counters[c].name));
-		json_object_set_new(o, w->name, json_pack(
-			"{s:s, s:s, s:s, s:o}", "summary", w->summary,
-			"ops_unit", w->ops_unit, "latency", w->latency,
-			"counters", counters));
-	}
-	return o;
-}
-
 int fl_cmd_matrix(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -235,7 +214,8 @@ int fl_cmd_matrix(int argc, char **argv)
 	json_t *meta = fl_meta_new(fl_main_argc, fl_main_argv, &machine,
 				   &overhead, job.m.exps[0].spec.seed);
 
-	json_object_set_new(meta, "workloads", workloads_json(&job.m));
+	for (unsigned int x = 0; x < job.m.nexps; x++)
+		fl_meta_add_workload(meta, job.m.exps[x].spec.workload);
 	double foreign = fl_busy_foreign_share(&busy);
 
 	if (foreign >= 0)	/* of this session, when resumed */

@@ -68,6 +68,8 @@ int fl_cmd_run(int argc, char **argv)
 				   &overhead,
 				   a.spec.seed);
 	json_t *cells_json = json_array();
+
+	fl_meta_add_workload(meta, a.spec.workload);
 	FILE *out = a.json ? stderr : stdout;
 	int worst = 0;
 

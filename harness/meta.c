@@ -9,6 +9,7 @@
 #include "cell.h"
 #include "stats.h"
 #include "version.h"
+#include "workload.h"
 
 void fl_utc_now(char *buf, size_t len)
 {
@@ -93,4 +94,25 @@ void fl_meta_finish(json_t *meta, unsigned int ncells,
 		"failed", (int)by_status[FL_STATUS_FAILED],
 		"skipped", (int)by_status[FL_STATUS_SKIPPED],
 		"aborted", (int)by_status[FL_STATUS_ABORTED]));
+}
+
+void fl_meta_add_workload(json_t *meta, const struct fl_workload *w)
+{
+	json_t *all = json_object_get(meta, "workloads");
+	json_t *counters;
+
+	if (!all) {
+		all = json_object();
+		json_object_set_new(meta, "workloads", all);
+	}
+	if (json_object_get(all, w->name))
+		return;
+	counters = json_array();
+	for (unsigned int c = 0; c < w->ncounters; c++)
+		json_array_append_new(counters,
+				      json_string(w->counters[c].name));
+	json_object_set_new(all, w->name, json_pack(
+		"{s:s, s:s, s:s, s:o}", "summary", w->summary,
+		"ops_unit", w->ops_unit, "latency", w->latency,
+		"counters", counters));
 }

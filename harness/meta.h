@@ -15,6 +15,10 @@ json_t *fl_machine_json(const struct fl_machine *m);
 /* The start of a run's meta.json: command, version, machine, overhead. */
 json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
 		    const struct fl_overhead *o, uint64_t seed);
+struct fl_workload;
+/* Add a workload's description (summary, units, counters) under
+ * meta.json's "workloads", once: plots and reports read units from it. */
+void fl_meta_add_workload(json_t *meta, const struct fl_workload *w);
 /* Record the end time and the cell counts by status. */
 void fl_meta_finish(json_t *meta, unsigned int ncells, const unsigned int
 		    *by_status, int interrupted);

@@ -283,8 +283,9 @@ def main():
                        run_cmocka(n, p, CONFORMANCE_TIMEOUT)))
     scripts = [os.path.join(ROOT, "tests", "cli", "test_cli.py"),
                os.path.join(ROOT, "tests", "smoke", "test_smoke.py")]
-    scripts += sorted(glob.glob(os.path.join(ROOT, "tests", "harness",
-                                             "test_*.py")))
+    for folder in ("harness", "matrix"):
+        scripts += sorted(glob.glob(os.path.join(ROOT, "tests", folder,
+                                                 "test_*.py")))
     for path in scripts:
         if not os.path.exists(path):
             continue
