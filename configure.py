@@ -30,6 +30,13 @@ BACKENDS = [
     ("futex2", "futex2.h", "futex2", []),
     ("futex2-numa", "futex2.h", "futex2_numa", ["-DFL_FUTEX2_NUMA"]),
     ("spin", "spin.h", "spin", []),
+    # the futexlab module, one name per hash design (kmod/, docs/kmod.md)
+    ("kmod-global", "kmod.h", "kmod_global",
+     ["-DFL_KMOD_DESIGN=FUTEXLAB_DESIGN_GLOBAL"]),
+    ("kmod-private", "kmod.h", "kmod_private",
+     ["-DFL_KMOD_DESIGN=FUTEXLAB_DESIGN_PRIVATE"]),
+    ("kmod-numa", "kmod.h", "kmod_numa",
+     ["-DFL_KMOD_DESIGN=FUTEXLAB_DESIGN_NUMA"]),
 ]
 
 # one file each in workloads/
@@ -165,6 +172,7 @@ class Ctx:
         self.args = args
         self.futexlab_binary = built("futexlab")
         self.test_binaries = []
+        self.guest_cmd = None   # set by the module's part: the guest tests
 
     @staticmethod
     def built(path):
@@ -374,9 +382,11 @@ def write_ninja(n, args, configure_args, kmod_part):
         guest_test = kmod_part.emit(n, ctx) or []
 
     n.build("all", "phony", [built("futexlab")] + tests)
+    test_cmd = "python3 $root/tests/run.py --builddir $builddir"
+    if getattr(ctx, "guest_cmd", None):
+        test_cmd += " --guest-cmd " + shlex.quote(ctx.guest_cmd)
     n.build("test", "run", ["all"], implicit=guest_test,
-            variables={"command": "python3 $root/tests/run.py --builddir "
-                       "$builddir", "desc": "TEST"})
+            variables={"command": test_cmd, "desc": "TEST"})
     # the main job: the default matrix, then its plots and report; the
     # always-dirty input makes it run every time it is asked for
     matrix_inputs = ["$root/matrix/run.sh", built("gen/always")]

@@ -54,6 +54,10 @@ static void print_text(const struct fl_machine *m)
 		printf("  private hash prctl   no (PR_FUTEX_HASH needs 6.16+)\n");
 	printf("  /dev/futexlab        %s\n", m->dev_futexlab ? "present" :
 	       "absent (load kmod/futexlab.ko)");
+	if (m->kmod_version[0])
+		printf("  futexlab module      version %s, %s\n",
+		       m->kmod_version, m->kmod_params[0] ? m->kmod_params :
+		       "no parameters");
 }
 
 /* A workload's options, so tools can drive it without parsing --help. */

@@ -30,7 +30,7 @@ json_t *fl_machine_json(const struct fl_machine *m)
 			"mem_mb", (json_int_t)m->node_mem_mb[n]));
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s,"
 			 " s:{s:i, s:i, s:i, s:i, s:b, s:o},"
-			 " s:{s:b, s:b, s:b, s:I, s:b},"
+			 " s:{s:b, s:b, s:b, s:I, s:b, s:{s:s, s:s}},"
 			 " s:{s:I, s:I}}",
 			 "hostname", m->hostname, "kernel", m->kernel,
 			 "kernel_version", m->kernel_version, "arch", m->arch,
@@ -44,6 +44,8 @@ json_t *fl_machine_json(const struct fl_machine *m)
 			 "lock_pi2", m->futex_lock_pi2,
 			 "private_hash_slots", (json_int_t)m->hash_slots,
 			 "dev_futexlab", m->dev_futexlab,
+			 "futexlab_module", "version", m->kmod_version,
+			 "parameters", m->kmod_params,
 			 "rt_throttling", "sched_rt_runtime_us",
 			 (json_int_t)m->rt_runtime_us,
 			 "sched_rt_period_us", (json_int_t)m->rt_period_us);

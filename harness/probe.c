@@ -2,6 +2,7 @@
 /* Machine and kernel-feature probes. */
 #include "probe.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <hwloc.h>
 #include <linux/futex.h>
@@ -166,6 +167,32 @@ static void probe_topology(struct fl_machine *m)
 	}
 }
 
+/* The loaded module's version and parameters, from sysfs. */
+static void probe_kmod(struct fl_machine *m)
+{
+	const char *dir = "/sys/module/futexlab/parameters";
+	char path[512], value[64];
+	size_t used = 0;
+	DIR *d;
+
+	read_line("/sys/module/futexlab/version", m->kmod_version,
+		  sizeof(m->kmod_version), "");
+	d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d)) != NULL;) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		read_line(path, value, sizeof(value), "?");
+		if (used < sizeof(m->kmod_params))
+			used += (size_t)snprintf(m->kmod_params + used,
+				sizeof(m->kmod_params) - used, "%s%s=%s",
+				used ? ";" : "", e->d_name, value);
+	}
+	closedir(d);
+}
+
 void fl_probe_machine(struct fl_machine *m)
 {
 	struct utsname u;
@@ -191,6 +218,7 @@ void fl_probe_machine(struct fl_machine *m)
 	m->futex_lock_pi2 = fl_probe_lock_pi2();
 	m->hash_slots = fl_probe_hash_slots();
 	m->dev_futexlab = access("/dev/futexlab", F_OK) == 0;
+	probe_kmod(m);
 	m->rt_runtime_us = read_long("/proc/sys/kernel/sched_rt_runtime_us",
 				     -2);
 	m->rt_period_us = read_long("/proc/sys/kernel/sched_rt_period_us", -2);

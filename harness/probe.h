@@ -30,6 +30,8 @@ struct fl_machine {
 	int futex_lock_pi2;		/* FUTEX_LOCK_PI2 accepted */
 	long hash_slots;		/* PR_FUTEX_HASH slots, -1 if no prctl */
 	int dev_futexlab;		/* /dev/futexlab exists */
+	char kmod_version[32];		/* the module's, "" when not loaded */
+	char kmod_params[256];		/* "name=value;..." from sysfs */
 	long rt_runtime_us;		/* sched_rt_runtime_us, -2 unknown */
 	long rt_period_us;
 };

@@ -36,8 +36,9 @@ static const struct {
 	{ "seed", 1, OPT_SEED, "N  seed for every random choice (default 1)" },
 	{ "json", 0, OPT_JSON, "  print the summary as JSON on stdout" },
 	{ "hash-slots", 1, OPT_HASH_SLOTS,
-	  "N  futex hash size for the backend (0: global table; default: "
-	  "leave it)" },
+	  "N  futex hash slots: futex-private/futex2 set the 6.16+ private "
+	  "hash (0: the global table); kmod-private sizes its table (0: the "
+	  "module's default); default: leave it" },
 	{ "help", 0, OPT_HELP, "  this help" },
 };
 #define NCOMMON (sizeof(common) / sizeof(common[0]))
