@@ -89,44 +89,7 @@ static inline int fl_cmp_requeue(uint32_t *w, uint32_t *w2, int nr_wake,
 				 nr_requeue));
 }
 
-static inline int fl_lock_pi(uint32_t *w, const struct timespec *deadline)
-{
-	(void)w;
-	(void)deadline;
-	return -ENOSYS;
-}
-
-static inline int fl_trylock_pi(uint32_t *w)
-{
-	(void)w;
-	return -ENOSYS;
-}
-
-static inline int fl_unlock_pi(uint32_t *w)
-{
-	(void)w;
-	return -ENOSYS;
-}
-
-static inline int fl_wait_requeue_pi(uint32_t *w, uint32_t val, uint32_t *w2,
-				     const struct timespec *deadline)
-{
-	(void)w;
-	(void)val;
-	(void)w2;
-	(void)deadline;
-	return -ENOSYS;
-}
-
-static inline int fl_cmp_requeue_pi(uint32_t *w, uint32_t *w2, int nr_requeue,
-				    uint32_t val)
-{
-	(void)w;
-	(void)w2;
-	(void)nr_requeue;
-	(void)val;
-	return -ENOSYS;
-}
+#include "no_pi.h"
 
 #ifdef FL_BACKEND_DESCRIBE
 #include "../harness/probe.h"
