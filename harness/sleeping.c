@@ -14,7 +14,7 @@
 
 #include "workload.h"
 
-static char thread_state(pid_t tid)
+char fl_thread_state(pid_t tid)
 {
 	char path[64], buf[512];
 	int fd;
@@ -46,7 +46,7 @@ int fl_wait_threads_sleeping(struct fl_thread *const *threads, unsigned int n,
 		for (unsigned int i = 0; i < n; i++) {
 			pid_t tid = __atomic_load_n(&threads[i]->tid,
 						    __ATOMIC_ACQUIRE);
-			if (tid && thread_state(tid) == 'S')
+			if (tid && fl_thread_state(tid) == 'S')
 				asleep++;
 		}
 		if (asleep == n)

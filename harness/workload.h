@@ -150,6 +150,10 @@ void fl_rep_fail(struct fl_rep *rep, const char *fmt, ...)
 int fl_wait_threads_sleeping(struct fl_thread *const *threads, unsigned int n,
 			     uint64_t deadline_ns);
 
+/* A thread of this process's scheduler state letter ('S' asleep), or
+ * '?' when it cannot be read. */
+char fl_thread_state(pid_t tid);
+
 static inline int fl_should_stop(const struct fl_rep *rep)
 {
 	return atomic_load_explicit(&rep->stop, memory_order_relaxed);

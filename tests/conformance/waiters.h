@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "harness/clock.h"
+#include "harness/workload.h"
 
 /* How long any helper may block, and how long the test waits for one. */
 #define WAIT_LIMIT_NS	(5 * FL_NSEC_PER_SEC)
@@ -127,33 +128,12 @@ static struct waiter *start_waiter(int i, enum waiter_op op, uint32_t *w,
 	return wt;
 }
 
-/* The scheduler state letter of one of our threads, '?' if unknown. */
-static char task_state(pid_t tid)
-{
-	char path[64], buf[512];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return '?';
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return '?';
-	buf[n] = '\0';
-	/* the name may hold spaces and parentheses: the last ')' ends it */
-	char *p = strrchr(buf, ')');
-
-	return p && p[1] == ' ' ? p[2] : '?';
-}
-
 static int is_blocked(const struct waiter *wt)
 {
 	return __atomic_load_n(&wt->started, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&wt->done, __ATOMIC_ACQUIRE) &&
-	       task_state(__atomic_load_n(&wt->tid, __ATOMIC_ACQUIRE)) == 'S';
+	       fl_thread_state(__atomic_load_n(&wt->tid,
+					       __ATOMIC_ACQUIRE)) == 'S';
 }
 
 /* Wait until helpers [first, first+n) are all asleep in their call. */
