@@ -59,7 +59,7 @@ COMPARISONS = [
     # all wakers share that waiter's CPU (CPU 1 here): mirror that
     ("wake-parallel -t 2 (2 wakers)",
      ["wake-parallel", "--threads", "2", "--nwakers", "2", "--placement",
-      "0,1,1,1", "--settle", "100ms"],
+      "0,1,1,1,0", "--settle", "100ms"],
      ["perf", "bench", "futex", "wake-parallel", "-t", "2", "-w", "2"],
      r"Avg per-thread latency \(waking [\d/]+ threads\) in ([\d.]+) ms",
      "ms"),

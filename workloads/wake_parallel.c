@@ -16,9 +16,14 @@
  * one sample per waker and round, and its mean is perf's "Avg per-thread
  * latency (waking n/N threads)". ops are rounds. Checks every round that
  * the wakers together woke exactly N and that every waiter was woken
- * exactly once. The wakers' start line and the controller's wait for
- * them use the stock private futex with deadlines, outside the measured
- * calls. --shared is perf's -S (needs futex-shared). Spin is skipped: its
+ * exactly once. One more thread, the coordinator (perf's main thread),
+ * runs the rounds untimed: it sees the waiters asleep, releases every
+ * waker with one wake on a start line (perf: a barrier) and waits for
+ * them; both use the stock private futex with deadlines, outside the
+ * measured calls. Wakers that share a CPU preempt one another inside the
+ * timed call, in futexlab as in perf: the placement decides (perf gives
+ * every waker the CPU of its last waiter). --shared is perf's -S (needs
+ * futex-shared). Spin is skipped: its
  * waiters do not sleep, so wakes cannot be counted.
  * --settle idles before each round as perf's usleep(100000) does (see
  * wake.c).
@@ -75,9 +80,10 @@ static uint32_t needs(const struct fl_cell *cell)
 	       (cell->opt[OPT_SHARED] ? FL_CAP_SHARED : 0);
 }
 
+/* the waiters, the wakers, and the coordinator that runs the rounds */
 static unsigned int nthreads(const struct fl_cell *cell)
 {
-	return cell->threads + wakers_of(cell);
+	return cell->threads + wakers_of(cell) + 1;
 }
 
 static int init(struct fl_rep *rep, char *why, size_t len)
@@ -170,8 +176,9 @@ static int wait_reach(struct fl_rep *rep, uint32_t *w, uint32_t target)
 	}
 }
 
-/* Waker 0 also runs the rounds: sees the waiters asleep, opens the start
- * line, waits for the other wakers, checks the counts. */
+/* The coordinator (the last thread, untimed, like perf's main thread)
+ * sees the waiters asleep and opens the start line for all the wakers at
+ * once; then it waits for them and checks the counts. */
 static int start_round(struct fl_thread *t, struct wp_state *s,
 		       uint32_t round)
 {
@@ -228,10 +235,7 @@ static void waker(struct fl_thread *t, struct wp_state *s)
 	const unsigned int k = t->index - n;
 	const int share = (int)(n / s->nwakers + (k < n % s->nwakers));
 
-	for (uint32_t round = 1;; round++) {
-		if (k == 0 ? start_round(t, s, round) :
-		    wait_reach(rep, &s->go, round))
-			break;
+	for (uint32_t round = 1; !wait_reach(rep, &s->go, round); round++) {
 		uint64_t t0 = fl_now_ns();
 		int w = fl_wake(s->word, share);
 		uint64_t t1 = fl_now_ns();
@@ -246,9 +250,14 @@ static void waker(struct fl_thread *t, struct wp_state *s)
 		if (__atomic_add_fetch(&s->arrived, 1, __ATOMIC_ACQ_REL) ==
 		    round * s->nwakers)
 			fl_rounds_futex(&s->arrived, FUTEX_WAKE, INT_MAX, NULL);
-		if (k == 0 && end_round(t, s, round))
-			break;
 	}
+}
+
+static void coordinator(struct fl_thread *t, struct wp_state *s)
+{
+	for (uint32_t round = 1;; round++)
+		if (start_round(t, s, round) || end_round(t, s, round))
+			break;
 }
 
 static void thread(struct fl_thread *t)
@@ -257,8 +266,10 @@ static void thread(struct fl_thread *t)
 
 	if (t->index < s->rounds->nwaiters)
 		waiter(t, s);
-	else
+	else if (t->index < s->rounds->nwaiters + s->nwakers)
 		waker(t, s);
+	else
+		coordinator(t, s);
 }
 
 static void kick(struct fl_rep *rep)
