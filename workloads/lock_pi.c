@@ -32,7 +32,8 @@ enum { OPT_MULTI, OPT_HOLD, OPT_SHARED };
 enum { C_WAITERS_SEEN, C_VIOLATIONS };
 
 struct lock_pi_state {
-	_Alignas(FL_CACHELINE) uint32_t inside;	/* 1 while a thread owns it */
+	/* 1 while a thread owns the lock */
+	_Alignas(FL_CACHELINE) uint32_t inside;
 	/* the futexes, one per thread and line (only [0] without --multi) */
 	_Alignas(FL_CACHELINE) char words[];
 };

@@ -54,8 +54,10 @@ enum { C_NODES, C_CPU_NODES, C_MEM_NODES, C_LOCAL, C_REMOTE, C_MISPLACED,
 
 /* One futex word and the data it guards, on a page of its own. */
 struct numa_word {
-	_Alignas(FL_CACHELINE) uint32_t word[2];	/* lock (+ node field) */
-	_Alignas(FL_CACHELINE) uint32_t inside;		/* guarded data */
+	/* the lock, then futex2-numa's node field */
+	_Alignas(FL_CACHELINE) uint32_t word[2];
+	/* the data it guards, on a line of its own */
+	_Alignas(FL_CACHELINE) uint32_t inside;
 	uint64_t count;
 };
 

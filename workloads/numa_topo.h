@@ -30,14 +30,15 @@
 #define NUMA_MAX_CPUS	1024
 
 enum { NUMA_ALL = -1 };				/* CPU choice */
-enum { NUMA_LOCAL = -1, NUMA_REMOTE = -2, NUMA_SPREAD = -3 };	/* memory */
+/* memory choices */
+enum { NUMA_LOCAL = -1, NUMA_REMOTE = -2, NUMA_SPREAD = -3 };
 
 struct numa_topo {
 	unsigned int nnodes;		/* node ids 0..nnodes-1 */
 	unsigned int ncpus;		/* entries in cpu_node */
 	int cpu_node[NUMA_MAX_CPUS];	/* -1: not ours to use */
 	unsigned int mem_nodes;		/* bit n: node n has memory */
-	int numa;			/* libnuma works: binding is possible */
+	int numa;			/* libnuma works: can bind */
 };
 
 static inline void numa_topo_probe(struct numa_topo *tp)

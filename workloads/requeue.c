@@ -93,7 +93,8 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 			 "slots", n);
 		return -1;
 	}
-	s->f1[1] = ~0u;		/* futex2-numa's node: the kernel chooses */
+	/* futex2-numa's node fields: the kernel chooses */
+	s->f1[1] = ~0u;
 	s->f2[1] = ~0u;
 	s->rounds = fl_rounds_place(mem, rep, n);
 	rep->shared = s;

@@ -42,12 +42,14 @@
 
 #include "harness/workload.h"
 
-#define FL_ROUNDS_QUIT		UINT32_MAX	/* the gate's value at stop */
-#define FL_ROUNDS_SLICE_NS	20000000ull	/* recheck stop this often */
+/* the gate's value at stop, and how often waits recheck stop */
+#define FL_ROUNDS_QUIT		UINT32_MAX
+#define FL_ROUNDS_SLICE_NS	20000000ull
 
 struct fl_rounds_waiter {
-	_Alignas(FL_CACHELINE) uint32_t armed;	/* round it blocks for */
-	uint64_t wakes;				/* waits that returned 0 */
+	/* the round it blocks for, and its waits that returned 0 */
+	_Alignas(FL_CACHELINE) uint32_t armed;
+	uint64_t wakes;
 	char pad[FL_CACHELINE - 16];
 };
 

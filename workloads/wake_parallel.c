@@ -116,10 +116,11 @@ FL_WORKLOAD_DESCRIPTOR(wake_parallel) = {
 	.summary = "parallel wakers wake shares of N waiters "
 		   "(perf bench futex wake-parallel)",
 	.scenario = "--threads waiters block on one futex; once all sleep, "
-		    "--nwakers wakers (0: one per waiter) each wake their share "
-		    "with one call, at once. The latency is each waker's call "
-		    "time per round (perf's \"Avg per-thread latency\"); the "
-		    "wakers must wake exactly N, each waiter once per round.",
+		    "--nwakers wakers (0: one per waiter) each wake their "
+		    "share with one call, at once. The latency is each "
+		    "waker's call time per round (perf's \"Avg per-thread "
+		    "latency\"); the wakers must wake exactly N, each waiter "
+		    "once per round.",
 	.ops_unit = "rounds",
 	.latency = "each waker's wake call time, per round",
 	.options = options,
