@@ -185,13 +185,17 @@ static inline int fl_rounds_settle(struct fl_rep *rep, uint64_t ns)
 }
 
 /* Controller, before round: every waiter was woken exactly round - 1
- * times. Returns the index of the first that was not, or -1. */
+ * times. Returns the index of the first that was not, or -1. A stop that
+ * came after fl_rounds_await() returned lets the kick wake the waiters one
+ * extra time: that is the end of the repetition, not a broken count, so
+ * it returns -1 then and the controller's next step sees stop. */
 static inline int fl_rounds_check(const struct fl_rounds *rs, uint32_t round)
 {
 	for (unsigned int i = 0; i < rs->nwaiters; i++)
 		if (__atomic_load_n(&rs->w[i].wakes, __ATOMIC_ACQUIRE) !=
 		    (uint64_t)round - 1)
-			return (int)i;
+			return fl_should_stop(rs->threads[i]->rep) ? -1 :
+			       (int)i;
 	return -1;
 }
 
