@@ -7,12 +7,12 @@
  * or was aborted, 2 on a bad matrix file or usage, 130 when interrupted.
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "interrupt.h"
 #include "matrix_busy.h"
 #include "matrix_job.h"
 #include "meta.h"
@@ -38,22 +38,6 @@ static void usage(FILE *f)
 		"                  cells without all their rows run. Refused\n"
 		"                  if the matrix file changed since.\n"
 		"  --help          this help\n");
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	fl_interrupted = 1;
-}
-
-static void install_handlers(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 }
 
 static int list_cells(const struct fl_matrix *m)
@@ -177,7 +161,7 @@ int fl_cmd_matrix(int argc, char **argv)
 		fl_matrix_job_free(&job);
 		return rc;
 	}
-	install_handlers();
+	fl_catch_interrupts();
 	if (resume)
 		fprintf(stderr, "futexlab matrix: resuming %s: %lu of %lu "
 			"visits done\n", job.run.tmp, job.ndone,

@@ -5,32 +5,15 @@
  * directory's path. Exit 0 when every cell ran or was skipped, 1 when a
  * cell failed a check or was aborted, 2 on bad usage, 130 on Ctrl-C.
  */
-#include <signal.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cell.h"
 #include "commands.h"
 #include "figures.h"
+#include "interrupt.h"
 #include "meta.h"
 #include "results.h"
 #include "run_args.h"
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	fl_interrupted = 1;
-}
-
-static void install_handlers(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 int fl_cmd_run(int argc, char **argv)
 {
@@ -62,7 +45,7 @@ int fl_cmd_run(int argc, char **argv)
 		fprintf(stderr, "futexlab run: %s\n", err);
 		return 2;
 	}
-	install_handlers();
+	fl_catch_interrupts();
 	fl_measure_overhead(&overhead);
 	json_t *meta = fl_meta_new(fl_main_argc, fl_main_argv, &machine,
 				   &overhead,
