@@ -56,6 +56,7 @@ HARNESS = [
     "harness/main.c",
     "harness/cmd_list.c",
     "harness/cmd_run.c",
+    "harness/cli_getopt.c",
     "harness/interrupt.c",
     "harness/run_args.c",
     "harness/cell.c",

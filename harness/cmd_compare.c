@@ -21,13 +21,13 @@
  * output cannot be written or gnuplot fails, 2 on bad usage.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_getopt.h"
 #include "commands.h"
 #include "csv.h"
 #include "figures.h"
@@ -393,10 +393,9 @@ int fl_cmd_compare(int argc, char **argv)
 	int noplot = 0, rc = 0;
 	FILE *csv = NULL, *md = NULL;
 
-	optind = 1;
-	opterr = 0;
+	fl_getopt_start();
 	for (;;) {
-		int c = getopt_long(argc, argv, ":", longopts, NULL);
+		int c = fl_getopt("compare", argc, argv, longopts);
 
 		if (c == -1)
 			break;
@@ -410,13 +409,7 @@ int fl_cmd_compare(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "futexlab compare: %s needs a value\n",
-				argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "futexlab compare: unknown option '%s' "
-				"(see --help)\n", argv[optind - 1]);
+		default:	/* FL_GETOPT_BAD: it said why */
 			return 2;
 		}
 	}

@@ -6,11 +6,11 @@
  * Exit 0 when every cell ran or was skipped, 1 when a cell failed a check
  * or was aborted, 2 on a bad matrix file or usage, 130 when interrupted.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_getopt.h"
 #include "commands.h"
 #include "interrupt.h"
 #include "matrix_busy.h"
@@ -82,10 +82,9 @@ int fl_cmd_matrix(int argc, char **argv)
 	char err[2048];
 	int list = 0, rc;
 
-	optind = 1;
-	opterr = 0;
+	fl_getopt_start();
 	for (;;) {
-		int c = getopt_long(argc, argv, ":", longopts, NULL);
+		int c = fl_getopt("matrix", argc, argv, longopts);
 
 		if (c == -1)
 			break;
@@ -110,13 +109,7 @@ int fl_cmd_matrix(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "futexlab matrix: %s needs a value\n",
-				argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "futexlab matrix: unknown option '%s' "
-				"(see --help)\n", argv[optind - 1]);
+		default:	/* FL_GETOPT_BAD: it said why */
 			return 2;
 		}
 	}

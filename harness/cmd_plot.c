@@ -5,11 +5,11 @@
  * script next to its .png and .svg. Reads only the run directory.
  * Exit 0, 1 when gnuplot failed, 2 on bad usage or an unreadable run.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "commands.h"
 #include "options.h"
 #include "plot/plot.h"
@@ -50,10 +50,9 @@ int fl_cmd_plot(int argc, char **argv)
 	uint64_t u;
 	int n;
 
-	optind = 1;
-	opterr = 0;
+	fl_getopt_start();
 	for (;;) {
-		int c = getopt_long(argc, argv, ":", longopts, NULL);
+		int c = fl_getopt("plot", argc, argv, longopts);
 
 		if (c == -1)
 			break;
@@ -85,13 +84,7 @@ int fl_cmd_plot(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "futexlab plot: %s needs a value\n",
-				argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "futexlab plot: unknown option '%s' "
-				"(see --help)\n", argv[optind - 1]);
+		default:	/* FL_GETOPT_BAD: it said why */
 			return 2;
 		}
 	}
