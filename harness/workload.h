@@ -159,6 +159,27 @@ static inline int fl_should_stop(const struct fl_rep *rep)
 	return atomic_load_explicit(&rep->stop, memory_order_relaxed);
 }
 
+/* For verify(), after the join: one per-thread counter, summed. */
+static inline uint64_t fl_rep_sum(const struct fl_rep *rep,
+				  unsigned int counter)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < rep->nthreads; i++)
+		sum += rep->threads[i].counters[counter];
+	return sum;
+}
+
+/* For verify(), after the join: every thread's ops, summed. */
+static inline uint64_t fl_rep_ops(const struct fl_rep *rep)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < rep->nthreads; i++)
+		sum += rep->threads[i].ops;
+	return sum;
+}
+
 /* A small, fast per-thread random generator (xorshift64*). */
 static inline uint64_t fl_rand(uint64_t *state)
 {

@@ -71,10 +71,8 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 
 static int verify(struct fl_rep *rep, char *why, size_t len)
 {
-	uint64_t errors = 0;
+	uint64_t errors = fl_rep_sum(rep, C_ERRORS);
 
-	for (unsigned int i = 0; i < rep->nthreads; i++)
-		errors += rep->threads[i].counters[C_ERRORS];
 	if (errors) {
 		snprintf(why, len, "%llu waits returned something other than "
 			 "EAGAIN", (unsigned long long)errors);

@@ -81,12 +81,9 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 
 static int verify(struct fl_rep *rep, char *why, size_t len)
 {
-	uint64_t violations = 0, ops = 0;
+	uint64_t violations = fl_rep_sum(rep, C_VIOLATIONS);
+	uint64_t ops = fl_rep_ops(rep);
 
-	for (unsigned int i = 0; i < rep->nthreads; i++) {
-		violations += rep->threads[i].counters[C_VIOLATIONS];
-		ops += rep->threads[i].ops;
-	}
 	if (violations) {
 		snprintf(why, len, "mutual exclusion violated: %llu times two "
 			 "threads held the PI lock",

@@ -82,12 +82,9 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 static int verify(struct fl_rep *rep, char *why, size_t len)
 {
 	struct mutex_state *s = rep->shared;
-	uint64_t ops = 0, violations = 0;
+	uint64_t ops = fl_rep_ops(rep);
+	uint64_t violations = fl_rep_sum(rep, C_VIOLATIONS);
 
-	for (unsigned int i = 0; i < rep->nthreads; i++) {
-		ops += rep->threads[i].ops;
-		violations += rep->threads[i].counters[C_VIOLATIONS];
-	}
 	if (violations) {
 		snprintf(why, len, "mutual exclusion violated: %llu times two "
 			 "threads held the lock", (unsigned long long)violations);

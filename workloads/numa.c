@@ -228,13 +228,10 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 static int verify(struct fl_rep *rep, char *why, size_t len)
 {
 	struct numa_state *s = rep->shared;
-	uint64_t ops = 0, count = 0, violations = 0, misplaced = 0;
+	uint64_t ops = fl_rep_ops(rep), count = 0;
+	uint64_t violations = fl_rep_sum(rep, C_VIOLATIONS);
+	uint64_t misplaced = fl_rep_sum(rep, C_MISPLACED);
 
-	for (unsigned int i = 0; i < rep->nthreads; i++) {
-		ops += rep->threads[i].ops;
-		violations += rep->threads[i].counters[C_VIOLATIONS];
-		misplaced += rep->threads[i].counters[C_MISPLACED];
-	}
 	for (unsigned int j = 0; j < s->nfutexes; j++)
 		count += s->words[j]->count;
 	if (violations || count != ops) {
