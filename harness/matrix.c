@@ -877,12 +877,14 @@ static void trimmed(const char *s, char *out, size_t len)
 		out[--n] = '\0';
 }
 
-static int section_known(const struct fl_matrix *m, const char *section)
+/* The section's first key = value line, or NULL: the section is not there. */
+static const struct fl_matrix_entry *
+first_in_section(const struct fl_matrix *m, const char *section)
 {
 	for (unsigned int i = 0; i < m->nentries; i++)
 		if (strcmp(m->entries[i].section, section) == 0)
-			return 1;
-	return 0;
+			return &m->entries[i];
+	return NULL;
 }
 
 /* Append one difference; at most three, then "...". */
@@ -924,17 +926,9 @@ int fl_matrix_diff(const struct fl_matrix *before,
 
 		if (find_entry(before, e->section, e->key) != e)
 			continue;
-		if (!section_known(now, e->section)) {
+		if (!first_in_section(now, e->section)) {
 			/* name a removed section once, at its first key */
-			const struct fl_matrix_entry *first = NULL;
-
-			for (unsigned int j = 0; j < before->nentries; j++)
-				if (strcmp(before->entries[j].section,
-					   e->section) == 0) {
-					first = &before->entries[j];
-					break;
-				}
-			if (first == e)
+			if (first_in_section(before, e->section) == e)
 				add_diff(what, len, &n, "section [%s] was "
 					 "removed", e->section);
 			continue;
@@ -956,16 +950,8 @@ int fl_matrix_diff(const struct fl_matrix *before,
 
 		if (find_entry(now, f->section, f->key) != f)
 			continue;
-		if (!section_known(before, f->section)) {
-			const struct fl_matrix_entry *first = NULL;
-
-			for (unsigned int j = 0; j < now->nentries; j++)
-				if (strcmp(now->entries[j].section,
-					   f->section) == 0) {
-					first = &now->entries[j];
-					break;
-				}
-			if (first == f)
+		if (!first_in_section(before, f->section)) {
+			if (first_in_section(now, f->section) == f)
 				add_diff(what, len, &n, "section [%s] was "
 					 "added (line %d)", f->section,
 					 f->line);
