@@ -226,6 +226,16 @@ static const struct fl_rd_cell *cell_at(const struct wl *w,
 	return NULL;
 }
 
+/* Panel p's figure for the series `label` at `threads`, or NULL. */
+static const struct fl_rd_fig *fig_at(const struct wl *w, const char *label,
+				      unsigned int threads,
+				      const struct panel *p)
+{
+	const struct fl_rd_cell *c = cell_at(w, label, threads, NULL);
+
+	return c ? fig_of(c, p) : NULL;
+}
+
 static int logx(const struct wl *w)
 {
 	return w->nthreads >= 3 &&
@@ -325,10 +335,8 @@ static int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 
 		for (unsigned int s = 0; s < ns; s++)
 			for (unsigned int t = 0; t < w->nthreads; t++) {
-				const struct fl_rd_cell *c = cell_at(w,
-					labels[s], w->threads[t], NULL);
-				const struct fl_rd_fig *f = c ?
-					fig_of(c, &pn[p]) : NULL;
+				const struct fl_rd_fig *f = fig_at(w,
+					labels[s], w->threads[t], &pn[p]);
 
 				if (f)
 					vals[nv++] = f->med;
@@ -342,10 +350,8 @@ static int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 			fprintf(g.f, "# threads median min max: %s\n",
 				labels[s]);
 			for (unsigned int t = 0; t < w->nthreads; t++) {
-				const struct fl_rd_cell *c = cell_at(w,
-					labels[s], w->threads[t], NULL);
-				const struct fl_rd_fig *f = c ?
-					fig_of(c, &pn[p]) : NULL;
+				const struct fl_rd_fig *f = fig_at(w,
+					labels[s], w->threads[t], &pn[p]);
 
 				if (f)
 					fprintf(g.f, "%u %.6g %.6g %.6g\n",
