@@ -387,7 +387,9 @@ def write_ninja(n, args, configure_args, kmod_part):
     test_cmd = "python3 $root/tests/run.py --builddir $builddir"
     if getattr(ctx, "guest_cmd", None):
         test_cmd += " --guest-cmd " + shlex.quote(ctx.guest_cmd)
-    n.build("test", "run", ["all"], implicit=guest_test,
+    # checkpatch on the module is part of the tests: CI keeps kmod/ clean
+    lint = ["lint"] if kmod_part else []
+    n.build("test", "run", ["all"], implicit=guest_test + lint,
             variables={"command": test_cmd, "desc": "TEST"})
     # the main job: the default matrix, then its plots and report; the
     # always-dirty input makes it run every time it is asked for
