@@ -49,6 +49,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "futex_mutex.h"
 #include "harness/workload.h"
 
 enum { OPT_WAKE, OPT_CRITICAL, OPT_RT_WAITERS };
@@ -266,75 +267,29 @@ FL_WORKLOAD_DESCRIPTOR(condvar) = {
 
 #else /* one build per backend */
 
-static inline uint32_t cas(uint32_t *w, uint32_t old, uint32_t new)
-{
-	__atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_ACQUIRE,
-				    __ATOMIC_RELAXED);
-	return old;
-}
-
 static inline int stopping(struct fl_rep *rep)
 {
 	return atomic_load(&rep->stop);
 }
 
-/* A wait's result that ends the caller's loop: the deadline, or an error
- * that would come back at once forever. EAGAIN and EINTR: look again. */
-static inline int wait_failed(int r)
-{
-	return r < 0 && r != -EAGAIN && r != -EINTR;
-}
-
 /*
- * Drepper's mutex 3 from the contended state: swap in 2 until the old
- * value says it was free. What a waiter does after a requeue (it cannot
- * know whether others sleep on the mutex), and the slow path of the
- * ordinary lock. Every swap that finds it taken is one of the herd's.
+ * Drepper's mutex 3 (futex_mutex.h), counting the herd: every attempt
+ * that finds the mutex taken, the first compare-and-swap and each swap
+ * of the contended path. A waiter requeued onto the mutex starts on the
+ * contended path: it cannot know whether others sleep there.
  */
 static int lock_contended(struct fl_thread *t, struct cv_state *s)
 {
-	while (__atomic_exchange_n(s->lock, 2, __ATOMIC_ACQUIRE) != 0) {
-		int r;
-
-		t->counters[C_MUTEX_FAILS]++;
-		r = fl_wait(s->lock, 2, &s->deadline);
-		if (wait_failed(r))
-			return r;
-	}
-	return 0;
+	return fl_mutex3_lock_contended(s->lock, &s->deadline,
+					&t->counters[C_MUTEX_FAILS]);
 }
 
 static int lock_mutex3(struct fl_thread *t, struct cv_state *s)
 {
-	if (cas(s->lock, 0, 1) == 0)
+	if (fl_cas_acquire(s->lock, 0, 1) == 0)
 		return 0;
 	t->counters[C_MUTEX_FAILS]++;
 	return lock_contended(t, s);
-}
-
-static void unlock_mutex3(struct cv_state *s)
-{
-	if (__atomic_fetch_sub(s->lock, 1, __ATOMIC_RELEASE) != 1) {
-		__atomic_store_n(s->lock, 0, __ATOMIC_RELEASE);
-		fl_wake(s->lock, 1);
-	}
-}
-
-static int lock_pi(struct fl_thread *t, struct cv_state *s, uint32_t tid)
-{
-	if (cas(s->lock, 0, tid) == 0)
-		return 0;
-	t->counters[C_MUTEX_FAILS]++;
-	return fl_lock_pi(s->lock, &s->deadline);
-}
-
-static void unlock_pi(struct cv_state *s, uint32_t tid)
-{
-	uint32_t old = tid;
-
-	if (!__atomic_compare_exchange_n(s->lock, &old, 0, 0,
-					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		fl_unlock_pi(s->lock);
 }
 
 /* The round that `released` says was released, without the closed bit. */
@@ -375,13 +330,13 @@ static int wait_for_round(struct cv_state *s, int mode, uint32_t round,
 				if (released_round(rel) >= round)
 					return 1;
 				/* the kick's requeue at the end, not a round */
-				unlock_pi(s, tid);
+				fl_pi_mutex_unlock(s->lock, tid, NULL);
 				*owned = 0;
 			}
 		} else {
 			r = fl_wait(s->seq, v, &s->deadline);
 		}
-		if (wait_failed(r))
+		if (fl_wait_failed(r))
 			return r;
 	}
 }
@@ -427,7 +382,9 @@ static void waiter(struct fl_thread *t, struct cv_state *s, int mode)
 		uint64_t t0 = __atomic_load_n(&s->t0, __ATOMIC_RELAXED);
 
 		if (mode == WAKE_REQUEUE_PI)
-			r = owned ? 0 : lock_pi(t, s, tid);
+			r = owned ? 0 : fl_pi_mutex_lock(s->lock, tid,
+					&s->deadline,
+					&t->counters[C_MUTEX_FAILS]);
 		else if (mode == WAKE_REQUEUE)
 			r = lock_contended(t, s);
 		else
@@ -446,9 +403,9 @@ static void waiter(struct fl_thread *t, struct cv_state *s, int mode)
 		fl_busy_loops(crit);
 		__atomic_store_n(&s->inside, 0, __ATOMIC_RELAXED);
 		if (mode == WAKE_REQUEUE_PI)
-			unlock_pi(s, tid);
+			fl_pi_mutex_unlock(s->lock, tid, NULL);
 		else
-			unlock_mutex3(s);
+			fl_drepper_unlock(s->lock, NULL);
 		slot->wake_ns = t_wake - t0;
 		slot->acq_ns = t_acq - t0;
 		slot->wakes++;
@@ -483,7 +440,7 @@ static int wait_count(struct fl_rep *rep, struct cv_state *s, uint32_t *w,
 			if (fl_now_ns() >= s->deadline_ns)
 				return -1;
 			nanosleep(&poll, NULL);
-		} else if (wait_failed(fl_wait(w, v, &s->deadline))) {
+		} else if (fl_wait_failed(fl_wait(w, v, &s->deadline))) {
 			return -1;
 		}
 	}

@@ -13,6 +13,7 @@
  *   pi      the PI encoding: the owner's TID, with FUTEX_WAITERS set by
  *           the kernel; uncontended paths stay in user space and the
  *           kernel's lock_pi/unlock_pi handle contention (needs PI).
+ * The three are written once, in futex_mutex.h.
  *
  * Measures: acquisitions per second; acquire latency (from the first
  * attempt to holding the lock) for every acquisition; fairness across
@@ -26,6 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "futex_mutex.h"
 #include "harness/workload.h"
 
 enum { OPT_ALGO, OPT_CRITICAL, OPT_THINK };
@@ -120,84 +122,6 @@ FL_WORKLOAD_DESCRIPTOR(mutex) = {
 
 #else /* one build per backend */
 
-static inline uint32_t cas(uint32_t *w, uint32_t old, uint32_t new)
-{
-	__atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_ACQUIRE,
-				    __ATOMIC_RELAXED);
-	return old;
-}
-
-/* Returns 0 with the lock held, or -ETIMEDOUT past the hard deadline. */
-static inline int lock_mutex3(struct fl_thread *t, uint32_t *w)
-{
-	uint32_t c = cas(w, 0, 1);
-
-	if (c == 0)
-		return 0;
-	if (c != 2)
-		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
-	while (c != 0) {
-		t->counters[C_WAITS]++;
-		if (fl_wait(w, 2, &t->rep->hard_deadline) == -ETIMEDOUT) {
-			t->counters[C_TIMEOUTS]++;
-			return -ETIMEDOUT;
-		}
-		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
-	}
-	return 0;
-}
-
-static inline int lock_mutex2(struct fl_thread *t, uint32_t *w)
-{
-	uint32_t c = cas(w, 0, 1);
-
-	while (c != 0) {
-		if (c == 2 || cas(w, 1, 2) != 0) {
-			t->counters[C_WAITS]++;
-			if (fl_wait(w, 2, &t->rep->hard_deadline) ==
-			    -ETIMEDOUT) {
-				t->counters[C_TIMEOUTS]++;
-				return -ETIMEDOUT;
-			}
-		}
-		c = cas(w, 0, 2);
-	}
-	return 0;
-}
-
-/* Both Drepper mutexes unlock alike: 1 -> 0 quietly, 2 -> 0 and wake. */
-static inline void unlock_drepper(struct fl_thread *t, uint32_t *w)
-{
-	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
-		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
-		t->counters[C_WAKES]++;
-		fl_wake(w, 1);
-	}
-}
-
-static inline int lock_pi(struct fl_thread *t, uint32_t *w, uint32_t tid)
-{
-	if (cas(w, 0, tid) == 0)
-		return 0;
-	t->counters[C_WAITS]++;
-	int r = fl_lock_pi(w, &t->rep->hard_deadline);
-
-	if (r == -ETIMEDOUT)
-		t->counters[C_TIMEOUTS]++;
-	return r;
-}
-
-static inline void unlock_pi(struct fl_thread *t, uint32_t *w, uint32_t tid)
-{
-	uint32_t old = tid;
-
-	if (__atomic_compare_exchange_n(w, &old, 0, 0, __ATOMIC_RELEASE,
-					__ATOMIC_RELAXED))
-		return;
-	t->counters[C_WAKES]++;
-	fl_unlock_pi(w);
-}
-
 static void thread(struct fl_thread *t)
 {
 	struct fl_rep *rep = t->rep;
@@ -209,17 +133,24 @@ static void thread(struct fl_thread *t)
 	const uint64_t think = fl_busy_ns_to_loops(
 		(uint64_t)rep->cell->opt[OPT_THINK]);
 	const uint32_t tid = (uint32_t)t->tid;
+	const struct timespec *deadline = &rep->hard_deadline;
+	uint64_t *waits = &t->counters[C_WAITS];
+	uint64_t *wakes = &t->counters[C_WAKES];
 	uint64_t ops = 0;
 
 	while (!fl_should_stop(rep)) {
 		uint64_t t0 = fl_now_ns();
-		int r = algo == ALGO_MUTEX3 ? lock_mutex3(t, w) :
-			algo == ALGO_MUTEX2 ? lock_mutex2(t, w) :
-			lock_pi(t, w, tid);
+		int r = algo == ALGO_MUTEX3 ?
+				fl_mutex3_lock(w, deadline, waits) :
+			algo == ALGO_MUTEX2 ?
+				fl_mutex2_lock(w, deadline, waits) :
+				fl_pi_mutex_lock(w, tid, deadline, waits);
 
 		if (r) {
-			if (r == -ETIMEDOUT)
+			if (r == -ETIMEDOUT) {
+				t->counters[C_TIMEOUTS]++;
 				break;	/* the cell is being aborted */
+			}
 			fl_rep_fail(rep, "lock returned %d", r);
 			break;
 		}
@@ -231,9 +162,9 @@ static void thread(struct fl_thread *t)
 		fl_busy_loops(crit);
 		__atomic_store_n(&s->inside, 0, __ATOMIC_RELAXED);
 		if (algo == ALGO_PI)
-			unlock_pi(t, w, tid);
+			fl_pi_mutex_unlock(w, tid, wakes);
 		else
-			unlock_drepper(t, w);
+			fl_drepper_unlock(w, wakes);
 		ops++;
 		fl_busy_loops(think);
 	}

@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "futex_mutex.h"
 #include "harness/workload.h"
 #include "numa_topo.h"
 
@@ -303,38 +304,6 @@ FL_WORKLOAD_DESCRIPTOR(numa) = {
 
 #else /* one build per backend */
 
-static inline uint32_t cas(uint32_t *w, uint32_t old, uint32_t new)
-{
-	__atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_ACQUIRE,
-				    __ATOMIC_RELAXED);
-	return old;
-}
-
-/* Drepper's mutex 3; 0 with the lock held, or -ETIMEDOUT at the end. */
-static inline int lock(struct fl_rep *rep, uint32_t *w)
-{
-	uint32_t c = cas(w, 0, 1);
-
-	if (c == 0)
-		return 0;
-	if (c != 2)
-		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
-	while (c != 0) {
-		if (fl_wait(w, 2, &rep->hard_deadline) == -ETIMEDOUT)
-			return -ETIMEDOUT;
-		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
-	}
-	return 0;
-}
-
-static inline void unlock(uint32_t *w)
-{
-	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
-		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
-		fl_wake(w, 1);
-	}
-}
-
 static void thread(struct fl_thread *t)
 {
 	struct fl_rep *rep = t->rep;
@@ -352,16 +321,20 @@ static void thread(struct fl_thread *t)
 	while (!fl_should_stop(rep)) {
 		struct numa_word *nw = s->words[j];
 		uint64_t t0 = fl_now_ns();
+		int r = fl_mutex3_lock(nw->word, &rep->hard_deadline, NULL);
 
-		if (lock(rep, nw->word))
-			break;	/* the cell is being aborted */
+		if (r) {
+			if (r != -ETIMEDOUT)	/* else the cell is aborted */
+				fl_rep_fail(rep, "lock returned %d", r);
+			break;
+		}
 		fl_hist_record(t->hist, fl_now_ns() - t0);
 		if (__atomic_exchange_n(&nw->inside, 1, __ATOMIC_RELAXED))
 			t->counters[C_VIOLATIONS]++;
 		nw->count = nw->count + 1;	/* a second owner loses one */
 		fl_busy_loops(crit);
 		__atomic_store_n(&nw->inside, 0, __ATOMIC_RELAXED);
-		unlock(nw->word);
+		fl_drepper_unlock(nw->word, NULL);
 		local += s->word_node[j] == node;
 		ops++;
 		if (++j == s->nfutexes)

@@ -39,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "futex_mutex.h"
 #include "harness/workload.h"
 
 enum { OPT_LOCK, OPT_HOLD, OPT_HOG, OPT_GAP, OPT_PRIO_LOW, OPT_PRIO_MEDIUM,
@@ -266,75 +267,20 @@ FL_WORKLOAD_DESCRIPTOR(pi) = {
 
 #else /* one build per backend */
 
-static inline uint32_t cas(uint32_t *w, uint32_t old, uint32_t new)
-{
-	__atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_ACQUIRE,
-				    __ATOMIC_RELAXED);
-	return old;
-}
-
-/* A wait's result that ends the caller's loop: the deadline, or an error
- * that would come back at once forever. EAGAIN and EINTR: look again. */
-static inline int wait_failed(int r)
-{
-	return r < 0 && r != -EAGAIN && r != -EINTR;
-}
-
-/* Drepper's mutex 3, as in the mutex workload. */
-static int lock_plain(struct pi_state *s)
-{
-	uint32_t c = cas(s->lock, 0, 1);
-
-	if (c == 0)
-		return 0;
-	if (c != 2)
-		c = __atomic_exchange_n(s->lock, 2, __ATOMIC_ACQUIRE);
-	while (c != 0) {
-		int r = fl_wait(s->lock, 2, &s->deadline);
-
-		if (wait_failed(r))
-			return r;
-		c = __atomic_exchange_n(s->lock, 2, __ATOMIC_ACQUIRE);
-	}
-	return 0;
-}
-
-static void unlock_plain(struct pi_state *s)
-{
-	if (__atomic_fetch_sub(s->lock, 1, __ATOMIC_RELEASE) != 1) {
-		__atomic_store_n(s->lock, 0, __ATOMIC_RELEASE);
-		fl_wake(s->lock, 1);
-	}
-}
-
-/* The TID encoding: the kernel boosts the owner while we wait. */
-static int lock_pi(struct pi_state *s, uint32_t tid)
-{
-	if (cas(s->lock, 0, tid) == 0)
-		return 0;
-	return fl_lock_pi(s->lock, &s->deadline);
-}
-
-static void unlock_pi(struct pi_state *s, uint32_t tid)
-{
-	uint32_t old = tid;
-
-	if (!__atomic_compare_exchange_n(s->lock, &old, 0, 0,
-					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		fl_unlock_pi(s->lock);
-}
-
 static int take(struct pi_state *s, int lock, uint32_t tid)
 {
-	return lock == LOCK_PI ? lock_pi(s, tid) : lock_plain(s);
+	/* plain: Drepper's mutex 3, as in the mutex workload */
+	return lock == LOCK_PI ? fl_pi_mutex_lock(s->lock, tid, &s->deadline,
+						  NULL) :
+		fl_mutex3_lock(s->lock, &s->deadline, NULL);
 }
 
 static void drop(struct pi_state *s, int lock, uint32_t tid)
 {
 	if (lock == LOCK_PI)
-		unlock_pi(s, tid);
+		fl_pi_mutex_unlock(s->lock, tid, NULL);
 	else
-		unlock_plain(s);
+		fl_drepper_unlock(s->lock, NULL);
 }
 
 /* Inside the lock: a second owner shows in the flag or the counter. */
@@ -375,7 +321,7 @@ static int wait_for(struct fl_thread *t, struct pi_state *s, uint32_t *w,
 
 		if (r == -ETIMEDOUT)
 			t->counters[C_TIMEOUTS]++;
-		if (wait_failed(r)) {
+		if (fl_wait_failed(r)) {
 			fl_rep_fail(t->rep, "pi thread %u: no %s for round %u "
 				    "(wait returned %d)", t->index, what, round,
 				    r);
@@ -411,7 +357,7 @@ static void low(struct fl_thread *t, struct pi_state *s, int lock)
 
 	for (uint32_t round = 1; !atomic_load(&t->rep->stop); round++) {
 		/* high and medium sleep: nobody else wants the lock now */
-		if (cas(s->lock, 0, mine)) {
+		if (fl_cas_acquire(s->lock, 0, mine)) {
 			fl_rep_fail(t->rep, "pi round %u: the owner found the "
 				    "lock taken", round);
 			break;
