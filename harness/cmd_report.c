@@ -43,68 +43,66 @@ static void md(FILE *f, const char *s)
 	}
 }
 
-static void row(FILE *f, const char *name, const char *value)
+/*
+ * The machine and kernel table, as data: each row's value is its template
+ * with every {dotted.path} replaced by that value of meta.json ("?" when
+ * absent, see fl_rd_meta).
+ */
+static const char *const machine_rows[][2] = {
+	{ "host", "{machine.hostname}" },
+	{ "kernel", "{machine.kernel} ({machine.arch}), "
+	  "{machine.kernel_version}" },
+	{ "CPU", "{machine.cpu_model}" },
+	{ "CPUs", "{machine.topology.cpus_online} online, "
+	  "{machine.topology.cores} cores, {machine.topology.packages} "
+	  "packages, {machine.topology.numa_nodes} NUMA nodes" },
+	{ "governor", "{machine.governor}" },
+	{ "futex features", "futex2 {machine.futex.futex2}, FUTEX2_NUMA "
+	  "{machine.futex.futex2_numa}, FUTEX_LOCK_PI2 "
+	  "{machine.futex.lock_pi2}, private hash slots "
+	  "{machine.futex.private_hash_slots}, /dev/futexlab "
+	  "{machine.futex.dev_futexlab}" },
+	{ "futexlab", "{futexlab_version} (git {git_commit})" },
+	{ "command", "`{command_line}`" },
+	{ "time (UTC)", "{start_time} to {end_time}" },
+	{ "cells", "{cells.total}: {cells.ok} ok, {cells.skipped} skipped, "
+	  "{cells.failed} failed, {cells.aborted} aborted" },
+	{ "harness overhead", "clock read {harness_overhead.clock_read_ns} "
+	  "ns, empty iteration {harness_overhead.empty_iteration_ns} ns, "
+	  "histogram record {harness_overhead.hist_record_ns} ns" },
+};
+
+/* One row of that table: the template's own text as it is, the values
+ * escaped for a table cell. */
+static void meta_row(FILE *f, const struct fl_rd_run *r, const char *name,
+		     const char *tmpl)
 {
+	char path[128], val[512];
+
 	fprintf(f, "| %s | ", name);
-	md(f, value);
+	for (const char *p = tmpl; *p;) {
+		size_t n = strcspn(p, "{");
+
+		fwrite(p, 1, n, f);
+		p += n;
+		if (!*p)
+			break;
+		n = strcspn(++p, "}");
+		snprintf(path, sizeof(path), "%.*s", (int)n, p);
+		md(f, fl_rd_meta(r, path, val, sizeof(val)));
+		p += n;
+		if (*p == '}')
+			p++;
+	}
 	fprintf(f, " |\n");
 }
 
 static void machine(FILE *f, const struct fl_rd_run *r)
 {
-	char a[512], b[256], c[256], d[256], e[256], line[1024];
-
 	fprintf(f, "## Machine and kernel\n\n| | |\n|---|---|\n");
-	row(f, "host", fl_rd_meta(r, "machine.hostname", a, sizeof(a)));
-	snprintf(line, sizeof(line), "%s (%s), %s",
-		 fl_rd_meta(r, "machine.kernel", a, sizeof(a)),
-		 fl_rd_meta(r, "machine.arch", b, sizeof(b)),
-		 fl_rd_meta(r, "machine.kernel_version", c, sizeof(c)));
-	row(f, "kernel", line);
-	row(f, "CPU", fl_rd_meta(r, "machine.cpu_model", a, sizeof(a)));
-	snprintf(line, sizeof(line), "%s online, %s cores, %s packages, %s "
-		 "NUMA nodes",
-		 fl_rd_meta(r, "machine.topology.cpus_online", a, sizeof(a)),
-		 fl_rd_meta(r, "machine.topology.cores", b, sizeof(b)),
-		 fl_rd_meta(r, "machine.topology.packages", c, sizeof(c)),
-		 fl_rd_meta(r, "machine.topology.numa_nodes", d, sizeof(d)));
-	row(f, "CPUs", line);
-	row(f, "governor", fl_rd_meta(r, "machine.governor", a, sizeof(a)));
-	snprintf(line, sizeof(line), "futex2 %s, FUTEX2_NUMA %s, "
-		 "FUTEX_LOCK_PI2 %s, private hash slots %s, /dev/futexlab %s",
-		 fl_rd_meta(r, "machine.futex.futex2", a, sizeof(a)),
-		 fl_rd_meta(r, "machine.futex.futex2_numa", b, sizeof(b)),
-		 fl_rd_meta(r, "machine.futex.lock_pi2", c, sizeof(c)),
-		 fl_rd_meta(r, "machine.futex.private_hash_slots", d,
-			    sizeof(d)),
-		 fl_rd_meta(r, "machine.futex.dev_futexlab", e, sizeof(e)));
-	row(f, "futex features", line);
-	snprintf(line, sizeof(line), "%s (git %s)",
-		 fl_rd_meta(r, "futexlab_version", a, sizeof(a)),
-		 fl_rd_meta(r, "git_commit", b, sizeof(b)));
-	row(f, "futexlab", line);
-	fprintf(f, "| command | `");
-	md(f, fl_rd_meta(r, "command_line", a, sizeof(a)));
-	fprintf(f, "` |\n");
-	snprintf(line, sizeof(line), "%s to %s",
-		 fl_rd_meta(r, "start_time", a, sizeof(a)),
-		 fl_rd_meta(r, "end_time", b, sizeof(b)));
-	row(f, "time (UTC)", line);
-	snprintf(line, sizeof(line), "%s: %s ok, %s skipped, %s failed, %s "
-		 "aborted", fl_rd_meta(r, "cells.total", a, sizeof(a)),
-		 fl_rd_meta(r, "cells.ok", b, sizeof(b)),
-		 fl_rd_meta(r, "cells.skipped", c, sizeof(c)),
-		 fl_rd_meta(r, "cells.failed", d, sizeof(d)),
-		 fl_rd_meta(r, "cells.aborted", e, sizeof(e)));
-	row(f, "cells", line);
-	snprintf(line, sizeof(line), "clock read %s ns, empty iteration %s "
-		 "ns, histogram record %s ns",
-		 fl_rd_meta(r, "harness_overhead.clock_read_ns", a, sizeof(a)),
-		 fl_rd_meta(r, "harness_overhead.empty_iteration_ns", b,
-			    sizeof(b)),
-		 fl_rd_meta(r, "harness_overhead.hist_record_ns", c,
-			    sizeof(c)));
-	row(f, "harness overhead", line);
+	for (size_t i = 0; i < sizeof(machine_rows) / sizeof(machine_rows[0]);
+	     i++)
+		meta_row(f, r, machine_rows[i][0], machine_rows[i][1]);
 	json_t *fs = json_object_get(r->meta, "foreign_cpu_share");
 
 	if (json_is_number(fs)) {
