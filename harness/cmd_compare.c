@@ -143,21 +143,16 @@ static int machine_warnings(const struct fl_rd_run *a,
 	/* a workload that gained an option in between: none of its cells
 	 * can match, which the one-run-only lists would leave unexplained */
 	for (unsigned long i = 0; i < a->ncells; i++) {
+		const struct fl_rd_cell *bc;
 		char na[512], nb[512];
-		unsigned long j;
 
-		for (j = 0; j < i; j++)
-			if (!strcmp(a->cells[j].workload, a->cells[i].workload))
-				break;
-		if (j < i)
+		if (fl_rd_first_of(a, a->cells[i].workload) != &a->cells[i])
 			continue;
-		for (j = 0; j < b->ncells; j++)
-			if (!strcmp(b->cells[j].workload, a->cells[i].workload))
-				break;
-		if (j == b->ncells)
+		bc = fl_rd_first_of(b, a->cells[i].workload);
+		if (!bc)
 			continue;
 		option_names(a->cells[i].options, na, sizeof(na));
-		option_names(b->cells[j].options, nb, sizeof(nb));
+		option_names(bc->options, nb, sizeof(nb));
 		if (!strcmp(na, nb))
 			continue;
 		fprintf(stderr, "futexlab compare: warning: workload %s has "

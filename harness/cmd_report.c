@@ -312,16 +312,10 @@ int fl_cmd_report(int argc, char **argv)
 			"(a fresh process), the\nvisits interleaved across the "
 			"matrix, so a cell's spread covers the whole run\n"
 			"(docs/matrix.md).\n\n");
-	for (unsigned long i = 0; i < run.ncells; i++) {
-		unsigned long j;
-
-		for (j = 0; j < i; j++)
-			if (!strcmp(run.cells[j].workload,
-				    run.cells[i].workload))
-				break;
-		if (j == i)
+	for (unsigned long i = 0; i < run.ncells; i++)
+		if (fl_rd_first_of(&run, run.cells[i].workload) ==
+		    &run.cells[i])
 			workload(f, &run, run.cells[i].workload);
-	}
 	not_ok(f, &run, 1);
 	not_ok(f, &run, 0);
 	notes(f, &run);

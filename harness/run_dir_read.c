@@ -363,3 +363,12 @@ const struct fl_rd_cell *fl_rd_find(const struct fl_rd_run *r,
 			return &r->cells[i];
 	return NULL;
 }
+
+const struct fl_rd_cell *fl_rd_first_of(const struct fl_rd_run *r,
+					const char *workload)
+{
+	for (unsigned long i = 0; i < r->ncells; i++)
+		if (strcmp(r->cells[i].workload, workload) == 0)
+			return &r->cells[i];
+	return NULL;
+}

@@ -81,5 +81,9 @@ int fl_rd_option(const struct fl_rd_cell *c, const char *name, char *val,
 /* The cell with this key, or NULL. */
 const struct fl_rd_cell *fl_rd_find(const struct fl_rd_run *r,
 				    const char *key);
+/* The workload's first cell (in index order), or NULL if it has none:
+ * loops over cells that do a thing once per workload ask it. */
+const struct fl_rd_cell *fl_rd_first_of(const struct fl_rd_run *r,
+					const char *workload);
 
 #endif

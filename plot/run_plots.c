@@ -729,13 +729,7 @@ int fl_plot_run(const struct fl_rd_run *r, const char *outdir,
 		return -1;
 	}
 	for (unsigned long i = 0; i < r->ncells; i++) {
-		unsigned long j;
-
-		for (j = 0; j < i; j++)
-			if (strcmp(r->cells[j].workload,
-				   r->cells[i].workload) == 0)
-				break;
-		if (j < i)
+		if (fl_rd_first_of(r, r->cells[i].workload) != &r->cells[i])
 			continue;	/* plotted with its first cell */
 		int n = plot_workload(r, r->cells[i].workload, outdir, o, log,
 				      err, errlen);
