@@ -169,18 +169,17 @@ static int machine_warnings(const struct fl_rd_run *a,
 	 * came or went between the runs */
 	for (int k = 0; k < 2; k++) {
 		const struct fl_rd_run *x = k ? b : a;
-		json_t *fs = json_object_get(x->meta, "foreign_cpu_share");
+		double fs;
 
-		if (!json_is_number(fs) || json_number_value(fs) <= FL_BUSY_WARN)
+		if (fl_rd_foreign_share(x, &fs) || fs <= FL_BUSY_WARN)
 			continue;
 		fprintf(stderr, "futexlab compare: warning: other processes "
 			"used %.0f%% of the CPU time during %s: verdicts may "
-			"reflect that load\n", json_number_value(fs) * 100,
-			x->name);
+			"reflect that load\n", fs * 100, x->name);
 		if (md)
 			fprintf(md, "- **warning**: other processes used "
 				"%.0f%% of the CPU time during %s\n",
-				json_number_value(fs) * 100, x->name);
+				fs * 100, x->name);
 		n++;
 	}
 	return n;

@@ -99,20 +99,17 @@ static void meta_row(FILE *f, const struct fl_rd_run *r, const char *name,
 
 static void machine(FILE *f, const struct fl_rd_run *r)
 {
+	double v;
+
 	fprintf(f, "## Machine and kernel\n\n| | |\n|---|---|\n");
 	for (size_t i = 0; i < sizeof(machine_rows) / sizeof(machine_rows[0]);
 	     i++)
 		meta_row(f, r, machine_rows[i][0], machine_rows[i][1]);
-	json_t *fs = json_object_get(r->meta, "foreign_cpu_share");
-
-	if (json_is_number(fs)) {
-		double v = json_number_value(fs);
-
+	if (fl_rd_foreign_share(r, &v) == 0)
 		fprintf(f, "| other load | %.0f%% of all CPU time went to other "
 			"processes during the run%s |\n", v * 100,
 			v > FL_BUSY_WARN ? " (**busy machine**: expect wide "
 			"spreads)" : "");
-	}
 	fprintf(f, "\n");
 }
 

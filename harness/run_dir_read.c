@@ -288,6 +288,16 @@ const char *fl_rd_meta(const struct fl_rd_run *r, const char *path,
 	return buf;
 }
 
+int fl_rd_foreign_share(const struct fl_rd_run *r, double *share)
+{
+	json_t *v = json_object_get(r->meta, "foreign_cpu_share");
+
+	if (!json_is_number(v))
+		return -1;
+	*share = json_number_value(v);
+	return 0;
+}
+
 static const char *workload_str(const struct fl_rd_run *r, const char *w,
 				const char *key, const char *dflt)
 {

@@ -64,6 +64,9 @@ void fl_rd_close(struct fl_rd_run *r);
  * absent. Numbers come back formatted. */
 const char *fl_rd_meta(const struct fl_rd_run *r, const char *path,
 		       char *buf, size_t len);
+/* The share of all CPU time that other processes used during the run
+ * (matrix runs record it); 0, or -1 when meta.json does not say. */
+int fl_rd_foreign_share(const struct fl_rd_run *r, double *share);
 /* The workload's unit of work ("acquisitions") from meta.json, or "ops". */
 const char *fl_rd_ops_unit(const struct fl_rd_run *r, const char *workload);
 /* What its latency histogram holds, or "latency". */
