@@ -256,6 +256,18 @@ static void __fl_prio_insert(struct fl_bucket *hb, struct fl_q *q)
 	list_add(&q->list, &hb->chain);
 }
 
+/* Set up the waiter @q of the futex @t, not queued yet. */
+void fl_q_init(struct fl_q *q, struct fl_target *t, u32 bitset)
+{
+	memset(q, 0, sizeof(*q));
+	INIT_LIST_HEAD(&q->list);
+	q->task = current;
+	q->prio = current->prio;
+	q->key = t->key;
+	q->bitset = bitset;
+	q->page = t->page;
+}
+
 /* Queue @q on @hb; the caller counted it in @hb->waiters already. */
 void __fl_queue(struct fl_bucket *hb, struct fl_table *t, struct fl_q *q)
 {
@@ -342,6 +354,77 @@ bool fl_unqueue_self(struct fl_q *q)
 	return true;
 }
 
+/*
+ * Count a waiter in the bucket of @dest, then lock the buckets of @t and
+ * @dest (one lock when they are the same): the waiter's side of the barrier
+ * pair in waitwake.c. @dest is the futex that waiters are queued on: @t
+ * itself for a wait or a PI lock, the requeue target for a requeue.
+ */
+void fl_lock_waiting(struct fl_target *t, struct fl_target *dest)
+{
+	atomic_inc(&dest->hb->waiters);
+	smp_mb__after_atomic();		/* A: see waitwake.c */
+	fl_hb_lock2(t->hb, dest->hb);
+}
+
+/* Undo fl_lock_waiting() when nothing was queued, and put @dest's page. */
+void fl_unlock_waiting(struct fl_target *t, struct fl_target *dest)
+{
+	fl_hb_unlock2(t->hb, dest->hb);
+	atomic_dec(&dest->hb->waiters);
+	fl_target_put(dest);
+}
+
+/**
+ * fl_lock_word() - fl_lock_waiting(), then read the word of @t
+ * @t:		the futex whose word is read
+ * @dest:	as for fl_lock_waiting()
+ * @uaddr:	the word of @t
+ * @uval:	the value read
+ *
+ * Return: 0 with the bucket locks held; else fl_unlock_waiting() was done
+ * and the word faulted: FL_RETRY if it was faulted in (resolve the targets
+ * again and retry), -EFAULT if it cannot be read.
+ */
+int fl_lock_word(struct fl_target *t, struct fl_target *dest,
+		 u32 __user *uaddr, u32 *uval)
+{
+	fl_lock_waiting(t, dest);
+	if (!fl_get_value_locked(uval, uaddr))
+		return 0;
+	fl_unlock_waiting(t, dest);
+	return get_user(*uval, uaddr) ? -EFAULT : FL_RETRY;
+}
+
+/**
+ * fl_queue_wait() - queue @q on @t if the word still holds @val
+ * @t:		the futex, resolved with its page kept
+ * @q:		the waiter, from fl_q_init()
+ * @uaddr:	the word
+ * @val:	the value the caller saw
+ *
+ * Return: 0 once @q is queued (the bucket unlocked); else nothing is held:
+ * -EAGAIN (the word changed, counted), -EFAULT or FL_RETRY (fl_lock_word()).
+ */
+int fl_queue_wait(struct fl_target *t, struct fl_q *q, u32 __user *uaddr,
+		  u32 val)
+{
+	u32 uval;
+	int ret;
+
+	ret = fl_lock_word(t, t, uaddr, &uval);
+	if (ret)
+		return ret;
+	if (uval != val) {
+		t->hb->eagain++;
+		fl_unlock_waiting(t, t);
+		return -EAGAIN;
+	}
+	__fl_queue(t->hb, t->table, q);
+	spin_unlock(&t->hb->lock);
+	return 0;
+}
+
 /* Read the word under a bucket lock: a fault returns -EFAULT at once. */
 int fl_get_value_locked(u32 *dest, u32 __user *uaddr)
 {
@@ -396,4 +479,43 @@ int fl_sleep(struct fl_q *q, ktime_t *deadline, bool *timed_out)
 	__set_current_state(TASK_RUNNING);
 	/* acquire: pairs with the waker's release of NULL */
 	return smp_load_acquire(&q->hb) ? 1 : 0;
+}
+
+/**
+ * fl_wait_queued() - sleep as the queued waiter @q, then leave the queue
+ * @q:		the queued waiter
+ * @deadline:	absolute CLOCK_MONOTONIC, or NULL
+ *
+ * Counts a timeout or a signal in @q's table and puts the page @q pinned
+ * (a requeue may have swapped it).
+ *
+ * Return: 0 if a waker dequeued @q, -ETIMEDOUT, or -ERESTARTSYS (a signal:
+ * the caller may turn it into its own restart rule).
+ */
+int fl_wait_queued(struct fl_q *q, ktime_t *deadline)
+{
+	bool timed_out = false;
+	int ret = 0;
+
+	if (fl_sleep(q, deadline, &timed_out) && fl_unqueue_self(q)) {
+		if (timed_out) {
+			atomic64_inc(&q->table->timeouts);
+			ret = -ETIMEDOUT;
+		} else {
+			atomic64_inc(&q->table->signals);
+			ret = -ERESTARTSYS;
+		}
+	}
+	if (q->page)
+		put_page(q->page);
+	return ret;
+}
+
+/* The absolute deadline of an operation: NULL without FUTEXLAB_F_DEADLINE. */
+ktime_t *fl_deadline(u32 flags, u64 deadline_ns, ktime_t *buf)
+{
+	if (!(flags & FUTEXLAB_F_DEADLINE))
+		return NULL;
+	*buf = deadline_ns > KTIME_MAX ? KTIME_MAX : (ktime_t)deadline_ns;
+	return buf;
 }

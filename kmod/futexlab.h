@@ -165,6 +165,9 @@ struct fl_target {
 	struct page *page;
 };
 
+/* fl_lock_word(): the word was faulted in, resolve the targets again */
+#define FL_RETRY	1
+
 /* Wakes collected under a bucket lock and issued after it is dropped. */
 #define FL_WAKE_BATCH	16
 struct fl_wake_batch {
@@ -198,6 +201,15 @@ bool fl_unqueue_self(struct fl_q *q);
 int fl_get_value_locked(u32 *dest, u32 __user *uaddr);
 int fl_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new);
 int fl_sleep(struct fl_q *q, ktime_t *deadline, bool *timed_out);
+void fl_q_init(struct fl_q *q, struct fl_target *t, u32 bitset);
+void fl_lock_waiting(struct fl_target *t, struct fl_target *dest);
+void fl_unlock_waiting(struct fl_target *t, struct fl_target *dest);
+int fl_lock_word(struct fl_target *t, struct fl_target *dest,
+		 u32 __user *uaddr, u32 *uval);
+int fl_queue_wait(struct fl_target *t, struct fl_q *q, u32 __user *uaddr,
+		  u32 val);
+int fl_wait_queued(struct fl_q *q, ktime_t *deadline);
+ktime_t *fl_deadline(u32 flags, u64 deadline_ns, ktime_t *buf);
 
 /* waitwake.c */
 int fl_wait(struct fl_ctx *ctx, struct futexlab_wait *a);
@@ -220,6 +232,9 @@ void __fl_pi_get(struct fl_pi_state *pi);
 void __fl_pi_add_waiter(struct fl_pi_state *pi, struct fl_q *q);
 void __fl_pi_waiter_left(struct fl_pi_state *pi);
 void fl_pi_waiter_gone(struct fl_pi_state *pi);
+void fl_pi_wait_done(struct fl_q *q, bool owner);
+int __fl_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
+		  bool mark);
 void fl_pi_adjust(struct fl_pi_state *pi);
 void fl_pi_put(struct fl_pi_state *pi);
 int fl_fault_in_writeable(u32 __user *uaddr);

@@ -257,6 +257,55 @@ int __fl_pi_attach(struct fl_target *t, u32 tid,
 	return 0;
 }
 
+/**
+ * __fl_pi_claim() - take a PI lock word for @tid if it is free, else mark
+ * it contended
+ * @uaddr:	the word (its bucket is locked)
+ * @uval:	the word as it is now
+ * @tid:	the task that takes it
+ * @waiters:	take it with FUTEXLAB_WAITERS set (waiters are queued, or
+ *		are about to be)
+ * @mark:	set FUTEXLAB_WAITERS in a word that another task holds, so
+ *		that its user-space fast unlock fails
+ *
+ * Return: 1 if the word was free and now names @tid; 0 if another task
+ * holds it; -EDEADLK if @tid holds it; -EFAULT (or the cmpxchg's error):
+ * fault the word in for writing and retry.
+ */
+int __fl_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
+		  bool mark)
+{
+	u32 cur, newval;
+	bool take;
+	int ret;
+
+	ret = fl_get_value_locked(uval, uaddr);
+	if (ret)
+		return ret;
+	for (;;) {
+		if ((*uval & FUTEXLAB_TID_MASK) == tid)
+			return -EDEADLK;
+		take = !(*uval & FUTEXLAB_TID_MASK);
+		if (take) {
+			newval = tid | (*uval & FUTEXLAB_OWNER_DIED);
+			if (waiters)
+				newval |= FUTEXLAB_WAITERS;
+		} else if (mark && !(*uval & FUTEXLAB_WAITERS)) {
+			newval = *uval | FUTEXLAB_WAITERS;
+		} else {
+			return 0;
+		}
+		ret = fl_cmpxchg_value_locked(&cur, uaddr, *uval, newval);
+		if (ret)
+			return ret;
+		if (cur == *uval) {
+			*uval = newval;
+			return take;
+		}
+		*uval = cur;
+	}
+}
+
 /* Take a reference on @pi; the caller holds the bucket lock. */
 void __fl_pi_get(struct fl_pi_state *pi)
 {
@@ -287,6 +336,23 @@ void fl_pi_waiter_gone(struct fl_pi_state *pi)
 {
 	fl_pi_adjust(pi);
 	fl_pi_put(pi);
+}
+
+/*
+ * A PI waiter (lock_pi, or requeue-PI once requeued) is off every queue:
+ * count the lock if it got it (@owner) and drop its reference, else
+ * recompute the boost it leaves behind.
+ */
+void fl_pi_wait_done(struct fl_q *q, bool owner)
+{
+	if (owner)
+		atomic64_inc(&q->table->pi_locks);
+	if (!q->pi)
+		return;
+	if (owner)
+		fl_pi_put(q->pi);
+	else
+		fl_pi_waiter_gone(q->pi);
 }
 
 struct fl_pi_state *fl_pi_alloc(void)
@@ -330,23 +396,19 @@ int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock)
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
 	struct fl_pi_state *pi, *prealloc;
 	struct task_struct *old_owner = NULL;
-	ktime_t deadline, *dl = NULL;
+	ktime_t deadline, *dl;
 	u32 vpid = task_pid_vnr(current);
 	unsigned int spin_us = READ_ONCE(fl_adaptive_spin_us);
-	bool timed_out = false, spin = false;
+	bool waiters;
 	u64 spin_end = 0;
 	struct fl_target t;
-	u32 uval, cur, newval;
 	struct fl_q q;
+	u32 uval;
 	int ret;
 
 	if (a->flags & ~(trylock ? FL_UNLOCK_FLAGS : FL_LOCK_FLAGS))
 		return -EINVAL;
-	if (a->flags & FUTEXLAB_F_DEADLINE) {
-		deadline = a->deadline_ns > KTIME_MAX ? KTIME_MAX :
-			   (ktime_t)a->deadline_ns;
-		dl = &deadline;
-	}
+	dl = fl_deadline(a->flags, a->deadline_ns, &deadline);
 	prealloc = fl_pi_alloc();
 	if (!prealloc)
 		return -ENOMEM;
@@ -355,76 +417,47 @@ retry:
 	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, !trylock);
 	if (ret)
 		goto out_free;
-	atomic_inc(&t.hb->waiters);
-	/* A: as in waitwake.c, the count before the read of the word */
-	smp_mb__after_atomic();
-	fl_hb_lock(t.hb);
+	fl_lock_waiting(&t, &t);
 
-	ret = fl_get_value_locked(&uval, uaddr);
-	while (!ret) {
-		if ((uval & FUTEXLAB_TID_MASK) == vpid) {
-			ret = -EDEADLK;
-			goto out_unlock;
-		}
-		if (!(uval & FUTEXLAB_TID_MASK)) {
-			/* free: take it, keeping WAITERS if some are queued */
-			pi = __fl_pi_find(t.hb, &t.key);
-			newval = vpid | (uval & FUTEXLAB_OWNER_DIED);
-			if (pi && pi->nr_waiters)
-				newval |= FUTEXLAB_WAITERS;
-			ret = fl_cmpxchg_value_locked(&cur, uaddr, uval,
-						      newval);
-			if (ret)
-				break;
-			if (cur != uval) {
-				uval = cur;
-				continue;
-			}
-			if (pi && pi->nr_waiters) {
-				old_owner = pi->owner;
-				pi->owner = get_task_struct(current);
-			}
-			atomic64_inc(&t.table->pi_locks);
-			goto out_unlock;
-		}
-		if (trylock) {
-			ret = -EAGAIN;
-			goto out_unlock;
-		}
-		if (uval & FUTEXLAB_WAITERS)
-			break;
-		if (spin_us) {
-			spin = true;	/* nobody queued: try spinning first */
-			break;
-		}
-		ret = fl_cmpxchg_value_locked(&cur, uaddr, uval,
-					      uval | FUTEXLAB_WAITERS);
-		if (!ret && cur == uval) {
-			uval |= FUTEXLAB_WAITERS;
-			break;
-		}
-		uval = cur;
-	}
-	if (ret) {
-		spin_unlock(&t.hb->lock);
-		atomic_dec(&t.hb->waiters);
-		fl_target_put(&t);
+	/*
+	 * If free, take it, keeping WAITERS if some are queued; if held, mark
+	 * it, unless we only try or spin first.
+	 */
+	pi = __fl_pi_find(t.hb, &t.key);
+	waiters = pi && pi->nr_waiters;
+	ret = __fl_pi_claim(uaddr, &uval, vpid, waiters, !trylock && !spin_us);
+	if (ret == -EDEADLK)
+		goto out_unlock;
+	if (ret < 0) {
+		fl_unlock_waiting(&t, &t);
 		ret = fl_fault_in_writeable(uaddr);
 		if (ret)
 			goto out_free;
 		goto retry;
 	}
-	if (spin) {
-		spin_unlock(&t.hb->lock);
-		atomic_dec(&t.hb->waiters);
-		fl_target_put(&t);
+	if (ret) {
+		/* taken */
+		if (waiters) {
+			old_owner = pi->owner;
+			pi->owner = get_task_struct(current);
+		}
+		atomic64_inc(&t.table->pi_locks);
+		ret = 0;
+		goto out_unlock;
+	}
+	if (trylock) {
+		ret = -EAGAIN;
+		goto out_unlock;
+	}
+	if (!(uval & FUTEXLAB_WAITERS)) {
+		/* left unmarked for spin_us: nobody queued, spin first */
+		fl_unlock_waiting(&t, &t);
 		if (!spin_end)
 			spin_end = ktime_get_ns() + (u64)spin_us * NSEC_PER_USEC;
 		atomic64_inc(&t.table->spins);
 		if (!fl_pi_spin(uaddr, uval, uval & FUTEXLAB_TID_MASK,
 				spin_end))
 			spin_us = 0;	/* owner off CPU or budget spent */
-		spin = false;
 		goto retry;
 	}
 
@@ -434,13 +467,7 @@ retry:
 	if (ret)
 		goto out_unlock;
 
-	memset(&q, 0, sizeof(q));
-	INIT_LIST_HEAD(&q.list);
-	q.task = current;
-	q.prio = current->prio;
-	q.key = t.key;
-	q.bitset = FUTEXLAB_BITSET_ANY;
-	q.page = t.page;
+	fl_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
 	__fl_pi_add_waiter(pi, &q);
 	__fl_queue(t.hb, t.table, &q);
 	spin_unlock(&t.hb->lock);
@@ -449,29 +476,15 @@ retry:
 
 	fl_pi_adjust(pi);
 
-	if (fl_sleep(&q, dl, &timed_out) && fl_unqueue_self(&q)) {
-		if (timed_out) {
-			atomic64_inc(&t.table->timeouts);
-			ret = -ETIMEDOUT;
-		} else {
-			atomic64_inc(&t.table->signals);
-			ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
-		}
-		fl_pi_waiter_gone(pi);
-	} else {
-		/* unlock_pi handed us the lock and made us the owner */
-		atomic64_inc(&t.table->pi_locks);
-		ret = 0;
-		fl_pi_put(pi);
-	}
-	if (q.page)
-		put_page(q.page);
+	ret = fl_wait_queued(&q, dl);
+	if (ret == -ERESTARTSYS)
+		ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
+	/* success: unlock_pi handed us the lock and made us the owner */
+	fl_pi_wait_done(&q, !ret);
 	goto out_free;
 
 out_unlock:
-	spin_unlock(&t.hb->lock);
-	atomic_dec(&t.hb->waiters);
-	fl_target_put(&t);
+	fl_unlock_waiting(&t, &t);
 	if (old_owner)
 		put_task_struct(old_owner);
 out_free:

@@ -71,16 +71,56 @@ static void __fl_requeue_q(struct fl_q *q, struct fl_target *t2)
 	t2->hb->waits--;
 }
 
-int fl_cmp_requeue(struct fl_ctx *ctx, struct futexlab_requeue *a)
+/**
+ * fl_requeue_lock() - resolve both futexes of a requeue, lock their buckets
+ * and check the word of the first
+ * @ctx:	the file's context
+ * @a:		the request
+ * @t1:		uaddr's target
+ * @t2:		uaddr2's target, its page kept
+ *
+ * uaddr2's bucket counts a waiter before the locks are taken (dropped by
+ * fl_unlock_waiting()): wakers of uaddr2 see the count before we move
+ * waiters there.
+ *
+ * Return: 0 with both bucket locks held, else nothing held: -EAGAIN (the
+ * word is not a->val), -EFAULT, -EINVAL.
+ */
+static int fl_requeue_lock(struct fl_ctx *ctx, struct futexlab_requeue *a,
+			   struct fl_target *t1, struct fl_target *t2)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
+	u32 uval;
+	int ret;
+
+	do {
+		ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, t1,
+				    false);
+		if (ret)
+			return ret;
+		ret = fl_target_get(ctx, a->uaddr2, a->flags, a->node2, t2,
+				    true);
+		if (ret)
+			return ret;
+		ret = fl_lock_word(t1, t2, uaddr, &uval);
+	} while (ret == FL_RETRY);
+	if (ret)
+		return ret;
+	if (uval != a->val) {
+		fl_unlock_waiting(t1, t2);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+int fl_cmp_requeue(struct fl_ctx *ctx, struct futexlab_requeue *a)
+{
 	struct fl_wake_batch wb = { .nr = 0 };
 	int nr_requeue = (int)a->nr_requeue;
 	int nr_wake = (int)a->nr_wake;
 	struct fl_target t1, t2;
 	int woken = 0, moved = 0;
 	struct fl_q *q, *n;
-	u32 uval;
 	int ret;
 
 	if (a->flags & ~FL_REQUEUE_FLAGS || a->pad || a->pad2)
@@ -88,32 +128,9 @@ int fl_cmp_requeue(struct fl_ctx *ctx, struct futexlab_requeue *a)
 	if (nr_wake < 0 || nr_requeue < 0)
 		return -EINVAL;
 
-retry:
-	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t1, false);
+	ret = fl_requeue_lock(ctx, a, &t1, &t2);
 	if (ret)
 		return ret;
-	ret = fl_target_get(ctx, a->uaddr2, a->flags, a->node2, &t2, true);
-	if (ret)
-		return ret;
-
-	atomic_inc(&t2.hb->waiters);
-	/* A: wakers of uaddr2 see the count before we move waiters */
-	smp_mb__after_atomic();
-	fl_hb_lock2(t1.hb, t2.hb);
-
-	ret = fl_get_value_locked(&uval, uaddr);
-	if (ret) {
-		fl_hb_unlock2(t1.hb, t2.hb);
-		atomic_dec(&t2.hb->waiters);
-		fl_target_put(&t2);
-		if (get_user(uval, uaddr))
-			return -EFAULT;
-		goto retry;
-	}
-	if (uval != a->val) {
-		ret = -EAGAIN;
-		goto out_unlock;
-	}
 
 	t1.hb->wakes++;
 	list_for_each_entry_safe(q, n, &t1.hb->chain, list) {
@@ -136,11 +153,8 @@ retry:
 	if (!ret)
 		ret = woken + moved;
 
-out_unlock:
-	fl_hb_unlock2(t1.hb, t2.hb);
-	atomic_dec(&t2.hb->waiters);
+	fl_unlock_waiting(&t1, &t2);
 	fl_wake_flush(&wb);
-	fl_target_put(&t2);
 	return ret;
 }
 
@@ -151,22 +165,16 @@ int fl_wait_requeue_pi(struct fl_ctx *ctx,
 		       struct futexlab_wait_requeue_pi *a)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
-	ktime_t deadline, *dl = NULL;
-	bool timed_out = false;
+	ktime_t deadline, *dl;
 	struct fl_target t, t2;
 	struct fl_q q;
-	u32 uval;
 	int ret;
 
 	if (a->flags & ~FL_WRPI_FLAGS)
 		return -EINVAL;
 	if (a->uaddr == a->uaddr2)
 		return -EINVAL;
-	if (a->flags & FUTEXLAB_F_DEADLINE) {
-		deadline = a->deadline_ns > KTIME_MAX ? KTIME_MAX :
-			   (ktime_t)a->deadline_ns;
-		dl = &deadline;
-	}
+	dl = fl_deadline(a->flags, a->deadline_ns, &deadline);
 
 retry:
 	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, true);
@@ -178,59 +186,21 @@ retry:
 		return ret;
 	}
 
-	memset(&q, 0, sizeof(q));
-	INIT_LIST_HEAD(&q.list);
-	q.task = current;
-	q.prio = current->prio;
-	q.key = t.key;
-	q.bitset = FUTEXLAB_BITSET_ANY;
-	q.page = t.page;
+	fl_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
 	q.rq_pi = true;
 	q.key2 = t2.key;
-
-	atomic_inc(&t.hb->waiters);
-	/* A: as in waitwake.c, the count before the read of the word */
-	smp_mb__after_atomic();
-	fl_hb_lock(t.hb);
-	ret = fl_get_value_locked(&uval, uaddr);
-	if (ret) {
-		spin_unlock(&t.hb->lock);
-		atomic_dec(&t.hb->waiters);
-		fl_target_put(&t);
-		if (get_user(uval, uaddr))
-			return -EFAULT;
+	ret = fl_queue_wait(&t, &q, uaddr, a->val);
+	if (ret == FL_RETRY)
 		goto retry;
-	}
-	if (uval != a->val) {
-		t.hb->eagain++;
-		spin_unlock(&t.hb->lock);
-		atomic_dec(&t.hb->waiters);
-		fl_target_put(&t);
-		return -EAGAIN;
-	}
-	__fl_queue(t.hb, t.table, &q);
-	spin_unlock(&t.hb->lock);
+	if (ret)
+		return ret;
 
-	if (fl_sleep(&q, dl, &timed_out) && fl_unqueue_self(&q)) {
-		/* q.pi is stable now: we are off every queue */
-		if (timed_out) {
-			atomic64_inc(&q.table->timeouts);
-			ret = -ETIMEDOUT;
-		} else {
-			atomic64_inc(&q.table->signals);
-			ret = q.pi ? -EAGAIN : -ERESTARTNOINTR;
-		}
-		if (q.pi)
-			fl_pi_waiter_gone(q.pi);
-	} else {
-		/* cmp_requeue_pi took the lock for us, or unlock_pi gave it */
-		atomic64_inc(&q.table->pi_locks);
-		ret = 0;
-		if (q.pi)
-			fl_pi_put(q.pi);
-	}
-	if (q.page)
-		put_page(q.page);
+	/* q.pi is stable once we are off every queue */
+	ret = fl_wait_queued(&q, dl);
+	if (ret == -ERESTARTSYS)
+		ret = q.pi ? -EAGAIN : -ERESTARTNOINTR;
+	/* success: cmp_requeue_pi took the lock for us, or unlock_pi gave it */
+	fl_pi_wait_done(&q, !ret);
 	return ret;
 }
 
@@ -248,17 +218,16 @@ static bool __fl_more_waiters(struct fl_bucket *hb, struct fl_q *top,
 
 int fl_cmp_requeue_pi(struct fl_ctx *ctx, struct futexlab_requeue *a)
 {
-	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
 	u32 __user *uaddr2 = u64_to_user_ptr(a->uaddr2);
 	struct fl_wake_batch wb = { .nr = 0 };
 	struct task_struct *old_owner = NULL;
 	struct fl_pi_state *pi = NULL, *prealloc;
 	int nr_requeue = (int)a->nr_requeue;
-	u32 uval, uval2, cur, newval, toptid;
 	struct fl_q *q, *n, *top = NULL;
 	int count = 0, moved = 0, limit;
 	struct fl_target t1, t2;
-	bool locked = false, more;
+	bool locked, more;
+	u32 uval2;
 	int ret;
 
 	if (a->flags & ~FL_REQUEUE_FLAGS || a->pad || a->pad2)
@@ -272,33 +241,9 @@ int fl_cmp_requeue_pi(struct fl_ctx *ctx, struct futexlab_requeue *a)
 		return -ENOMEM;
 
 retry:
-	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t1, false);
+	ret = fl_requeue_lock(ctx, a, &t1, &t2);
 	if (ret)
 		goto out_free;
-	ret = fl_target_get(ctx, a->uaddr2, a->flags, a->node2, &t2, true);
-	if (ret)
-		goto out_free;
-
-	atomic_inc(&t2.hb->waiters);
-	/* A: wakers of uaddr2 see the count before we move waiters */
-	smp_mb__after_atomic();
-	fl_hb_lock2(t1.hb, t2.hb);
-
-	ret = fl_get_value_locked(&uval, uaddr);
-	if (ret) {
-		fl_hb_unlock2(t1.hb, t2.hb);
-		atomic_dec(&t2.hb->waiters);
-		fl_target_put(&t2);
-		if (get_user(uval, uaddr)) {
-			ret = -EFAULT;
-			goto out_free;
-		}
-		goto retry;
-	}
-	if (uval != a->val) {
-		ret = -EAGAIN;
-		goto out_unlock;
-	}
 
 	list_for_each_entry(q, &t1.hb->chain, list) {
 		if (fl_key_match(&q->key, &t1.key)) {
@@ -313,50 +258,21 @@ retry:
 		goto out_unlock;
 	}
 	more = nr_requeue > 0 && __fl_more_waiters(t1.hb, top, &t1.key);
-	toptid = task_pid_vnr(top->task);
 
 	/* take uaddr2 for the top waiter if it is free, else mark WAITERS */
-	ret = fl_get_value_locked(&uval2, uaddr2);
-	while (!ret) {
-		if ((uval2 & FUTEXLAB_TID_MASK) == toptid) {
-			ret = -EDEADLK;
-			goto out_unlock;
-		}
-		if (!(uval2 & FUTEXLAB_TID_MASK)) {
-			newval = toptid | (uval2 & FUTEXLAB_OWNER_DIED);
-			if (more)
-				newval |= FUTEXLAB_WAITERS;
-			ret = fl_cmpxchg_value_locked(&cur, uaddr2, uval2,
-						      newval);
-			if (ret)
-				break;
-			if (cur != uval2) {
-				uval2 = cur;
-				continue;
-			}
-			locked = true;
-			uval2 = newval;
-			break;
-		}
-		if (uval2 & FUTEXLAB_WAITERS)
-			break;
-		ret = fl_cmpxchg_value_locked(&cur, uaddr2, uval2,
-					      uval2 | FUTEXLAB_WAITERS);
-		if (!ret && cur == uval2) {
-			uval2 |= FUTEXLAB_WAITERS;
-			break;
-		}
-		uval2 = cur;
-	}
-	if (ret) {
-		fl_hb_unlock2(t1.hb, t2.hb);
-		atomic_dec(&t2.hb->waiters);
-		fl_target_put(&t2);
+	ret = __fl_pi_claim(uaddr2, &uval2, task_pid_vnr(top->task), more,
+			    true);
+	if (ret == -EDEADLK)
+		goto out_unlock;
+	if (ret < 0) {
+		fl_unlock_waiting(&t1, &t2);
 		ret = fl_fault_in_writeable(uaddr2);
 		if (ret)
 			goto out_free;
 		goto retry;
 	}
+	locked = ret;
+	ret = 0;
 
 	if (locked) {
 		/* top owns uaddr2 now: wake it; the rest queue behind it */
@@ -393,10 +309,8 @@ retry:
 		ret = count + moved;
 
 out_unlock:
-	fl_hb_unlock2(t1.hb, t2.hb);
-	atomic_dec(&t2.hb->waiters);
+	fl_unlock_waiting(&t1, &t2);
 	fl_wake_flush(&wb);
-	fl_target_put(&t2);
 	if (old_owner)
 		put_task_struct(old_owner);
 	if (pi) {

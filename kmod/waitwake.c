@@ -26,11 +26,12 @@
  * reads a non-zero counter, takes the lock after the waiter queued, and
  * finds it. Everything after the counter is serialized by the bucket lock.
  * The counter stays raised while the waiter is queued and drops when it
- * leaves the queue (__fl_unqueue()).
+ * leaves the queue (__fl_unqueue()). The waiter's side is
+ * fl_lock_waiting() in core.c, shared by every operation that queues.
  *
  * The word is read with page faults disabled, because the bucket lock is a
  * spinlock; on a fault the lock is dropped, the page faulted in by an
- * ordinary get_user(), and the whole operation retried.
+ * ordinary get_user(), and the whole operation retried (fl_lock_word()).
  */
 #include <linux/errno.h>
 #include <linux/hrtimer.h>
@@ -47,73 +48,28 @@
 int fl_wait(struct fl_ctx *ctx, struct futexlab_wait *a)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
-	ktime_t deadline, *dl = NULL;
-	bool timed_out = false;
+	ktime_t deadline, *dl;
 	struct fl_target t;
 	struct fl_q q;
-	u32 uval;
 	int ret;
 
 	if (a->flags & ~FL_WAIT_FLAGS)
 		return -EINVAL;
 	if (!a->bitset)
 		return -EINVAL;
-	if (a->flags & FUTEXLAB_F_DEADLINE) {
-		deadline = a->deadline_ns > KTIME_MAX ? KTIME_MAX :
-			   (ktime_t)a->deadline_ns;
-		dl = &deadline;
-	}
+	dl = fl_deadline(a->flags, a->deadline_ns, &deadline);
 
 retry:
 	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, true);
 	if (ret)
 		return ret;
-
-	memset(&q, 0, sizeof(q));
-	INIT_LIST_HEAD(&q.list);
-	q.task = current;
-	q.prio = current->prio;
-	q.key = t.key;
-	q.bitset = a->bitset;
-	q.page = t.page;
-
-	atomic_inc(&t.hb->waiters);
-	smp_mb__after_atomic();		/* A: see the comment above */
-	fl_hb_lock(t.hb);
-
-	ret = fl_get_value_locked(&uval, uaddr);
-	if (ret) {
-		spin_unlock(&t.hb->lock);
-		atomic_dec(&t.hb->waiters);
-		fl_target_put(&t);
-		if (get_user(uval, uaddr))
-			return -EFAULT;
+	fl_q_init(&q, &t, a->bitset);
+	ret = fl_queue_wait(&t, &q, uaddr, a->val);
+	if (ret == FL_RETRY)
 		goto retry;
-	}
-	if (uval != a->val) {
-		t.hb->eagain++;
-		spin_unlock(&t.hb->lock);
-		atomic_dec(&t.hb->waiters);
-		fl_target_put(&t);
-		return -EAGAIN;
-	}
-	__fl_queue(t.hb, t.table, &q);
-	spin_unlock(&t.hb->lock);
-
-	ret = 0;
-	if (fl_sleep(&q, dl, &timed_out) && fl_unqueue_self(&q)) {
-		if (timed_out) {
-			atomic64_inc(&q.table->timeouts);
-			ret = -ETIMEDOUT;
-		} else {
-			atomic64_inc(&q.table->signals);
-			ret = -ERESTARTSYS;
-		}
-	}
-	/* a requeue may have swapped the pinned page: put the current one */
-	if (q.page)
-		put_page(q.page);
-	return ret;
+	if (ret)
+		return ret;
+	return fl_wait_queued(&q, dl);
 }
 
 int fl_wake(struct fl_ctx *ctx, struct futexlab_wake *a)
