@@ -86,9 +86,9 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 {
 	unsigned int n = rep->cell->threads;
 	struct requeue_state *s = fl_rep_alloc(rep, sizeof(*s), -1);
-	void *mem = fl_rep_alloc(rep, fl_rounds_size(n), -1);
+	struct fl_rounds *rs = fl_rounds_new(rep, n);
 
-	if (!s || !mem) {
+	if (!s || !rs) {
 		snprintf(why, len, "cannot map the futexes and %u waiters' "
 			 "slots", n);
 		return -1;
@@ -96,7 +96,7 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 	/* futex2-numa's node fields: the kernel chooses */
 	s->f1[1] = ~0u;
 	s->f2[1] = ~0u;
-	s->rounds = fl_rounds_place(mem, rep, n);
+	s->rounds = rs;
 	rep->shared = s;
 	return 0;
 }
@@ -132,27 +132,21 @@ FL_WORKLOAD_DESCRIPTOR(requeue) = {
 
 #else /* one build per backend */
 
-/* One blocking wait of a waiter: 0 when woken (and, with PI, after
- * unlocking futex 2), 1 when the repetition ends, -1 on a broken rule. */
-static int wait_once(struct fl_thread *t, struct requeue_state *s, int pi)
+/* With --pi, one blocking wait of a waiter (fl_rounds_waiter()'s
+ * wait_once): 0 when woken and done with futex 2 (the kernel made it the
+ * owner; it unlocks), 1 when the repetition ends, -1 on a broken rule. */
+static int wait_requeue_pi(struct fl_thread *t, void *arg)
 {
+	struct requeue_state *s = arg;
 	struct fl_rep *rep = t->rep;
 	int r;
 
 	do
-		r = pi ? fl_wait_requeue_pi(s->f1, 0, s->f2,
-					    &rep->hard_deadline) :
-			 fl_wait(s->f1, 0, &rep->hard_deadline);
+		r = fl_wait_requeue_pi(s->f1, 0, s->f2, &rep->hard_deadline);
 	while (r == -EINTR);
-	if ((r == -EAGAIN && fl_should_stop(rep)) || r == -ETIMEDOUT)
-		return 1;
-	if (r) {
-		fl_rep_fail(rep, "waiter %u: %s returned %d", t->index,
-			    pi ? "wait_requeue_pi" : "wait", r);
-		return -1;
-	}
-	if (!pi)
-		return 0;
+	r = fl_rounds_waited(t, r, "wait_requeue_pi");
+	if (r)
+		return r;
 	uint32_t owner = __atomic_load_n(s->f2, __ATOMIC_RELAXED) &
 			 FUTEX_TID_MASK;
 
@@ -169,22 +163,6 @@ static int wait_once(struct fl_thread *t, struct requeue_state *s, int pi)
 		return -1;
 	}
 	return 0;
-}
-
-static void waiter(struct fl_thread *t, struct requeue_state *s)
-{
-	struct fl_rep *rep = t->rep;
-	struct fl_rounds *rs = s->rounds;
-	const int pi = (int)rep->cell->opt[OPT_PI];
-
-	for (uint32_t round = 1; !fl_rounds_gate_wait(rs, rep, round);
-	     round++) {
-		fl_rounds_arm(rs, t->index, round);
-		if (wait_once(t, s, pi))
-			break;
-		fl_rounds_woken(rs, t->index);
-	}
-	t->counters[C_WAKEUPS] = rs->w[t->index].wakes;
 }
 
 /* Move all n from futex 1 to futex 2: the count moved, or -1 if the
@@ -248,26 +226,10 @@ static void requeuer(struct fl_thread *t, struct requeue_state *s)
 	const int pi = (int)rep->cell->opt[OPT_PI];
 	const int nrequeue = rep->cell->opt[OPT_BROADCAST] ? (int)n :
 			     (int)rep->cell->opt[OPT_NREQUEUE];
+	const uint64_t settle = (uint64_t)rep->cell->opt[OPT_SETTLE];
 
 	for (uint32_t round = 1;; round++) {
-		int r = fl_rounds_await(rs, rep, round);
-
-		if (r == 1)
-			break;
-		if (r) {
-			fl_rep_fail(rep, "round %u: the %u waiters were not "
-				    "all asleep by the deadline", round, n);
-			break;
-		}
-		r = fl_rounds_check(rs, round);
-		if (r >= 0) {
-			fl_rep_fail(rep, "before round %u: waiter %d returned "
-				    "%llu times, not %u", round, r,
-				    (unsigned long long)rs->w[r].wakes,
-				    round - 1);
-			break;
-		}
-		if (fl_rounds_settle(rep, (uint64_t)rep->cell->opt[OPT_SETTLE]))
+		if (fl_rounds_begin(rs, rep, round, settle, "returned"))
 			break;
 		uint64_t t0 = fl_now_ns();
 		int moved = requeue_all(t, s, n, nrequeue, pi);
@@ -293,10 +255,13 @@ static void thread(struct fl_thread *t)
 {
 	struct requeue_state *s = t->rep->shared;
 
-	if (t->index < s->rounds->nwaiters)
-		waiter(t, s);
-	else
+	if (t->index >= s->rounds->nwaiters)
 		requeuer(t, s);
+	else if (t->rep->cell->opt[OPT_PI])
+		fl_rounds_waiter(t, s->rounds, wait_requeue_pi, s, C_WAKEUPS);
+	else
+		fl_rounds_waiter(t, s->rounds, fl_rounds_wait_word, s->f1,
+				 C_WAKEUPS);
 }
 
 static void kick(struct fl_rep *rep)

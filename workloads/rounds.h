@@ -28,6 +28,11 @@
  *
  * Every wait here has a deadline (the repetition's hard deadline) and
  * notices the stop flag; fl_rounds_quit() (from a kick) releases the gate.
+ *
+ * The three workloads share more than the gate: init() maps the rounds
+ * with fl_rounds_new(), waiters run fl_rounds_waiter() with their own wait
+ * (fl_rounds_wait_word() for a plain wait), and the controller opens each
+ * round with fl_rounds_begin() and closes it with fl_rounds_finish().
  */
 #ifndef FUTEXLAB_WORKLOADS_ROUNDS_H
 #define FUTEXLAB_WORKLOADS_ROUNDS_H
@@ -88,6 +93,17 @@ static inline struct fl_rounds *fl_rounds_place(void *mem, struct fl_rep *rep,
 	return rs;
 }
 
+/* init(): the rounds of rep's first n threads, in memory of their own
+ * (mapped with fl_rep_alloc(), freed after the repetition); NULL when it
+ * cannot be mapped. */
+static inline struct fl_rounds *fl_rounds_new(struct fl_rep *rep,
+					      unsigned int n)
+{
+	void *mem = fl_rep_alloc(rep, fl_rounds_size(n), -1);
+
+	return mem ? fl_rounds_place(mem, rep, n) : NULL;
+}
+
 /* The stock private futex, for coordination only (absolute deadline). */
 static inline long fl_rounds_futex(uint32_t *w, int op, uint32_t val,
 				   const struct timespec *deadline)
@@ -127,6 +143,60 @@ static inline void fl_rounds_woken(struct fl_rounds *rs, unsigned int i)
 {
 	__atomic_store_n(&rs->w[i].wakes, rs->w[i].wakes + 1, __ATOMIC_RELEASE);
 }
+
+/*
+ * Waiter: what the result r of its blocking wait on the benchmark's futex
+ * (what: "wait", ...) means. 0 woken; 1 the repetition is ending (the
+ * deadline passed, or the kick changed the word: it changes only then);
+ * -1 a broken rule, and the repetition fails.
+ */
+static inline int fl_rounds_waited(struct fl_thread *t, int r,
+				   const char *what)
+{
+	struct fl_rep *rep = t->rep;
+
+	if (r == 0)
+		return 0;
+	if ((r == -EAGAIN && fl_should_stop(rep)) || r == -ETIMEDOUT)
+		return 1;
+	fl_rep_fail(rep, "waiter %u: %s returned %d", t->index, what, r);
+	return -1;
+}
+
+/*
+ * Waiter thread i = t->index: round after round, hold at the gate, arm,
+ * block in wait_once(t, arg) (0 when woken, else the repetition ends) and
+ * count the wake, until the repetition ends; then store its wakes in the
+ * thread's counter.
+ */
+static inline void fl_rounds_waiter(struct fl_thread *t, struct fl_rounds *rs,
+				    int (*wait_once)(struct fl_thread *t,
+						     void *arg),
+				    void *arg, unsigned int counter)
+{
+	for (uint32_t round = 1; !fl_rounds_gate_wait(rs, t->rep, round);
+	     round++) {
+		fl_rounds_arm(rs, t->index, round);
+		if (wait_once(t, arg))
+			break;
+		fl_rounds_woken(rs, t->index);
+	}
+	t->counters[counter] = rs->w[t->index].wakes;
+}
+
+#ifdef FL_BACKEND_ID
+/* A wait_once for fl_rounds_waiter(): a plain wait on the futex word,
+ * which holds 0 until the kick stores 1. */
+static inline int fl_rounds_wait_word(struct fl_thread *t, void *word)
+{
+	int r;
+
+	do
+		r = fl_wait(word, 0, &t->rep->hard_deadline);
+	while (r == -EINTR);
+	return fl_rounds_waited(t, r, "wait");
+}
+#endif
 
 /*
  * Controller: wait until every waiter armed for round and sleeps. 0; 1 if
@@ -197,6 +267,36 @@ static inline int fl_rounds_check(const struct fl_rounds *rs, uint32_t round)
 			return fl_should_stop(rs->threads[i]->rep) ? -1 :
 			       (int)i;
 	return -1;
+}
+
+/*
+ * Controller: open round. Waits until every waiter sleeps armed for it
+ * (fl_rounds_await), checks each was woken round - 1 times
+ * (fl_rounds_check; woken says how a failure reads: "was woken",
+ * "returned"), then stays idle settle_ns (fl_rounds_settle). 0 to go on;
+ * -1 when the repetition is ending or a rule broke (then it fails).
+ */
+static inline int fl_rounds_begin(struct fl_rounds *rs, struct fl_rep *rep,
+				  uint32_t round, uint64_t settle_ns,
+				  const char *woken)
+{
+	int r = fl_rounds_await(rs, rep, round);
+
+	if (r == 1)
+		return -1;
+	if (r) {
+		fl_rep_fail(rep, "round %u: the %u waiters were not all "
+			    "asleep by the deadline", round, rs->nwaiters);
+		return -1;
+	}
+	r = fl_rounds_check(rs, round);
+	if (r >= 0) {
+		fl_rep_fail(rep, "before round %u: waiter %d %s %llu times, "
+			    "not %u", round, r, woken,
+			    (unsigned long long)rs->w[r].wakes, round - 1);
+		return -1;
+	}
+	return fl_rounds_settle(rep, settle_ns) ? -1 : 0;
 }
 
 /* Controller: round is over; let waiters arm for the next one. */

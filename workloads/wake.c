@@ -76,15 +76,15 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 {
 	unsigned int n = rep->cell->threads;
 	struct wake_state *s = fl_rep_alloc(rep, sizeof(*s), -1);
-	void *mem = fl_rep_alloc(rep, fl_rounds_size(n), -1);
+	struct fl_rounds *rs = fl_rounds_new(rep, n);
 
-	if (!s || !mem) {
+	if (!s || !rs) {
 		snprintf(why, len, "cannot map the futex and %u waiters' "
 			 "slots", n);
 		return -1;
 	}
 	s->word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
-	s->rounds = fl_rounds_place(mem, rep, n);
+	s->rounds = rs;
 	rep->shared = s;
 	return 0;
 }
@@ -118,32 +118,6 @@ FL_WORKLOAD_DESCRIPTOR(wake) = {
 
 #else /* one build per backend */
 
-static void waiter(struct fl_thread *t, struct wake_state *s)
-{
-	struct fl_rep *rep = t->rep;
-	struct fl_rounds *rs = s->rounds;
-
-	for (uint32_t round = 1; !fl_rounds_gate_wait(rs, rep, round);
-	     round++) {
-		int r;
-
-		fl_rounds_arm(rs, t->index, round);
-		do
-			r = fl_wait(s->word, 0, &rep->hard_deadline);
-		while (r == -EINTR);
-		if (r == 0) {
-			fl_rounds_woken(rs, t->index);
-			continue;
-		}
-		/* the word changes only when the kick ends the repetition */
-		if ((r == -EAGAIN && fl_should_stop(rep)) || r == -ETIMEDOUT)
-			break;
-		fl_rep_fail(rep, "waiter %u: wait returned %d", t->index, r);
-		break;
-	}
-	t->counters[C_WAKEUPS] = rs->w[t->index].wakes;
-}
-
 static void waker(struct fl_thread *t, struct wake_state *s)
 {
 	struct fl_rep *rep = t->rep;
@@ -155,24 +129,8 @@ static void waker(struct fl_thread *t, struct wake_state *s)
 	for (uint32_t round = 1;; round++) {
 		unsigned int woken = 0;
 		uint64_t calls = 0;
-		int r = fl_rounds_await(rs, rep, round);
 
-		if (r == 1)
-			break;
-		if (r) {
-			fl_rep_fail(rep, "round %u: the %u waiters were not "
-				    "all asleep by the deadline", round, n);
-			break;
-		}
-		r = fl_rounds_check(rs, round);
-		if (r >= 0) {
-			fl_rep_fail(rep, "before round %u: waiter %d was woken "
-				    "%llu times, not %u", round, r,
-				    (unsigned long long)rs->w[r].wakes,
-				    round - 1);
-			break;
-		}
-		if (fl_rounds_settle(rep, settle))
+		if (fl_rounds_begin(rs, rep, round, settle, "was woken"))
 			break;
 		uint64_t t0 = fl_now_ns();
 
@@ -208,7 +166,8 @@ static void thread(struct fl_thread *t)
 	struct wake_state *s = t->rep->shared;
 
 	if (t->index < s->rounds->nwaiters)
-		waiter(t, s);
+		fl_rounds_waiter(t, s->rounds, fl_rounds_wait_word, s->word,
+				 C_WAKEUPS);
 	else
 		waker(t, s);
 }

@@ -90,16 +90,16 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 {
 	unsigned int n = rep->cell->threads;
 	struct wp_state *s = fl_rep_alloc(rep, sizeof(*s), -1);
-	void *mem = fl_rep_alloc(rep, fl_rounds_size(n), -1);
+	struct fl_rounds *rs = fl_rounds_new(rep, n);
 
-	if (!s || !mem) {
+	if (!s || !rs) {
 		snprintf(why, len, "cannot map the futex and %u waiters' "
 			 "slots", n);
 		return -1;
 	}
 	s->word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
 	s->nwakers = wakers_of(rep->cell);
-	s->rounds = fl_rounds_place(mem, rep, n);
+	s->rounds = rs;
 	rep->shared = s;
 	return 0;
 }
@@ -135,31 +135,6 @@ FL_WORKLOAD_DESCRIPTOR(wake_parallel) = {
 
 #else /* one build per backend */
 
-static void waiter(struct fl_thread *t, struct wp_state *s)
-{
-	struct fl_rep *rep = t->rep;
-	struct fl_rounds *rs = s->rounds;
-
-	for (uint32_t round = 1; !fl_rounds_gate_wait(rs, rep, round);
-	     round++) {
-		int r;
-
-		fl_rounds_arm(rs, t->index, round);
-		do
-			r = fl_wait(s->word, 0, &rep->hard_deadline);
-		while (r == -EINTR);
-		if (r == 0) {
-			fl_rounds_woken(rs, t->index);
-			continue;
-		}
-		if ((r == -EAGAIN && fl_should_stop(rep)) || r == -ETIMEDOUT)
-			break;
-		fl_rep_fail(rep, "waiter %u: wait returned %d", t->index, r);
-		break;
-	}
-	t->counters[C_WAKEUPS] = rs->w[t->index].wakes;
-}
-
 /* Sleep until *w reaches target (a counter that only grows) or the
  * repetition ends: 0, or -1. */
 static int wait_reach(struct fl_rep *rep, uint32_t *w, uint32_t target)
@@ -184,24 +159,9 @@ static int start_round(struct fl_thread *t, struct wp_state *s,
 		       uint32_t round)
 {
 	struct fl_rep *rep = t->rep;
-	struct fl_rounds *rs = s->rounds;
-	int r = fl_rounds_await(rs, rep, round);
 
-	if (r == 1)
-		return -1;
-	if (r) {
-		fl_rep_fail(rep, "round %u: the %u waiters were not all "
-			    "asleep by the deadline", round, rs->nwaiters);
-		return -1;
-	}
-	r = fl_rounds_check(rs, round);
-	if (r >= 0) {
-		fl_rep_fail(rep, "before round %u: waiter %d was woken %llu "
-			    "times, not %u", round, r,
-			    (unsigned long long)rs->w[r].wakes, round - 1);
-		return -1;
-	}
-	if (fl_rounds_settle(rep, (uint64_t)rep->cell->opt[OPT_SETTLE]))
+	if (fl_rounds_begin(s->rounds, rep, round,
+			    (uint64_t)rep->cell->opt[OPT_SETTLE], "was woken"))
 		return -1;
 	__atomic_store_n(&s->go, round, __ATOMIC_RELEASE);
 	fl_rounds_futex(&s->go, FUTEX_WAKE, INT_MAX, NULL);
@@ -266,7 +226,8 @@ static void thread(struct fl_thread *t)
 	struct wp_state *s = t->rep->shared;
 
 	if (t->index < s->rounds->nwaiters)
-		waiter(t, s);
+		fl_rounds_waiter(t, s->rounds, fl_rounds_wait_word, s->word,
+				 C_WAKEUPS);
 	else if (t->index < s->rounds->nwaiters + s->nwakers)
 		waker(t, s);
 	else
