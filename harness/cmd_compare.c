@@ -96,18 +96,14 @@ static void compare_cell(const struct fl_rd_cell *a,
 /* "algo=pi;critical=100" -> "algo,critical" */
 static void option_names(const char *opts, char *buf, size_t len)
 {
+	struct fl_rd_pair o;
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (const char *p = opts; *p && used + 1 < len;) {
-		size_t l = strcspn(p, "=;");
-
+	for (const char *p = opts;
+	     used + 1 < len && fl_rd_next_pair(&p, &o) == 0;)
 		used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
-					 used ? "," : "", (int)l, p);
-		p += strcspn(p, ";");
-		if (*p == ';')
-			p++;
-	}
+					 used ? "," : "", o.name_len, o.name);
 }
 
 /* What differs between the machines and kernels of two runs. */
@@ -189,21 +185,18 @@ static void short_label(const struct fl_rd_cell *c, char *buf, size_t len)
 {
 	size_t used = (size_t)snprintf(buf, len, "%s %s t%u", c->workload,
 				       c->backend, c->threads);
+	struct fl_rd_pair o;
+	int first = 1;
 
 	/* option values only: "algo=pi;critical=100" reads as "pi,100" */
-	for (const char *p = c->options; *p && used < len;) {
-		const char *eq = strchr(p, '=');
-		size_t l;
-
-		if (!eq)
-			break;
-		l = strcspn(eq + 1, ";");
+	for (const char *p = c->options;
+	     used < len && fl_rd_next_pair(&p, &o) == 0;) {
+		if (!o.value)
+			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
-					 p == c->options ? " " : ",", (int)l,
-					 eq + 1);
-		p = eq + 1 + l;
-		if (*p == ';')
-			p++;
+					 first ? " " : ",", o.value_len,
+					 o.value);
+		first = 0;
 	}
 }
 

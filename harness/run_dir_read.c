@@ -57,29 +57,36 @@ static void fig_of(const double *v, unsigned int n, struct fl_rd_fig *f)
 	}
 }
 
-static void add_extra(struct fl_rd_cell *c, struct acc *a, char *extra)
+/* Does the pair have this name? */
+static int pair_is(const struct fl_rd_pair *pair, const char *name)
 {
-	char *save = NULL;
+	return strlen(name) == (size_t)pair->name_len &&
+	       strncmp(pair->name, name, (size_t)pair->name_len) == 0;
+}
 
-	for (char *tok = strtok_r(extra, ";", &save); tok;
-	     tok = strtok_r(NULL, ";", &save)) {
-		char *eq = strchr(tok, '=');
+static void add_extra(struct fl_rd_cell *c, struct acc *a,
+		      const char *extra)
+{
+	struct fl_rd_pair x;
+
+	for (const char *p = extra; fl_rd_next_pair(&p, &x) == 0;) {
 		unsigned int i;
 
-		if (!eq)
+		if (!x.value)
 			continue;
-		*eq = '\0';
 		for (i = 0; i < c->nextra; i++)
-			if (strcmp(c->extra_name[i], tok) == 0)
+			if (pair_is(&x, c->extra_name[i]))
 				break;
 		if (i == c->nextra) {
 			if (c->nextra == FL_RD_MAX_EXTRA)
 				continue;
 			snprintf(c->extra_name[c->nextra++],
-				 sizeof(c->extra_name[0]), "%s", tok);
+				 sizeof(c->extra_name[0]), "%.*s", x.name_len,
+				 x.name);
 		}
+		/* strtod stops at the ';' after the value */
 		if (a->nextra[i] < FL_RD_MAX_REPS)
-			a->extra[i][a->nextra[i]++] = strtod(eq + 1, NULL);
+			a->extra[i][a->nextra[i]++] = strtod(x.value, NULL);
 	}
 }
 
@@ -345,22 +352,31 @@ const struct fl_rd_fig *fl_rd_extra(const struct fl_rd_cell *c,
 	return NULL;
 }
 
+int fl_rd_next_pair(const char **p, struct fl_rd_pair *pair)
+{
+	const char *s = *p;
+	size_t len = strcspn(s, ";"), name_len = strcspn(s, "=;");
+
+	if (!*s)
+		return -1;
+	pair->name = s;
+	pair->name_len = (int)name_len;
+	pair->value = name_len < len ? s + name_len + 1 : NULL;
+	pair->value_len = name_len < len ? (int)(len - name_len - 1) : 0;
+	*p = s + len + (s[len] == ';');
+	return 0;
+}
+
 int fl_rd_option(const struct fl_rd_cell *c, const char *name, char *val,
 		 size_t len)
 {
-	size_t n = strlen(name);
+	struct fl_rd_pair o;
 
-	for (const char *p = c->options; *p;) {
-		const char *end = strchr(p, ';');
-		size_t l = end ? (size_t)(end - p) : strlen(p);
-
-		if (l > n && strncmp(p, name, n) == 0 && p[n] == '=') {
-			snprintf(val, len, "%.*s", (int)(l - n - 1), p + n + 1);
+	for (const char *p = c->options; fl_rd_next_pair(&p, &o) == 0;) {
+		if (o.value && pair_is(&o, name)) {
+			snprintf(val, len, "%.*s", o.value_len, o.value);
 			return 0;
 		}
-		p += l;
-		if (*p == ';')
-			p++;
 	}
 	return -1;
 }

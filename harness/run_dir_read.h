@@ -78,6 +78,18 @@ int fl_rd_hist(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 /* A counter of the extra column by name; NULL if the cell has none. */
 const struct fl_rd_fig *fl_rd_extra(const struct fl_rd_cell *c,
 				    const char *name);
+/*
+ * One pair of an options or extra column ("algo=pi;critical=100"). Name
+ * and value point into the text and are not NUL-terminated (print them
+ * with "%.*s"); value is NULL when the pair has no '='.
+ */
+struct fl_rd_pair {
+	const char *name, *value;
+	int name_len, value_len;
+};
+
+/* The pair at *p, moving *p past it and its ';'; 0, or -1 at the end. */
+int fl_rd_next_pair(const char **p, struct fl_rd_pair *pair);
 /* The value of option `name` in the cell's options; 0 or -1 if absent. */
 int fl_rd_option(const struct fl_rd_cell *c, const char *name, char *val,
 		 size_t len);

@@ -108,16 +108,11 @@ static int cmp_uint(const void *a, const void *b)
 static unsigned int option_names(const char *opts, char names[][48],
 				 unsigned int max)
 {
+	struct fl_rd_pair o;
 	unsigned int n = 0;
 
-	for (const char *p = opts; *p && n < max;) {
-		size_t l = strcspn(p, "=;");
-
-		snprintf(names[n++], 48, "%.*s", (int)l, p);
-		p += strcspn(p, ";");
-		if (*p == ';')
-			p++;
-	}
+	for (const char *p = opts; n < max && fl_rd_next_pair(&p, &o) == 0;)
+		snprintf(names[n++], 48, "%.*s", o.name_len, o.name);
 	return n;
 }
 
