@@ -49,6 +49,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "exclusion.h"
 #include "futex_mutex.h"
 #include "harness/workload.h"
 
@@ -89,8 +90,7 @@ struct cv_state {
 	_Alignas(FL_CACHELINE) uint32_t released;
 	uint64_t t0;
 	/* what the mutex protects */
-	_Alignas(FL_CACHELINE) uint32_t inside;
-	uint64_t count;
+	_Alignas(FL_CACHELINE) struct fl_guarded guarded;
 	struct timespec deadline;	/* every wait's: hard one - margin */
 	uint64_t deadline_ns;
 	unsigned int nwaiters;
@@ -232,14 +232,7 @@ static int verify(struct fl_rep *rep, char *why, size_t len)
 		}
 		acquisitions += w->acquisitions;
 	}
-	if (s->count != acquisitions) {
-		snprintf(why, len, "mutual exclusion violated: %llu "
-			 "acquisitions but the protected counter says %llu",
-			 (unsigned long long)acquisitions,
-			 (unsigned long long)s->count);
-		return -1;
-	}
-	return 0;
+	return fl_guarded_check_count(&s->guarded, acquisitions, why, len);
 }
 
 FL_WORKLOAD_DESCRIPTOR(condvar) = {
@@ -396,12 +389,10 @@ static void waiter(struct fl_thread *t, struct cv_state *s, int mode)
 		}
 		uint64_t t_acq = fl_now_ns();
 
-		if (__atomic_exchange_n(&s->inside, 1, __ATOMIC_RELAXED))
+		if (fl_guarded_enter(&s->guarded))
 			slot->violations++;
-		/* a plain increment: a second owner would lose updates */
-		s->count = s->count + 1;
 		fl_busy_loops(crit);
-		__atomic_store_n(&s->inside, 0, __ATOMIC_RELAXED);
+		fl_guarded_leave(&s->guarded);
 		if (mode == WAKE_REQUEUE_PI)
 			fl_pi_mutex_unlock(s->lock, tid, NULL);
 		else

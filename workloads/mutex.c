@@ -27,6 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "exclusion.h"
 #include "futex_mutex.h"
 #include "harness/workload.h"
 
@@ -37,8 +38,7 @@ enum { C_VIOLATIONS, C_WAITS, C_WAKES, C_TIMEOUTS };
 struct mutex_state {
 	_Alignas(FL_CACHELINE) uint32_t word[2];	/* the lock (+ node) */
 	/* the data the lock protects, on a line of its own as it would be */
-	_Alignas(FL_CACHELINE) uint32_t inside;
-	uint64_t count;
+	_Alignas(FL_CACHELINE) struct fl_guarded guarded;
 };
 
 #ifdef FL_DESCRIBE
@@ -84,22 +84,9 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 static int verify(struct fl_rep *rep, char *why, size_t len)
 {
 	struct mutex_state *s = rep->shared;
-	uint64_t ops = fl_rep_ops(rep);
-	uint64_t violations = fl_rep_sum(rep, C_VIOLATIONS);
 
-	if (violations) {
-		snprintf(why, len, "mutual exclusion violated: %llu times two "
-			 "threads held the lock", (unsigned long long)violations);
-		return -1;
-	}
-	if (s->count != ops) {
-		snprintf(why, len, "mutual exclusion violated: %llu "
-			 "acquisitions but the protected counter says %llu",
-			 (unsigned long long)ops,
-			 (unsigned long long)s->count);
-		return -1;
-	}
-	return 0;
+	return fl_guarded_verify(&s->guarded, fl_rep_sum(rep, C_VIOLATIONS),
+				 fl_rep_ops(rep), why, len);
 }
 
 FL_WORKLOAD_DESCRIPTOR(mutex) = {
@@ -155,12 +142,10 @@ static void thread(struct fl_thread *t)
 			break;
 		}
 		fl_hist_record(t->hist, fl_now_ns() - t0);
-		if (__atomic_exchange_n(&s->inside, 1, __ATOMIC_RELAXED))
+		if (fl_guarded_enter(&s->guarded))
 			t->counters[C_VIOLATIONS]++;
-		/* a plain increment: a second owner would lose updates */
-		s->count = s->count + 1;
 		fl_busy_loops(crit);
-		__atomic_store_n(&s->inside, 0, __ATOMIC_RELAXED);
+		fl_guarded_leave(&s->guarded);
 		if (algo == ALGO_PI)
 			fl_pi_mutex_unlock(w, tid, wakes);
 		else

@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exclusion.h"
 #include "futex_mutex.h"
 #include "harness/workload.h"
 #include "numa_topo.h"
@@ -58,8 +59,7 @@ struct numa_word {
 	/* the lock, then futex2-numa's node field */
 	_Alignas(FL_CACHELINE) uint32_t word[2];
 	/* the data it guards, on a line of its own */
-	_Alignas(FL_CACHELINE) uint32_t inside;
-	uint64_t count;
+	_Alignas(FL_CACHELINE) struct fl_guarded guarded;
 };
 
 struct numa_state {
@@ -234,7 +234,7 @@ static int verify(struct fl_rep *rep, char *why, size_t len)
 	uint64_t misplaced = fl_rep_sum(rep, C_MISPLACED);
 
 	for (unsigned int j = 0; j < s->nfutexes; j++)
-		count += s->words[j]->count;
+		count += s->words[j]->guarded.count;
 	if (violations || count != ops) {
 		snprintf(why, len, "mutual exclusion violated: %llu double "
 			 "owners, %llu acquisitions against %llu counted",
@@ -329,11 +329,10 @@ static void thread(struct fl_thread *t)
 			break;
 		}
 		fl_hist_record(t->hist, fl_now_ns() - t0);
-		if (__atomic_exchange_n(&nw->inside, 1, __ATOMIC_RELAXED))
+		if (fl_guarded_enter(&nw->guarded))
 			t->counters[C_VIOLATIONS]++;
-		nw->count = nw->count + 1;	/* a second owner loses one */
 		fl_busy_loops(crit);
-		__atomic_store_n(&nw->inside, 0, __ATOMIC_RELAXED);
+		fl_guarded_leave(&nw->guarded);
 		fl_drepper_unlock(nw->word, NULL);
 		local += s->word_node[j] == node;
 		ops++;

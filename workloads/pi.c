@@ -39,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "exclusion.h"
 #include "futex_mutex.h"
 #include "harness/workload.h"
 
@@ -62,8 +63,7 @@ struct pi_state {
 	_Alignas(FL_CACHELINE) uint32_t high_done[2];	/* high's last round */
 	_Alignas(FL_CACHELINE) uint32_t hog_done[2];	/* medium's last */
 	/* what the lock protects */
-	_Alignas(FL_CACHELINE) uint32_t inside;
-	uint64_t count;
+	_Alignas(FL_CACHELINE) struct fl_guarded guarded;
 	uint64_t acquisitions[NROLES];
 	uint64_t violations;
 	struct timespec deadline;	/* every wait's: hard one - margin */
@@ -196,19 +196,9 @@ static int verify(struct fl_rep *rep, char *why, size_t len)
 	uint64_t low = s->acquisitions[ROLE_LOW];
 	uint64_t high = s->acquisitions[ROLE_HIGH];
 
-	if (s->violations) {
-		snprintf(why, len, "mutual exclusion violated: %llu times two "
-			 "threads held the lock",
-			 (unsigned long long)s->violations);
+	if (fl_guarded_verify(&s->guarded, s->violations, low + high, why,
+			      len))
 		return -1;
-	}
-	if (s->count != low + high) {
-		snprintf(why, len, "mutual exclusion violated: %llu "
-			 "acquisitions but the protected counter says %llu",
-			 (unsigned long long)(low + high),
-			 (unsigned long long)s->count);
-		return -1;
-	}
 	/* high takes the lock once per round low began, but the last */
 	if (high > low || high + 1 < low) {
 		snprintf(why, len, "rounds: low took the lock %llu times, "
@@ -286,14 +276,13 @@ static void drop(struct pi_state *s, int lock, uint32_t tid)
 /* Inside the lock: a second owner shows in the flag or the counter. */
 static void enter(struct pi_state *s)
 {
-	if (__atomic_exchange_n(&s->inside, 1, __ATOMIC_RELAXED))
+	if (fl_guarded_enter(&s->guarded))
 		s->violations++;
-	s->count = s->count + 1;
 }
 
 static void leave(struct pi_state *s)
 {
-	__atomic_store_n(&s->inside, 0, __ATOMIC_RELAXED);
+	fl_guarded_leave(&s->guarded);
 }
 
 /* Store and wake: one event of the round. */
