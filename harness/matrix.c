@@ -217,6 +217,28 @@ static int add_threads(unsigned int *out, int n, unsigned int max,
 	return n;
 }
 
+/*
+ * A list value without its blanks, so "1, 2, 4" and "1 .. 2*cpus" read
+ * naturally (at most len - 1 characters); -1 with "KEY: empty list" in
+ * err when nothing is left.
+ */
+static int list_without_blanks(const char *key, const char *text, char *buf,
+			       size_t len, char *err, size_t errlen)
+{
+	size_t j = 0;
+
+	for (const char *p = text; *p && j < len - 1; p++)
+		if (*p != ' ' && *p != '\t')
+			buf[j++] = *p;
+	buf[j] = '\0';
+	if (!*buf) {
+		snprintf(err, errlen, "%s: empty list: the experiment would "
+			 "have no cells", key);
+		return -1;
+	}
+	return 0;
+}
+
 int fl_matrix_threads(const char *text, unsigned int ncpus,
 		      unsigned int *out, unsigned int max, char *err,
 		      size_t errlen)
@@ -228,18 +250,9 @@ int fl_matrix_threads(const char *text, unsigned int ncpus,
 		snprintf(err, errlen, "threads: list too long");
 		return -1;
 	}
-	/* drop blanks: "1, 2, 4" and "1 .. 2*cpus" read naturally */
-	size_t j = 0;
-
-	for (const char *p = text; *p; p++)
-		if (*p != ' ' && *p != '\t')
-			buf[j++] = *p;
-	buf[j] = '\0';
-	if (!*buf) {
-		snprintf(err, errlen, "threads: empty list: the experiment "
-			 "would have no cells");
+	if (list_without_blanks("threads", text, buf, sizeof(buf), err,
+				errlen))
 		return -1;
-	}
 	for (char *tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		char *dots = strstr(tok, "..");
@@ -303,17 +316,9 @@ static int parse_backends(const char *text, struct fl_spec *s, char *err,
 		return 0;
 	}
 	char buf[512];
-	size_t j = 0;
 
-	for (const char *p = t; *p && j < sizeof(buf) - 1; p++)
-		if (*p != ' ' && *p != '\t')
-			buf[j++] = *p;
-	buf[j] = '\0';
-	if (!*buf) {
-		snprintf(err, errlen, "backend: empty list: the experiment "
-			 "would have no cells");
+	if (list_without_blanks("backend", t, buf, sizeof(buf), err, errlen))
 		return -1;
-	}
 	if (fl_parse_backends(buf, s, err, errlen)) {
 		memmove(err, undash(err), strlen(undash(err)) + 1);
 		return -1;
