@@ -52,6 +52,7 @@
 #include "exclusion.h"
 #include "futex_mutex.h"
 #include "harness/workload.h"
+#include "sched_fifo.h"
 
 enum { OPT_WAKE, OPT_CRITICAL, OPT_RT_WAITERS };
 enum { WAKE_ALL, WAKE_REQUEUE, WAKE_REQUEUE_PI };
@@ -141,21 +142,9 @@ static uint32_t needs(const struct fl_cell *cell)
 	}
 }
 
-static void *probe_fifo(void *arg)
-{
-	struct sched_param sp = { .sched_priority = *(int *)arg };
-
-	*(int *)arg = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	return NULL;
-}
-
-/* --rt-waiters: one priority per waiter, and SCHED_FIFO allowed (asked
- * in a short-lived thread, so the caller's policy never changes). */
+/* --rt-waiters: one priority per waiter, and SCHED_FIFO allowed. */
 static int check(const struct fl_cell *cell, char *why, size_t len)
 {
-	int res = CV_RT_PRIO(cell->threads - 1);
-	pthread_t th;
-
 	if (!cell->opt[OPT_RT_WAITERS])
 		return 0;
 	if (cell->threads > CV_RT_MAX_WAITERS) {
@@ -163,17 +152,7 @@ static int check(const struct fl_cell *cell, char *why, size_t len)
 			 "of its own: at most %d waiters", CV_RT_MAX_WAITERS);
 		return -1;
 	}
-	if (pthread_create(&th, NULL, probe_fifo, &res) == 0)
-		pthread_join(th, NULL);
-	else
-		res = EAGAIN;
-	if (res) {
-		snprintf(why, len, "needs CAP_SYS_NICE (run as root): "
-			 "SCHED_FIFO priority %d: %s",
-			 CV_RT_PRIO(cell->threads - 1), strerror(res));
-		return -1;
-	}
-	return 0;
+	return fl_fifo_check(CV_RT_PRIO(cell->threads - 1), why, len);
 }
 
 /* The waiters, plus the broadcaster. */

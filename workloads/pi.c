@@ -42,6 +42,7 @@
 #include "exclusion.h"
 #include "futex_mutex.h"
 #include "harness/workload.h"
+#include "sched_fifo.h"
 
 enum { OPT_LOCK, OPT_HOLD, OPT_HOG, OPT_GAP, OPT_PRIO_LOW, OPT_PRIO_MEDIUM,
        OPT_PRIO_HIGH };
@@ -128,23 +129,12 @@ static unsigned int nthreads(const struct fl_cell *cell)
 	return NROLES;
 }
 
-static void *probe_fifo(void *arg)
-{
-	struct sched_param sp = { .sched_priority = *(int *)arg };
-
-	*(int *)arg = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	return NULL;
-}
-
-/* SCHED_FIFO allowed? Asked in a thread of its own, which then ends, so
- * the caller's own policy never changes. */
+/* Priorities in order, and SCHED_FIFO allowed. */
 static int check(const struct fl_cell *cell, char *why, size_t len)
 {
 	const int64_t lo = cell->opt[OPT_PRIO_LOW];
 	const int64_t mid = cell->opt[OPT_PRIO_MEDIUM];
 	const int64_t hi = cell->opt[OPT_PRIO_HIGH];
-	int res = (int)hi;
-	pthread_t th;
 
 	if (!(lo < mid && mid < hi)) {
 		snprintf(why, len, "priorities must rise low < medium < high "
@@ -152,17 +142,7 @@ static int check(const struct fl_cell *cell, char *why, size_t len)
 			 (long long)mid, (long long)hi);
 		return -1;
 	}
-	if (pthread_create(&th, NULL, probe_fifo, &res) == 0)
-		pthread_join(th, NULL);
-	else
-		res = EAGAIN;
-	if (res) {
-		snprintf(why, len, "needs CAP_SYS_NICE (run as root): "
-			 "SCHED_FIFO priority %lld: %s", (long long)hi,
-			 strerror(res));
-		return -1;
-	}
-	return 0;
+	return fl_fifo_check((int)hi, why, len);
 }
 
 static int init(struct fl_rep *rep, char *why, size_t len)
