@@ -45,6 +45,13 @@ static const char *const verdict_names[] = {
 	[V_NONE] = "not comparable",
 };
 
+/* The p99 verdict in its own words: lower latency is "better". */
+static const char *p99_verdict_name(enum verdict v)
+{
+	return v == V_FASTER ? "better" : v == V_SLOWER ? "worse" :
+	       verdict_names[v];
+}
+
 struct outcome {
 	const struct fl_rd_cell *a, *b;
 	double ratio, lo, hi;		/* B/A of medians, of range ends */
@@ -208,6 +215,16 @@ static void csv_header(FILE *f)
 		"p99_verdict,reason\n");
 }
 
+/* ops_a,ops_a_min,ops_a_max (or b's); empty for a cell in one run only */
+static void ops_fields(FILE *f, const struct fl_rd_cell *c)
+{
+	if (c)
+		fprintf(f, "%.1f,%.1f,%.1f,", c->ops_per_sec.med,
+			c->ops_per_sec.min, c->ops_per_sec.max);
+	else
+		fprintf(f, ",,,");
+}
+
 static void csv_row(FILE *f, const struct fl_rd_run *ra,
 		    const struct fl_rd_run *rb, const struct outcome *o)
 {
@@ -223,16 +240,8 @@ static void csv_row(FILE *f, const struct fl_rd_run *ra,
 	fl_csv_field(f, c->options, 0);
 	fl_csv_field(f, o->a ? o->a->status : "absent", 0);
 	fl_csv_field(f, o->b ? o->b->status : "absent", 0);
-	if (o->a)
-		fprintf(f, "%.1f,%.1f,%.1f,", o->a->ops_per_sec.med,
-			o->a->ops_per_sec.min, o->a->ops_per_sec.max);
-	else
-		fprintf(f, ",,,");
-	if (o->b)
-		fprintf(f, "%.1f,%.1f,%.1f,", o->b->ops_per_sec.med,
-			o->b->ops_per_sec.min, o->b->ops_per_sec.max);
-	else
-		fprintf(f, ",,,");
+	ops_fields(f, o->a);
+	ops_fields(f, o->b);
 	if (o->v == V_NONE)
 		fprintf(f, ",");
 	else
@@ -244,9 +253,7 @@ static void csv_row(FILE *f, const struct fl_rd_run *ra,
 		fprintf(f, ",");
 	else
 		fprintf(f, "%.4f,", o->p99_ratio);
-	fl_csv_field(f, o->p99_v == V_FASTER ? "better" :
-		     o->p99_v == V_SLOWER ? "worse" :
-		     verdict_names[o->p99_v], 0);
+	fl_csv_field(f, p99_verdict_name(o->p99_v), 0);
 	if (!o->a || !o->b)
 		snprintf(why, sizeof(why), "only in %s",
 			 o->a ? ra->name : rb->name);
@@ -493,9 +500,7 @@ int fl_cmd_compare(int argc, char **argv)
 			       verdict_names[o->v], *note ? ": " : "", note);
 			fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s "
 				"|\n", lab, ra, rb, r, verdict_names[o->v], pr,
-				o->p99_v == V_FASTER ? "better" :
-				o->p99_v == V_SLOWER ? "worse" :
-				verdict_names[o->p99_v], note);
+				p99_verdict_name(o->p99_v), note);
 		}
 		unsigned int judged = cnt[V_FASTER] + cnt[V_SLOWER] +
 				      cnt[V_NOISE];
