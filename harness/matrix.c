@@ -448,6 +448,18 @@ static void list_keys(const struct fl_workload *w, char *buf, size_t len)
 					 w->options[i].name);
 }
 
+/* s without the blanks around it, into out. */
+static void trimmed(const char *s, char *out, size_t len)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	snprintf(out, len, "%s", s);
+	size_t n = strlen(out);
+
+	while (n && (out[n - 1] == ' ' || out[n - 1] == '\t'))
+		out[--n] = '\0';
+}
+
 /* The experiment's name from "experiment NAME", or NULL if not one. */
 static const char *experiment_name(const char *raw, char *name, size_t len)
 {
@@ -458,14 +470,7 @@ static const char *experiment_name(const char *raw, char *name, size_t len)
 	if (strncmp(p, "experiment", 10) != 0 || (p[10] != ' ' &&
 						  p[10] != '\t'))
 		return NULL;
-	p += 10;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	snprintf(name, len, "%s", p);
-	size_t n = strlen(name);
-
-	while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
-		name[--n] = '\0';
+	trimmed(p + 10, name, len);
 	return name;
 }
 
@@ -869,17 +874,6 @@ int fl_matrix_visit_cell(const struct fl_matrix *m, unsigned long k,
 	cell->reps = 1;
 	cell->seed += m->visits[k].rep;
 	return 0;
-}
-
-static void trimmed(const char *s, char *out, size_t len)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	snprintf(out, len, "%s", s);
-	size_t n = strlen(out);
-
-	while (n && (out[n - 1] == ' ' || out[n - 1] == '\t'))
-		out[--n] = '\0';
 }
 
 /* The section's first key = value line, or NULL: the section is not there. */
