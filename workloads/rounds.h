@@ -29,8 +29,9 @@
  * Every wait here has a deadline (the repetition's hard deadline) and
  * notices the stop flag; fl_rounds_quit() (from a kick) releases the gate.
  *
- * The three workloads share more than the gate: init() maps the rounds
- * with fl_rounds_new(), waiters run fl_rounds_waiter() with their own wait
+ * The three workloads share more than the gate: init() maps the state and
+ * the rounds with fl_rounds_init(), the --settle option is
+ * FL_ROUNDS_OPT_SETTLE, waiters run fl_rounds_waiter() with their own wait
  * (fl_rounds_wait_word() for a plain wait), and the controller opens each
  * round with fl_rounds_begin() and closes it with fl_rounds_finish().
  */
@@ -93,16 +94,35 @@ static inline struct fl_rounds *fl_rounds_place(void *mem, struct fl_rep *rep,
 	return rs;
 }
 
-/* init(): the rounds of rep's first n threads, in memory of their own
- * (mapped with fl_rep_alloc(), freed after the repetition); NULL when it
- * cannot be mapped. */
-static inline struct fl_rounds *fl_rounds_new(struct fl_rep *rep,
-					      unsigned int n)
+/*
+ * init(): map the workload's state (size zeroed bytes, set as rep->shared)
+ * and, in memory of their own, the rounds of the cell's --threads waiters,
+ * threads 0..n-1 (*rounds). Both freed after the repetition. The state,
+ * or NULL with a reason that names what the state holds ("the futex").
+ */
+static inline void *fl_rounds_init(struct fl_rep *rep, size_t size,
+				   struct fl_rounds **rounds, const char *what,
+				   char *why, size_t len)
 {
+	unsigned int n = rep->cell->threads;
+	void *state = fl_rep_alloc(rep, size, -1);
 	void *mem = fl_rep_alloc(rep, fl_rounds_size(n), -1);
 
-	return mem ? fl_rounds_place(mem, rep, n) : NULL;
+	if (!state || !mem) {
+		snprintf(why, len, "cannot map %s and %u waiters' slots", what,
+			 n);
+		return NULL;
+	}
+	*rounds = fl_rounds_place(mem, rep, n);
+	rep->shared = state;
+	return state;
 }
+
+/* The --settle option of the three workloads, for fl_rounds_settle(). */
+#define FL_ROUNDS_OPT_SETTLE \
+	{ "settle", FL_OPT_NS, "0", \
+	  "idle time before each round's wakes (perf: 100ms)", NULL, 1, 0, \
+	  1000000000 }
 
 /* The stock private futex, for coordination only (absolute deadline). */
 static inline long fl_rounds_futex(uint32_t *w, int op, uint32_t val,

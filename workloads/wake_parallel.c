@@ -64,9 +64,7 @@ static const struct fl_option options[] = {
 	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
 			 "shared keys (perf -S): needs a shared backend",
 			 NULL, 0, 0, 0 },
-	[OPT_SETTLE] = { "settle", FL_OPT_NS, "0",
-			 "idle time before each round's wakes (perf: 100ms)",
-			 NULL, 1, 0, 1000000000 },
+	[OPT_SETTLE] = FL_ROUNDS_OPT_SETTLE,
 };
 
 static const struct fl_counter_desc counters[] = {
@@ -88,19 +86,15 @@ static unsigned int nthreads(const struct fl_cell *cell)
 
 static int init(struct fl_rep *rep, char *why, size_t len)
 {
-	unsigned int n = rep->cell->threads;
-	struct wp_state *s = fl_rep_alloc(rep, sizeof(*s), -1);
-	struct fl_rounds *rs = fl_rounds_new(rep, n);
+	struct fl_rounds *rs;
+	struct wp_state *s = fl_rounds_init(rep, sizeof(*s), &rs,
+					    "the futex", why, len);
 
-	if (!s || !rs) {
-		snprintf(why, len, "cannot map the futex and %u waiters' "
-			 "slots", n);
+	if (!s)
 		return -1;
-	}
 	s->word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
 	s->nwakers = wakers_of(rep->cell);
 	s->rounds = rs;
-	rep->shared = s;
 	return 0;
 }
 
