@@ -62,8 +62,9 @@ static int list_cells(const struct fl_matrix *m)
 	return 0;
 }
 
-/* What the plots and the report need to know of each workload, so they
- * can read the run directory alone. */
+/* futexlab matrix FILE | --resume DIR: parse, run every cell, finish the
+ * run directory; meta.json also describes each workload (units, counters)
+ * so the plots and the report can read the run directory alone. */
 int fl_cmd_matrix(int argc, char **argv)
 {
 	static const struct option longopts[] = {
