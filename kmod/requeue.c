@@ -223,7 +223,7 @@ int fl_cmp_requeue_pi(struct fl_ctx *ctx, struct futexlab_requeue *a)
 	struct task_struct *old_owner = NULL;
 	struct fl_pi_state *pi = NULL, *prealloc;
 	int nr_requeue = (int)a->nr_requeue;
-	struct fl_q *q, *n, *top = NULL;
+	struct fl_q *q, *n, *top;
 	int count = 0, moved = 0, limit;
 	struct fl_target t1, t2;
 	bool locked, more;
@@ -245,6 +245,8 @@ retry:
 	if (ret)
 		goto out_free;
 
+	/* found again after a retry: the one found before may have left */
+	top = NULL;
 	list_for_each_entry(q, &t1.hb->chain, list) {
 		if (fl_key_match(&q->key, &t1.key)) {
 			top = q;
