@@ -168,11 +168,24 @@ static int wait_sleeping(pid_t tid)
 	return -1;
 }
 
+/* Start @fn(@arg), which stores its TID in *@tid, and wait until it sleeps. */
+static int start_sleeper(pthread_t *th, void *(*fn)(void *), void *arg,
+			 _Atomic pid_t *tid)
+{
+	if (pthread_create(th, NULL, fn, arg))
+		return -1;
+	while (!*tid)
+		usleep(100);
+	return wait_sleeping(*tid);
+}
+
 /* ------------------------------------------------------------ waiters */
+/* A thread blocked in one wait: waiter_main, or rqpi_waiter with @w2. */
 struct waiter {
 	pthread_t th;
 	int fd;
 	uint32_t *w;
+	uint32_t *w2;
 	uint32_t val;
 	uint32_t bitset;
 	uint64_t deadline;
@@ -201,17 +214,34 @@ static int start_waiter(struct waiter *wt, int fd, uint32_t *w, uint32_t val,
 	wt->val = val;
 	wt->bitset = bitset;
 	wt->deadline = now_ns() + 20000000000ull;	/* a bound, never hit */
-	if (pthread_create(&wt->th, NULL, waiter_main, wt))
-		return -1;
-	while (!wt->tid)
-		usleep(100);
-	return wait_sleeping(wt->tid);
+	return start_sleeper(&wt->th, waiter_main, wt, &wt->tid);
 }
 
 static int join_waiter(struct waiter *wt)
 {
 	pthread_join(wt->th, NULL);
 	return wt->ret;
+}
+
+/* Three waiters on @w, each asleep before the next starts. */
+static int start_three(struct waiter wt[3], int fd, uint32_t *w, uint32_t val)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (start_waiter(&wt[i], fd, w, val, 0))
+			return -1;
+	return 0;
+}
+
+/* Join the three waiters: non-zero if one of them returned non-zero. */
+static int join_three(struct waiter wt[3])
+{
+	int i, r = 0;
+
+	for (i = 0; i < 3; i++)
+		r |= join_waiter(&wt[i]);
+	return r;
 }
 
 /* ------------------------------------------------------------ tests */
@@ -222,7 +252,7 @@ static const uint32_t designs[] = {
 static int t_wait_wake(uint32_t design)
 {
 	static uint32_t w;
-	struct waiter a, b, c;
+	struct waiter wt[3];
 	int fd = open_design(design, 0), r;
 
 	if (fd < 0)
@@ -232,8 +262,7 @@ static int t_wait_wake(uint32_t design)
 		return fail("mismatch did not give EAGAIN"), close(fd), -1;
 	if (k_wake(fd, &w, 1, FUTEXLAB_BITSET_ANY, 0) != 0)
 		return fail("wake without waiters != 0"), close(fd), -1;
-	if (start_waiter(&a, fd, &w, 0, 0) || start_waiter(&b, fd, &w, 0, 0) ||
-	    start_waiter(&c, fd, &w, 0, 0))
+	if (start_three(wt, fd, &w, 0))
 		return fail("waiters did not sleep"), close(fd), -1;
 	r = k_wake(fd, &w, 2, FUTEXLAB_BITSET_ANY, 0);
 	if (r != 2)
@@ -241,7 +270,7 @@ static int t_wait_wake(uint32_t design)
 	r = k_wake(fd, &w, INT_MAX, FUTEXLAB_BITSET_ANY, 0);
 	if (r != 1)
 		return fail("wake all of 1 returned %d", r), close(fd), -1;
-	if (join_waiter(&a) || join_waiter(&b) || join_waiter(&c))
+	if (join_three(wt))
 		return fail("a woken waiter returned non-zero"), close(fd), -1;
 	close(fd);
 	return 0;
@@ -291,7 +320,7 @@ static int t_bitset(uint32_t design)
 static int t_requeue(uint32_t design)
 {
 	static uint32_t w, w2;
-	struct waiter a, b, c;
+	struct waiter wt[3];
 	int fd = open_design(design, 0), r;
 
 	if (fd < 0)
@@ -299,8 +328,7 @@ static int t_requeue(uint32_t design)
 	w = 7;
 	if (k_requeue(fd, &w, &w2, 1, 1, 8) != -EAGAIN)
 		return fail("requeue mismatch not EAGAIN"), close(fd), -1;
-	if (start_waiter(&a, fd, &w, 7, 0) || start_waiter(&b, fd, &w, 7, 0) ||
-	    start_waiter(&c, fd, &w, 7, 0))
+	if (start_three(wt, fd, &w, 7))
 		return fail("waiters did not sleep"), close(fd), -1;
 	r = k_requeue(fd, &w, &w2, 1, 1, 7);
 	if (r != 2)
@@ -311,7 +339,7 @@ static int t_requeue(uint32_t design)
 	r = k_wake(fd, &w, INT_MAX, FUTEXLAB_BITSET_ANY, 0);
 	if (r != 1)
 		return fail("wake of the source woke %d", r), close(fd), -1;
-	if (join_waiter(&a) || join_waiter(&b) || join_waiter(&c))
+	if (join_three(wt))
 		return fail("a waiter returned non-zero"), close(fd), -1;
 	close(fd);
 	return 0;
@@ -322,18 +350,25 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
+/* SIGUSR1 without SA_RESTART: the wait it interrupts ends. */
+static void catch_usr1(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
 static int t_eintr(uint32_t design)
 {
 	static uint32_t w;
-	struct sigaction sa;
 	struct waiter a;
 	int fd = open_design(design, 0), r;
 
 	if (fd < 0)
 		return fail("open: %s", strerror(-fd)), -1;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;	/* no SA_RESTART: the wait ends */
-	sigaction(SIGUSR1, &sa, NULL);
+	catch_usr1();
 	if (start_waiter(&a, fd, &w, 0, 0))
 		return fail("waiter did not sleep"), close(fd), -1;
 	pthread_kill(a.th, SIGUSR1);
@@ -390,6 +425,55 @@ static int t_shared(uint32_t design)
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return fail("child's wait failed"), -1;
 	return 0;
+}
+
+/* 0 if no waiter is left queued in @fd's tables, else fail saying when. */
+static int check_no_waiters(int fd, const char *when)
+{
+	struct futexlab_stats s;
+
+	k_stats(fd, &s, NULL, 0);
+	if (!s.live_waiters)
+		return 0;
+	fail("%llu live waiters %s", (unsigned long long)s.live_waiters, when);
+	return -1;
+}
+
+/* Is process @pid asleep (state S)? */
+static int sleeping_pid(pid_t pid)
+{
+	char path[64], buf[256] = "";
+	FILE *f;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f) && strstr(buf, ") S "))
+			r = 1;
+		fclose(f);
+	}
+	return r;
+}
+
+/* How many of the @n processes in @kids are asleep. */
+static int count_sleeping(const pid_t *kids, int n)
+{
+	int i, asleep = 0;
+
+	for (i = 0; i < n; i++)
+		asleep += sleeping_pid(kids[i]);
+	return asleep;
+}
+
+static void kill_and_reap(const pid_t *kids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		kill(kids[i], SIGKILL);
+	for (i = 0; i < n; i++)
+		waitpid(kids[i], NULL, 0);
 }
 
 /* ------------------------------------------------------------ bad input */
@@ -665,19 +749,7 @@ static int t_kill9(void)
 	end = now_ns() + 10000000000ull;
 	do {
 		usleep(10000);
-		for (n = 0, i = 0; i < 8; i++) {
-			char path[64], buf[256] = "";
-			FILE *f;
-
-			snprintf(path, sizeof(path), "/proc/%d/stat", kids[i]);
-			f = fopen(path, "r");
-			if (f) {
-				if (fgets(buf, sizeof(buf), f) &&
-				    strstr(buf, ") S "))
-					n++;
-				fclose(f);
-			}
-		}
+		n = count_sleeping(kids, 8);
 	} while (n < 8 && now_ns() < end);
 	usleep(100000);
 	k_stats(fd, &s, NULL, 0);
@@ -686,16 +758,9 @@ static int t_kill9(void)
 		     (unsigned long long)s.live_waiters);
 		goto out;
 	}
-	for (i = 0; i < 8; i++)
-		kill(kids[i], SIGKILL);
-	for (i = 0; i < 8; i++)
-		waitpid(kids[i], NULL, 0);
-	k_stats(fd, &s, NULL, 0);
-	if (s.live_waiters) {
-		fail("%llu live waiters after kill -9",
-		     (unsigned long long)s.live_waiters);
+	kill_and_reap(kids, 8);
+	if (check_no_waiters(fd, "after kill -9"))
 		goto out;
-	}
 	ret = 0;
 out:
 	close(fd);
@@ -882,22 +947,6 @@ out_fd:
  * wait_requeue_pi; after the kill nobody is queued, we are deboosted, and
  * our unlock finds the lock uncontended.
  */
-static int sleeping_pid(pid_t pid)
-{
-	char path[64], buf[256] = "";
-	FILE *f;
-	int r = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f) && strstr(buf, ") S "))
-			r = 1;
-		fclose(f);
-	}
-	return r;
-}
-
 static int t_kill9_pi(void)
 {
 	uint32_t *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
@@ -905,7 +954,6 @@ static int t_kill9_pi(void)
 	uint32_t me = (uint32_t)syscall(SYS_gettid);
 	struct futexlab_pi pi = { .uaddr = (uintptr_t)w,
 				  .flags = FUTEXLAB_F_SHARED };
-	struct futexlab_stats s;
 	struct sched_attr_k at;
 	pid_t kids[4];
 	uint64_t end;
@@ -945,30 +993,22 @@ static int t_kill9_pi(void)
 	end = now_ns() + 10000000000ull;
 	do {
 		usleep(10000);
-		for (n = 0, i = 0; i < 4; i++)
-			n += sleeping_pid(kids[i]);
+		n = count_sleeping(kids, 4);
 		get_attr(0, &at);
 	} while ((n < 4 || at.sched_policy != SCHED_FIFO) && now_ns() < end);
 	if (at.sched_policy != SCHED_FIFO) {
 		fail("owner not boosted by the SCHED_FIFO child");
 		goto out_kill;
 	}
-	for (i = 0; i < 4; i++)
-		kill(kids[i], SIGKILL);
-	for (i = 0; i < 4; i++)
-		waitpid(kids[i], NULL, 0);
+	kill_and_reap(kids, 4);
 	get_attr(0, &at);
 	if (at.sched_policy != SCHED_OTHER) {
 		fail("owner still policy %u after its waiters died",
 		     at.sched_policy);
 		goto out;
 	}
-	k_stats(fd, &s, NULL, 0);
-	if (s.live_waiters) {
-		fail("%llu live waiters after kill -9",
-		     (unsigned long long)s.live_waiters);
+	if (check_no_waiters(fd, "after kill -9"))
 		goto out;
-	}
 	if ((r = xioctl(fd, FUTEXLAB_IOC_UNLOCK_PI, &pi)) != 0 || w[0]) {
 		fail("unlock after the kill: %d, word %#x (me %#x)", r, w[0],
 		     me);
@@ -977,10 +1017,7 @@ static int t_kill9_pi(void)
 	ret = 0;
 	goto out;
 out_kill:
-	for (i = 0; i < 4; i++)
-		kill(kids[i], SIGKILL);
-	for (i = 0; i < 4; i++)
-		waitpid(kids[i], NULL, 0);
+	kill_and_reap(kids, 4);
 out:
 	close(fd);
 	munmap(w, 4096);
@@ -1059,20 +1096,11 @@ out:
  * or cmp_requeue refused on a requeue-PI waiter, a requeued waiter that
  * times out on the PI lock (and leaves no waiter and no boost behind).
  */
-struct rqpi_arg {
-	int fd;
-	uint32_t *a, *b;
-	uint64_t deadline;
-	_Atomic pid_t tid;
-	_Atomic int ret;
-	_Atomic int done;
-};
-
 static void *rqpi_waiter(void *p)
 {
-	struct rqpi_arg *w = p;
+	struct waiter *w = p;
 	struct futexlab_wait_requeue_pi a = {
-		.uaddr = (uintptr_t)w->a, .uaddr2 = (uintptr_t)w->b,
+		.uaddr = (uintptr_t)w->w, .uaddr2 = (uintptr_t)w->w2,
 		.val = 0, .flags = FUTEXLAB_F_DEADLINE,
 		.deadline_ns = w->deadline,
 	};
@@ -1088,9 +1116,7 @@ static int t_requeue_pi(uint32_t design)
 	static uint32_t a, b;
 	struct futexlab_wait_requeue_pi wr;
 	struct futexlab_requeue rq;
-	struct futexlab_stats st;
-	struct rqpi_arg w;
-	pthread_t th;
+	struct waiter w;
 	int fd = open_design(design, 0), ret = -1, r;
 
 	if (fd < 0)
@@ -1126,13 +1152,10 @@ static int t_requeue_pi(uint32_t design)
 	/* a requeue-PI waiter refuses plain wakes and plain requeues */
 	memset(&w, 0, sizeof(w));
 	w.fd = fd;
-	w.a = &a;
-	w.b = &b;
+	w.w = &a;
+	w.w2 = &b;
 	w.deadline = now_ns() + 20000000000ull;
-	pthread_create(&th, NULL, rqpi_waiter, &w);
-	while (!w.tid)
-		usleep(100);
-	if (wait_sleeping(w.tid)) {
+	if (start_sleeper(&w.th, rqpi_waiter, &w, &w.tid)) {
 		fail("requeue-PI waiter did not sleep");
 		goto out_join;
 	}
@@ -1160,25 +1183,16 @@ static int t_requeue_pi(uint32_t design)
 		goto out_unlock;
 	}
 	/* the waiter leaves the PI queue on a signal: -EAGAIN, as stock */
-	{
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_usr1;
-		sigaction(SIGUSR1, &sa, NULL);
-		wait_sleeping(w.tid);
-		pthread_kill(th, SIGUSR1);
-	}
-	pthread_join(th, NULL);
+	catch_usr1();
+	wait_sleeping(w.tid);
+	pthread_kill(w.th, SIGUSR1);
+	pthread_join(w.th, NULL);
 	if (w.ret != -EAGAIN) {
 		fail("signalled requeued waiter returned %d", w.ret);
 		goto out_unlock;
 	}
-	k_stats(fd, &st, NULL, 0);
-	if (st.live_waiters) {
-		fail("%llu waiters left", (unsigned long long)st.live_waiters);
+	if (check_no_waiters(fd, "left"))
 		goto out_unlock;
-	}
 	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &b, 0)) != 0 || b != 0) {
 		fail("unlock after the waiter left: %d, word %#x", r, b);
 		goto out_fd;
@@ -1189,8 +1203,8 @@ out_unlock:
 	k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &b, 0);
 out_join:
 	a = 1;			/* the restarted wait then fails with EAGAIN */
-	pthread_kill(th, SIGUSR1);
-	pthread_join(th, NULL);
+	pthread_kill(w.th, SIGUSR1);
+	pthread_join(w.th, NULL);
 	goto out_fd;
 out:
 	ret = -1;
@@ -1221,10 +1235,55 @@ struct stress {
 	_Atomic int last_err;
 };
 
+/* A stress thread's argument: its game's state (struct stress or pistress) */
 struct stress_arg {
-	struct stress *s;
+	void *s;
 	int id;
 };
+
+/*
+ * Run four threads of @fn, each given @s and its id, for @secs seconds
+ * under the watchdog: it fails when a thread's counter in @progress stays
+ * still for 10 s, or when *@lost (unless NULL) is non-zero. Then *@stop is
+ * set and the threads are joined; @last holds the counts last seen.
+ */
+static int run_stress(void *(*fn)(void *), void *s, int secs,
+		      _Atomic unsigned long progress[4], _Atomic int *lost,
+		      _Atomic int *stop, unsigned long last[4])
+{
+	struct stress_arg args[4];
+	pthread_t th[4];
+	uint64_t stalled_since[4], end, t;
+	int i, ret = 0;
+
+	for (i = 0; i < 4; i++) {
+		args[i].s = s;
+		args[i].id = i;
+		pthread_create(&th[i], NULL, fn, &args[i]);
+		stalled_since[i] = now_ns();
+	}
+	end = now_ns() + (uint64_t)secs * 1000000000ull;
+	while ((t = now_ns()) < end && !ret) {
+		usleep(200000);
+		for (i = 0; i < 4; i++) {
+			if (progress[i] != last[i]) {
+				last[i] = progress[i];
+				stalled_since[i] = t;
+			} else if (t - stalled_since[i] > 10000000000ull) {
+				fail("thread %d made no progress for 10 s", i);
+				ret = -1;
+			}
+		}
+		if (lost && *lost) {
+			fail("%d lost wakeups", *lost);
+			ret = -1;
+		}
+	}
+	*stop = 1;
+	for (i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	return ret;
+}
 
 static void *stress_main(void *p)
 {
@@ -1287,43 +1346,16 @@ static int stress_seconds = 10;
 static int t_stress(uint32_t design)
 {
 	struct stress s;
-	struct stress_arg args[4];
-	pthread_t th[4];
 	unsigned long last[4] = { 0 };
-	uint64_t stalled_since[4], end, t;
 	struct futexlab_stats st;
-	int i, ret = 0;
+	int ret;
 
 	memset(&s, 0, sizeof(s));
 	s.fd = open_design(design, 0);
 	if (s.fd < 0)
 		return fail("open: %s", strerror(-s.fd)), -1;
-	for (i = 0; i < 4; i++) {
-		args[i].s = &s;
-		args[i].id = i;
-		pthread_create(&th[i], NULL, stress_main, &args[i]);
-		stalled_since[i] = now_ns();
-	}
-	end = now_ns() + (uint64_t)stress_seconds * 1000000000ull;
-	while ((t = now_ns()) < end && !ret) {
-		usleep(200000);
-		for (i = 0; i < 4; i++) {
-			if (s.progress[i] != last[i]) {
-				last[i] = s.progress[i];
-				stalled_since[i] = t;
-			} else if (t - stalled_since[i] > 10000000000ull) {
-				fail("thread %d made no progress for 10 s", i);
-				ret = -1;
-			}
-		}
-		if (s.lost) {
-			fail("%d lost wakeups", s.lost);
-			ret = -1;
-		}
-	}
-	s.stop = 1;
-	for (i = 0; i < 4; i++)
-		pthread_join(th[i], NULL);
+	ret = run_stress(stress_main, &s, stress_seconds, s.progress, &s.lost,
+			 &s.stop, last);
 	if (!ret && s.lost)
 		fail("%d lost wakeups", s.lost), ret = -1;
 	if (!ret && s.errors)
@@ -1364,14 +1396,9 @@ struct pistress {
 	_Atomic pid_t tid[4];
 };
 
-struct pistress_arg {
-	struct pistress *s;
-	int id;
-};
-
 static void *pistress_main(void *p)
 {
-	struct pistress_arg *pa = p;
+	struct stress_arg *pa = p;
 	struct pistress *s = pa->s;
 	uint32_t tid = (uint32_t)syscall(SYS_gettid);
 	int id = pa->id;
@@ -1441,48 +1468,25 @@ static void *pistress_main(void *p)
 static int t_pi_stress(uint32_t design)
 {
 	struct pistress s;
-	struct pistress_arg args[4];
-	pthread_t th[4];
 	unsigned long last[4] = { 0 };
-	uint64_t stalled_since[4], end, t;
 	struct sched_attr_k at;
 	struct futexlab_stats st;
-	int i, ret = 0;
+	int ret;
 	int secs = stress_seconds / 2 > 1 ? stress_seconds / 2 : 1;
 
 	memset(&s, 0, sizeof(s));
 	s.fd = open_design(design, 0);
 	if (s.fd < 0)
 		return fail("open: %s", strerror(-s.fd)), -1;
-	for (i = 0; i < 4; i++) {
-		args[i].s = &s;
-		args[i].id = i;
-		pthread_create(&th[i], NULL, pistress_main, &args[i]);
-		stalled_since[i] = now_ns();
-	}
-	end = now_ns() + (uint64_t)secs * 1000000000ull;
-	while ((t = now_ns()) < end && !ret) {
-		usleep(200000);
-		for (i = 0; i < 4; i++) {
-			if (s.progress[i] != last[i]) {
-				last[i] = s.progress[i];
-				stalled_since[i] = t;
-			} else if (t - stalled_since[i] > 10000000000ull) {
-				fail("thread %d made no progress for 10 s", i);
-				ret = -1;
-			}
-		}
-	}
-	/* before the threads exit: the SCHED_OTHER ones must not stay boosted */
-	s.stop = 1;
-	for (i = 0; i < 4; i++)
-		pthread_join(th[i], NULL);
+	ret = run_stress(pistress_main, &s, secs, s.progress, NULL, &s.stop,
+			 last);
 	if (!ret && s.violations)
 		fail("%d mutual-exclusion violations", s.violations), ret = -1;
 	if (!ret && s.errors)
 		fail("%d errors (last %d)", s.errors, s.last_err), ret = -1;
 	if (!ret && atomic_load(&s.word))
 		fail("lock word left at %#x", atomic_load(&s.word)), ret = -1;
+	/* no boost left behind on this (the main) thread */
 	get_attr(0, &at);
 	if (!ret && at.sched_policy != SCHED_OTHER)
 		fail("main thread left with policy %u", at.sched_policy),

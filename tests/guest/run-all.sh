@@ -31,6 +31,19 @@ loaded() {
 	grep -q '^futexlab ' /proc/modules
 }
 
+# acceptance WORKLOAD ARGS...: the test run-WORKLOAD passes when
+# `$F run WORKLOAD ARGS...` succeeds; its output is shown either way
+acceptance() {
+	out=/tmp/run-$1.out
+	if "$F" run "$@" > "$out" 2>&1; then
+		ok "run-$1"
+	else
+		tail -n 20 "$out"
+		bad "run-$1"
+	fi
+	cat "$out"
+}
+
 # the module is loaded and the device exists
 loaded || insmod "$KO"
 if [ -c /dev/futexlab ]; then ok module-loaded; else bad module-loaded "/dev/futexlab missing"; fi
@@ -105,14 +118,7 @@ done
 F=$B/futexlab
 if [ -x "$F" ] && "$F" list 2>/dev/null | grep -q kmod-global; then
 	BK=futex-private,kmod-global,kmod-private,kmod-numa
-	if "$F" run hash --backend "$BK" --threads 1 --duration 2 \
-		> /tmp/run-hash.out 2>&1; then
-		ok run-hash
-	else
-		tail -n 20 /tmp/run-hash.out
-		bad run-hash
-	fi
-	cat /tmp/run-hash.out
+	acceptance hash --backend "$BK" --threads 1 --duration 2
 	# cost of a failing wait relative to the stock futex (inverse rates)
 	awk '/^hash /{b=$2} /waits\/s/{v=$2; m=1;
 		if (v ~ /k$/) m=1e3; if (v ~ /M$/) m=1e6; sub(/[kM]$/, "", v);
@@ -122,14 +128,7 @@ if [ -x "$F" ] && "$F" list 2>/dev/null | grep -q kmod-global; then
 			for (b in r) if (b ~ /^kmod/ && r[b] > 0)
 				printf " %s %.2f", b, r["futex-private"]/r[b];
 			printf "\n" } }' /tmp/run-hash.out
-	if "$F" run mutex --backend "$BK" --threads 4 --duration 2 \
-		> /tmp/run-mutex.out 2>&1; then
-		ok run-mutex
-	else
-		tail -n 20 /tmp/run-mutex.out
-		bad run-mutex
-	fi
-	cat /tmp/run-mutex.out
+	acceptance mutex --backend "$BK" --threads 4 --duration 2
 fi
 
 # after all of it the kernel log holds no BUG, WARNING or Oops
