@@ -93,7 +93,7 @@ static inline int fl_cmp_requeue(uint32_t *w, uint32_t *w2, int nr_wake,
 
 #ifdef FL_BACKEND_DESCRIBE
 #include "../harness/probe.h"
-#include <stdio.h>
+#include "describe_common.h"
 
 #ifdef FL_FUTEX2_NUMA
 #define FL_BACKEND_SUMMARY	"futex2 syscalls with FUTEX2_NUMA (6.16+): per-node hash"
@@ -136,8 +136,6 @@ static int fl_backend_setup(long hash_slots, char *why, size_t len)
 	return fl_probe_set_hash_slots(hash_slots, why, len);
 }
 
-static void fl_backend_teardown(void)
-{
-}
+#define fl_backend_teardown	fl_teardown_nothing
 #endif
 #endif

@@ -18,7 +18,7 @@
 
 #ifdef FL_BACKEND_DESCRIBE
 #include "../harness/probe.h"
-#include <stdio.h>
+#include "describe_common.h"
 
 #define FL_BACKEND_SUMMARY	"stock futex(2), private keys (mm, address)"
 #define FL_BACKEND_MEM		FL_MEM_PRIVATE
@@ -29,12 +29,7 @@ static uint32_t fl_backend_caps(void)
 	return FL_STOCK_CAPS;
 }
 
-static int fl_backend_probe(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 0;
-}
+#define fl_backend_probe	fl_probe_always
 
 static int fl_backend_setup(long hash_slots, char *why, size_t len)
 {
@@ -43,8 +38,6 @@ static int fl_backend_setup(long hash_slots, char *why, size_t len)
 	return fl_probe_set_hash_slots(hash_slots, why, len);
 }
 
-static void fl_backend_teardown(void)
-{
-}
+#define fl_backend_teardown	fl_teardown_nothing
 #endif
 #endif

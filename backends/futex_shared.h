@@ -17,7 +17,7 @@
 #include "stock_futex.h"
 
 #ifdef FL_BACKEND_DESCRIBE
-#include <stdio.h>
+#include "describe_common.h"
 
 #define FL_BACKEND_SUMMARY	"stock futex(2), shared keys, word in MAP_SHARED memory"
 #define FL_BACKEND_MEM		FL_MEM_SHARED
@@ -28,23 +28,10 @@ static uint32_t fl_backend_caps(void)
 	return FL_STOCK_CAPS | FL_CAP_SHARED;
 }
 
-static int fl_backend_probe(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 0;
-}
+#define fl_backend_probe	fl_probe_always
 
-static int fl_backend_setup(long hash_slots, char *why, size_t len)
-{
-	if (hash_slots < 0)
-		return 0;
-	snprintf(why, len, "futex-shared has no private hash to size");
-	return -EINVAL;
-}
+#define fl_backend_setup	fl_setup_no_hash
 
-static void fl_backend_teardown(void)
-{
-}
+#define fl_backend_teardown	fl_teardown_nothing
 #endif
 #endif

@@ -82,7 +82,7 @@ static inline int fl_cmp_requeue(uint32_t *w, uint32_t *w2, int nr_wake,
 #include "no_pi.h"
 
 #ifdef FL_BACKEND_DESCRIBE
-#include <stdio.h>
+#include "describe_common.h"
 
 #define FL_BACKEND_SUMMARY	"user-space spinning with pause, bounded; wake is a no-op"
 #define FL_BACKEND_MEM		FL_MEM_PRIVATE
@@ -93,23 +93,10 @@ static uint32_t fl_backend_caps(void)
 	return FL_CAP_WAIT | FL_CAP_TIMEOUT;
 }
 
-static int fl_backend_probe(char *why, size_t len)
-{
-	(void)why;
-	(void)len;
-	return 0;
-}
+#define fl_backend_probe	fl_probe_always
 
-static int fl_backend_setup(long hash_slots, char *why, size_t len)
-{
-	if (hash_slots < 0)
-		return 0;
-	snprintf(why, len, "spin has no futex hash to size");
-	return -EINVAL;
-}
+#define fl_backend_setup	fl_setup_no_hash
 
-static void fl_backend_teardown(void)
-{
-}
+#define fl_backend_teardown	fl_teardown_nothing
 #endif
 #endif
