@@ -127,9 +127,11 @@ void fl_cell_print(FILE *out, const struct fl_cell *cell,
 	}
 	fl_fmt_rate(f->ops_per_sec, rate, sizeof(rate));
 	fl_fmt_rate(f->ops_per_sec_per_thread, per, sizeof(per));
-	fprintf(out, "  %s/s %s (spread %.1f%%%s, %u reps), per thread %s/s\n",
-	       w->ops_unit, rate, f->ops_spread * 100, f->noisy ? ", NOISY" : "",
-	       f->nreps, per);
+	fprintf(out, "  %s/s %s (spread %.1f%%%s, %u reps)", w->ops_unit, rate,
+		f->ops_spread * 100, f->noisy ? ", NOISY" : "", f->nreps);
+	if (!w->ops_by_one_thread)
+		fprintf(out, ", per thread %s/s", per);
+	fprintf(out, "\n");
 	fl_fmt_ns(f->p50, a, sizeof(a));
 	fl_fmt_ns(f->p90, b, sizeof(b));
 	fl_fmt_ns(f->p99, c, sizeof(c));
@@ -137,13 +139,16 @@ void fl_cell_print(FILE *out, const struct fl_cell *cell,
 	fl_fmt_ns(f->max, e, sizeof(e));
 	fprintf(out, "  %s: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s\n", w->latency,
 	       a, b, c, d, e);
-	fprintf(out, "  fairness: jain %.3f, per-thread %s min %llu max %llu",
-	       f->jain, w->ops_unit, (unsigned long long)f->thread_ops_min,
-	       (unsigned long long)f->thread_ops_max);
+	if (!w->ops_by_one_thread)
+		fprintf(out, "  fairness: jain %.3f, per-thread %s min %llu "
+			"max %llu\n", f->jain, w->ops_unit,
+			(unsigned long long)f->thread_ops_min,
+			(unsigned long long)f->thread_ops_max);
 	for (unsigned int i = 0; i < w->ncounters; i++)
-		fprintf(out, "%s%s %.0f", i ? ", " : "\n  ", w->counters[i].name,
-		       f->counters[i]);
-	fprintf(out, "\n");
+		fprintf(out, "%s%s %.0f", i ? ", " : "  ", w->counters[i].name,
+			f->counters[i]);
+	if (w->ncounters)
+		fprintf(out, "\n");
 }
 
 json_t *fl_cell_json(const struct fl_cell *cell,

@@ -114,7 +114,7 @@ void fl_meta_add_workload(json_t *meta, const struct fl_workload *w)
 		json_array_append_new(counters,
 				      json_string(w->counters[c].name));
 	json_object_set_new(all, w->name, json_pack(
-		"{s:s, s:s, s:s, s:o}", "summary", w->summary,
+		"{s:s, s:s, s:s, s:o, s:b}", "summary", w->summary,
 		"ops_unit", w->ops_unit, "latency", w->latency,
-		"counters", counters));
+		"counters", counters, "fairness", !w->ops_by_one_thread));
 }

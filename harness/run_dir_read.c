@@ -314,6 +314,14 @@ static const char *workload_str(const struct fl_rd_run *r, const char *w,
 	return json_is_string(v) ? json_string_value(v) : dflt;
 }
 
+int fl_rd_has_fairness(const struct fl_rd_run *r, const char *workload)
+{
+	json_t *v = json_object_get(json_object_get(json_object_get(r->meta,
+		"workloads"), workload), "fairness");
+
+	return !json_is_false(v);
+}
+
 const char *fl_rd_ops_unit(const struct fl_rd_run *r, const char *workload)
 {
 	return workload_str(r, workload, "ops_unit", "ops");

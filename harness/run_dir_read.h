@@ -68,6 +68,9 @@ const char *fl_rd_meta(const struct fl_rd_run *r, const char *path,
  * (matrix runs record it); 0, or -1 when meta.json does not say. */
 int fl_rd_foreign_share(const struct fl_rd_run *r, double *share);
 /* The workload's unit of work ("acquisitions") from meta.json, or "ops". */
+/* 0 when meta.json says the workload's fairness across threads means
+ * nothing (one thread counts its rounds); 1 otherwise, and when unknown. */
+int fl_rd_has_fairness(const struct fl_rd_run *r, const char *workload);
 const char *fl_rd_ops_unit(const struct fl_rd_run *r, const char *workload);
 /* What its latency histogram holds, or "latency". */
 const char *fl_rd_latency_what(const struct fl_rd_run *r,

@@ -98,6 +98,9 @@ struct fl_workload {
 	const char *summary;		/* one line for `futexlab list` */
 	const char *scenario;		/* the paragraph shown by --help */
 	const char *ops_unit;		/* what ops counts, e.g. "acquisitions" */
+	/* ops are rounds that one controller thread counts: fairness across
+	 * threads (Jain's index, min and max per thread) means nothing */
+	int ops_by_one_thread;
 	const char *latency;		/* what the histogram holds */
 	const struct fl_option *options;
 	unsigned int noptions;

@@ -695,7 +695,10 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 		n += rc;
 		rc = plot_cdf(r, &w, dir, o, log, err, errlen);
 	}
-	if (rc >= 0) {
+	if (rc >= 0 && !fl_rd_has_fairness(r, name)) {
+		n += rc;
+		rc = 0;		/* one thread counts the rounds: no fairness */
+	} else if (rc >= 0) {
 		n += rc;
 		rc = plot_vs_threads(r, &w, dir, "fairness", "fairness across "
 				     "threads (Jain's index of per-thread ops)",

@@ -225,6 +225,7 @@ FL_WORKLOAD_DESCRIPTOR(condvar) = {
 		    "give the waiters' wake latency, failed mutex attempts "
 		    "after waking (the herd) and context switches.",
 	.ops_unit = "rounds",
+	.ops_by_one_thread = 1,
 	.latency = "broadcast to last waiter holding the mutex",
 	.options = options,
 	.noptions = sizeof(options) / sizeof(options[0]),

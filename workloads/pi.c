@@ -222,6 +222,7 @@ FL_WORKLOAD_DESCRIPTOR(pi) = {
 		    "hold + hog/2 is an inversion. Needs CAP_SYS_NICE; "
 		    "--threads is not used (always three threads).",
 	.ops_unit = "rounds",
+	.ops_by_one_thread = 1,
 	.latency = "high's blocked time",
 	.options = options,
 	.noptions = sizeof(options) / sizeof(options[0]),

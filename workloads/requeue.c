@@ -113,6 +113,7 @@ FL_WORKLOAD_DESCRIPTOR(requeue) = {
 		    "time to requeue all N (perf's \"Requeued N of N threads "
 		    "in X ms\"); woken + requeued must be exactly N.",
 	.ops_unit = "rounds",
+	.ops_by_one_thread = 1,
 	.latency = "time to requeue all waiters, per round",
 	.options = options,
 	.noptions = sizeof(options) / sizeof(options[0]),

@@ -99,6 +99,7 @@ FL_WORKLOAD_DESCRIPTOR(wake) = {
 		    "all N (perf's \"Wokeup N of N threads in X ms\"); every "
 		    "waiter must be woken exactly once per round.",
 	.ops_unit = "rounds",
+	.ops_by_one_thread = 1,
 	.latency = "time to wake all waiters, per round",
 	.options = options,
 	.noptions = sizeof(options) / sizeof(options[0]),

@@ -116,6 +116,7 @@ FL_WORKLOAD_DESCRIPTOR(wake_parallel) = {
 		    "latency\"); the wakers must wake exactly N, each waiter "
 		    "once per round.",
 	.ops_unit = "rounds",
+	.ops_by_one_thread = 1,
 	.latency = "each waker's wake call time, per round",
 	.options = options,
 	.noptions = sizeof(options) / sizeof(options[0]),
