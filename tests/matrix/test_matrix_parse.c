@@ -172,6 +172,14 @@ static void diff_names_the_change(void **state)
 	assert_non_null(strstr(what, "[experiment x] reps = 2 was added"));
 	assert_non_null(strstr(what, "section [experiment y] was added"));
 	fl_matrix_free(&a);
+	/* the other way round: a section and a key gone */
+	assert_int_equal(parse("[experiment x]\nworkload = mutex\n"
+			       "threads = 1,4\n", &a, err, sizeof(err)), 0);
+	assert_int_equal(fl_matrix_diff(&b, &a, what, sizeof(what)), 1);
+	assert_non_null(strstr(what, "section [experiment y] was removed"));
+	assert_non_null(strstr(what, "[experiment x] reps was removed (it "
+			       "was '2')"));
+	fl_matrix_free(&a);
 	fl_matrix_free(&b);
 }
 
