@@ -84,6 +84,8 @@ HARNESS = [
     "harness/matrix_load.c",
     "harness/matrix_diff.c",
     "harness/matrix_job.c",
+    "harness/matrix_job_resume.c",
+    "harness/matrix_job_finalize.c",
     "harness/matrix_run.c",
     "harness/cmd_plot.c",
     "harness/run_dir_read.c",
