@@ -16,7 +16,8 @@ Edges written by emit():
   vm-kernel  fetch the guest kernel and its headers (vm/run --fetch-only)
   vm-test    the guest suite: tests/guest/run-all.sh under vm/run, failing
              when the guest fails
-  $builddir/tests/guest/kmodtest, the guest tests' C program
+  $builddir/tests/guest/kmodtest, the guest tests' C program (built from
+             KMODTEST_SOURCES in tests/guest/)
 
 ctx fields used: args.kdir, built(path), src(path), futexlab_binary,
 test_binaries.
@@ -60,6 +61,12 @@ DEB_PACKAGES = [
 
 GUEST_CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra",
                 "-Werror", "-pthread", "-static"]
+
+# The guest tests' C program, one binary: the driver (main, the test
+# table), the shared harness, one file per test family.
+KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
+                    "kmodtest_bad_input.c", "kmodtest_kill9.c",
+                    "kmodtest_pi.c", "kmodtest_stress.c"]
 
 
 def add_arguments(parser):
@@ -151,8 +158,10 @@ def emit(n, ctx):
                                            for s in _kmod_sources()])
 
     kmodtest = ctx.built("tests/guest/kmodtest")
-    n.build(kmodtest, "kmod_guest_cc", [ctx.src("tests/guest/kmodtest.c")],
-            implicit=[ctx.src("kmod/uapi/futexlab.h")])
+    n.build(kmodtest, "kmod_guest_cc",
+            [ctx.src("tests/guest/" + s) for s in KMODTEST_SOURCES],
+            implicit=[ctx.src("tests/guest/kmodtest.h"),
+                      ctx.src("kmod/uapi/futexlab.h")])
 
     n.build("vm-kernel", "kmod_vm", variables={
         "command": "python3 %s --builddir $builddir --fetch-only" % runner,
