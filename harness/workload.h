@@ -153,6 +153,20 @@ void fl_rep_fail(struct fl_rep *rep, const char *fmt, ...)
 int fl_wait_threads_sleeping(struct fl_thread *const *threads, unsigned int n,
 			     uint64_t deadline_ns);
 
+/*
+ * perf bench futex's -S/--shared, one definition for every workload that
+ * takes it: a yes/no option, and the capability a cell then needs.
+ */
+#define FL_OPT_PERF_SHARED { "shared", FL_OPT_BOOL, "no", \
+	"shared keys (perf -S/--shared): needs a shared backend", \
+	NULL, 0, 0, 0 }
+
+static inline uint32_t fl_shared_cap(const struct fl_cell *cell,
+				     unsigned int opt)
+{
+	return cell->opt[opt] ? FL_CAP_SHARED : 0;
+}
+
 /* A thread of this process's scheduler state letter ('S' asleep), or
  * '?' when it cannot be read. */
 char fl_thread_state(pid_t tid);

@@ -32,9 +32,7 @@ enum { C_ERRORS };
 static const struct fl_option options[] = {
 	[OPT_FUTEXES] = { "futexes", FL_OPT_INT, "1024",
 			  "futexes per thread", NULL, 1, 1, 1 << 20 },
-	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
-			 "shared keys (perf --shared): needs a shared backend",
-			 NULL, 0, 0, 0 },
+	[OPT_SHARED] = FL_OPT_PERF_SHARED,
 };
 
 static const struct fl_counter_desc counters[] = {
@@ -43,7 +41,7 @@ static const struct fl_counter_desc counters[] = {
 
 static uint32_t needs(const struct fl_cell *cell)
 {
-	return FL_CAP_WAIT | (cell->opt[OPT_SHARED] ? FL_CAP_SHARED : 0);
+	return FL_CAP_WAIT | fl_shared_cap(cell, OPT_SHARED);
 }
 
 static size_t per_thread_bytes(const struct fl_cell *cell)

@@ -49,9 +49,7 @@ static const struct fl_option options[] = {
 	[OPT_HOLD] = { "hold", FL_OPT_NS, "1us",
 		       "time asleep holding the lock (perf: usleep(1)); 0: "
 		       "unlock at once", NULL, 1, 0, 100000000 },
-	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
-			 "shared keys (perf -S): needs a shared backend",
-			 NULL, 0, 0, 0 },
+	[OPT_SHARED] = FL_OPT_PERF_SHARED,
 };
 
 static const struct fl_counter_desc counters[] = {
@@ -62,7 +60,7 @@ static const struct fl_counter_desc counters[] = {
 static uint32_t needs(const struct fl_cell *cell)
 {
 	return FL_CAP_WAIT | FL_CAP_PI |
-	       (cell->opt[OPT_SHARED] ? FL_CAP_SHARED : 0);
+	       fl_shared_cap(cell, OPT_SHARED);
 }
 
 static int init(struct fl_rep *rep, char *why, size_t len)

@@ -56,9 +56,7 @@ static const struct fl_option options[] = {
 			    NULL, 0, 0, 0 },
 	[OPT_PI] = { "pi", FL_OPT_BOOL, "no",
 		     "requeue-PI onto a PI futex (perf -p)", NULL, 0, 0, 0 },
-	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
-			 "shared keys (perf -S): needs a shared backend",
-			 NULL, 0, 0, 0 },
+	[OPT_SHARED] = FL_OPT_PERF_SHARED,
 	[OPT_SETTLE] = FL_ROUNDS_OPT_SETTLE,
 };
 
@@ -72,7 +70,7 @@ static uint32_t needs(const struct fl_cell *cell)
 {
 	return FL_CAP_WAIT | FL_CAP_SLEEP | FL_CAP_REQUEUE |
 	       (cell->opt[OPT_PI] ? FL_CAP_PI | FL_CAP_REQUEUE_PI : 0) |
-	       (cell->opt[OPT_SHARED] ? FL_CAP_SHARED : 0);
+	       fl_shared_cap(cell, OPT_SHARED);
 }
 
 static unsigned int nthreads(const struct fl_cell *cell)

@@ -47,9 +47,7 @@ static const struct fl_option options[] = {
 	[OPT_NWAKES] = { "nwakes", FL_OPT_INT, "1",
 			 "waiters to wake per wake call (perf -w)", NULL, 1, 1,
 			 FL_MAX_THREADS },
-	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
-			 "shared keys (perf -S): needs a shared backend",
-			 NULL, 0, 0, 0 },
+	[OPT_SHARED] = FL_OPT_PERF_SHARED,
 	[OPT_SETTLE] = FL_ROUNDS_OPT_SETTLE,
 };
 
@@ -61,7 +59,7 @@ static const struct fl_counter_desc counters[] = {
 static uint32_t needs(const struct fl_cell *cell)
 {
 	return FL_CAP_WAIT | FL_CAP_SLEEP |
-	       (cell->opt[OPT_SHARED] ? FL_CAP_SHARED : 0);
+	       fl_shared_cap(cell, OPT_SHARED);
 }
 
 /* the waiters, plus the waker */

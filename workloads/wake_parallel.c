@@ -61,9 +61,7 @@ static const struct fl_option options[] = {
 	[OPT_NWAKERS] = { "nwakers", FL_OPT_INT, "0",
 			  "waking threads (perf -w); 0: one per waiter",
 			  NULL, 1, 0, FL_MAX_THREADS / 2 },
-	[OPT_SHARED] = { "shared", FL_OPT_BOOL, "no",
-			 "shared keys (perf -S): needs a shared backend",
-			 NULL, 0, 0, 0 },
+	[OPT_SHARED] = FL_OPT_PERF_SHARED,
 	[OPT_SETTLE] = FL_ROUNDS_OPT_SETTLE,
 };
 
@@ -75,7 +73,7 @@ static const struct fl_counter_desc counters[] = {
 static uint32_t needs(const struct fl_cell *cell)
 {
 	return FL_CAP_WAIT | FL_CAP_SLEEP |
-	       (cell->opt[OPT_SHARED] ? FL_CAP_SHARED : 0);
+	       fl_shared_cap(cell, OPT_SHARED);
 }
 
 /* the waiters, the wakers, and the coordinator that runs the rounds */
