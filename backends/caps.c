@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Capability names and the backend lookup. */
-#include "backend.h"
+#include "backends/backend.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * backend header supplies the FL_BACKEND_* macros and fl_backend_*()
  * functions used here.
  */
-#include "backend.h"
+#include "backends/backend.h"
 
 const struct fl_backend FL_CAT(fl_backend_, FL_BACKEND_ID) = {
 	.name = FL_BACKEND_NAME,

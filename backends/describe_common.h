@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "backend.h"
+#include "backends/backend.h"
 
 /* Always available: the calls exist on every kernel futexlab supports. */
 static inline int fl_probe_always(char *why, size_t len)

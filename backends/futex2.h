@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "backends/backend.h"
 
 /* Older uapi headers (Debian 12 ships 6.1's) lack the futex2 numbers. */
 #define FL_NR_futex_wake	454
@@ -89,11 +89,11 @@ static inline int fl_cmp_requeue(uint32_t *w, uint32_t *w2, int nr_wake,
 				 nr_requeue));
 }
 
-#include "no_pi.h"
+#include "backends/no_pi.h"
 
 #ifdef FL_BACKEND_DESCRIBE
-#include "../harness/probe.h"
-#include "describe_common.h"
+#include "measure/probe.h"
+#include "backends/describe_common.h"
 
 #ifdef FL_FUTEX2_NUMA
 #define FL_BACKEND_SUMMARY	"futex2 syscalls with FUTEX2_NUMA (6.16+): per-node hash"

@@ -13,12 +13,12 @@
 #define FL_WORD_BYTES		4
 #define FL_STOCK_FLAG		FUTEX_PRIVATE_FLAG
 
-#include "backend.h"
-#include "stock_futex.h"
+#include "backends/backend.h"
+#include "backends/stock_futex.h"
 
 #ifdef FL_BACKEND_DESCRIBE
-#include "../harness/probe.h"
-#include "describe_common.h"
+#include "measure/probe.h"
+#include "backends/describe_common.h"
 
 #define FL_BACKEND_SUMMARY	"stock futex(2), private keys (mm, address)"
 #define FL_BACKEND_MEM		FL_MEM_PRIVATE

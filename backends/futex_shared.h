@@ -13,11 +13,11 @@
 #define FL_WORD_BYTES		4
 #define FL_STOCK_FLAG		0
 
-#include "backend.h"
-#include "stock_futex.h"
+#include "backends/backend.h"
+#include "backends/stock_futex.h"
 
 #ifdef FL_BACKEND_DESCRIBE
-#include "describe_common.h"
+#include "backends/describe_common.h"
 
 #define FL_BACKEND_SUMMARY	"stock futex(2), shared keys, word in MAP_SHARED memory"
 #define FL_BACKEND_MEM		FL_MEM_SHARED

@@ -24,8 +24,8 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
-#include "backend.h"
-#include "../kmod/uapi/futexlab.h"
+#include "backends/backend.h"
+#include "kmod/uapi/futexlab.h"
 
 #ifndef FL_KMOD_DESIGN
 #error "define FL_KMOD_DESIGN as FUTEXLAB_DESIGN_GLOBAL, _PRIVATE or _NUMA"

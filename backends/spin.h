@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "backend.h"
-#include "../harness/clock.h"
+#include "backends/backend.h"
+#include "measure/clock.h"
 
 #define FL_BACKEND_NAME		"spin"
 #define FL_BACKEND_ID		spin
@@ -79,10 +79,10 @@ static inline int fl_cmp_requeue(uint32_t *w, uint32_t *w2, int nr_wake,
 	return -ENOSYS;
 }
 
-#include "no_pi.h"
+#include "backends/no_pi.h"
 
 #ifdef FL_BACKEND_DESCRIBE
-#include "describe_common.h"
+#include "backends/describe_common.h"
 
 #define FL_BACKEND_SUMMARY	"user-space spinning with pause, bounded; wake is a no-op"
 #define FL_BACKEND_MEM		FL_MEM_PRIVATE

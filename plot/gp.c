@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The gnuplot script writer and runner shared by plot and compare. */
-#include "gp.h"
+#include "plot/gp.h"
 
 #include <errno.h>
 #include <stdlib.h>

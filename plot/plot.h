@@ -19,7 +19,7 @@
 
 #include <stdio.h>
 
-#include "harness/run_dir_read.h"
+#include "rundir/read.h"
 
 struct fl_plot_opts {
 	unsigned int cdf_threads;	/* CDF cells: this thread count (0:

@@ -10,14 +10,14 @@
  * This file walks the workloads and picks their plots; the plots are in
  * plot_threads.c, plot_cdf.c and plot_special.c.
  */
-#include "plot.h"
+#include "plot/plot.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "plot_internal.h"
+#include "plot/internal.h"
 
 /*
  * The specialised plots: a bar per series and option value, at the

@@ -49,10 +49,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "exclusion.h"
-#include "futex_mutex.h"
-#include "harness/workload.h"
-#include "sched_fifo.h"
+#include "workloads/lib/exclusion.h"
+#include "workloads/lib/futex_mutex.h"
+#include "spec/workload.h"
+#include "workloads/lib/sched_fifo.h"
 
 enum { OPT_WAKE, OPT_CRITICAL, OPT_RT_WAITERS };
 enum { WAKE_ALL, WAKE_REQUEUE, WAKE_REQUEUE_PI };

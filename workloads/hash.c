@@ -19,7 +19,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "harness/workload.h"
+#include "spec/workload.h"
 
 enum { OPT_FUTEXES, OPT_SHARED };
 enum { C_ERRORS };

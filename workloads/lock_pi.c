@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "harness/workload.h"
+#include "spec/workload.h"
 
 enum { OPT_MULTI, OPT_HOLD, OPT_SHARED };
 enum { C_WAITERS_SEEN, C_VIOLATIONS };

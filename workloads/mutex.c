@@ -27,9 +27,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "exclusion.h"
-#include "futex_mutex.h"
-#include "harness/workload.h"
+#include "workloads/lib/exclusion.h"
+#include "workloads/lib/futex_mutex.h"
+#include "spec/workload.h"
 
 enum { OPT_ALGO, OPT_CRITICAL, OPT_THINK };
 enum { ALGO_MUTEX3, ALGO_MUTEX2, ALGO_PI };

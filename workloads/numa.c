@@ -43,10 +43,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exclusion.h"
-#include "futex_mutex.h"
-#include "harness/workload.h"
-#include "numa_topo.h"
+#include "workloads/lib/exclusion.h"
+#include "workloads/lib/futex_mutex.h"
+#include "spec/workload.h"
+#include "workloads/lib/numa_topo.h"
 
 enum { OPT_CPU_NODES, OPT_MEM_NODE, OPT_FUTEXES, OPT_CRITICAL };
 enum { C_NODES, C_CPU_NODES, C_MEM_NODES, C_LOCAL, C_REMOTE, C_MISPLACED,

@@ -39,10 +39,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "exclusion.h"
-#include "futex_mutex.h"
-#include "harness/workload.h"
-#include "sched_fifo.h"
+#include "workloads/lib/exclusion.h"
+#include "workloads/lib/futex_mutex.h"
+#include "spec/workload.h"
+#include "workloads/lib/sched_fifo.h"
 
 enum { OPT_LOCK, OPT_HOLD, OPT_HOG, OPT_GAP, OPT_PRIO_LOW, OPT_PRIO_MEDIUM,
        OPT_PRIO_HIGH };
@@ -79,7 +79,7 @@ static inline uint64_t pi_threshold_ns(const struct fl_cell *cell)
 
 #ifdef FL_DESCRIBE
 
-#include "harness/figures.h"
+#include "stats/figures.h"
 
 static const char *const locks[] = { "plain", "pi", NULL };
 

@@ -33,8 +33,8 @@
 #include <linux/futex.h>
 #include <stdio.h>
 
-#include "harness/workload.h"
-#include "rounds.h"
+#include "spec/workload.h"
+#include "workloads/lib/rounds.h"
 
 enum { OPT_NREQUEUE, OPT_BROADCAST, OPT_PI, OPT_SHARED, OPT_SETTLE };
 enum { C_REQUEUE_CALLS, C_MOVED, C_WAKEUPS };

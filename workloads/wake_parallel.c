@@ -32,8 +32,8 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "harness/workload.h"
-#include "rounds.h"
+#include "spec/workload.h"
+#include "workloads/lib/rounds.h"
 
 enum { OPT_NWAKERS, OPT_SHARED, OPT_SETTLE };
 enum { C_WAKE_CALLS, C_WAKEUPS };

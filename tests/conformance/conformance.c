@@ -33,17 +33,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/workload.h"
-#include "waiters.h"
+#include "spec/workload.h"
+#include "tests/conformance/waiters.h"
 
 #define FUTEX_TID_BITS		0x3fffffffu	/* FUTEX_TID_MASK */
 #define FUTEX_WAITERS_BIT	0x80000000u	/* FUTEX_WAITERS */
 #define ALL			INT_MAX
-
-/* The command line, which main.c defines for the harness library to
- * record; weak, so that a library file taking over the definition wins. */
-__attribute__((weak)) int fl_main_argc;
-__attribute__((weak)) char **fl_main_argv;
 
 static const struct fl_backend *backend;
 static uint32_t caps;
@@ -613,10 +608,8 @@ static void test_requeue_pi_same_word(void **state)
 #define CASE(fn) cmocka_unit_test_setup_teardown(fn, case_setup, \
 						 case_teardown)
 
-int main(int argc, char **argv)
+int main(void)
 {
-	fl_main_argc = argc;
-	fl_main_argv = argv;
 	const struct CMUnitTest tests[] = {
 		CASE(test_eagain_on_mismatch),
 		CASE(test_wake_no_waiters),

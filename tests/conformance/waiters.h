@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/clock.h"
-#include "harness/workload.h"
+#include "measure/clock.h"
+#include "spec/workload.h"
 
 /* How long any helper may block, and how long the test waits for one. */
 #define WAIT_LIMIT_NS	(5 * FL_NSEC_PER_SEC)

@@ -16,12 +16,7 @@
 
 #include <cmocka.h>
 
-#include "harness/commands.h"
-#include "harness/matrix.h"
-
-/* main.c is not linked: the command line meta.json would record */
-__attribute__((weak)) int fl_main_argc;
-__attribute__((weak)) char **fl_main_argv;
+#include "sweep/matrix.h"
 
 static int parse(const char *text, struct fl_matrix *m, char *err,
 		 size_t len)

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "harness/csv.h"
+#include "rundir/csv.h"
 
 /* Write fields as one record, read the line back. */
 static void write_record(const char *const *fields, int n, char *line,

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "harness/hist.h"
+#include "measure/hist.h"
 
 #define NS_PER_S 1000000000ull
 

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "workloads/numa_topo.h"
+#include "workloads/lib/numa_topo.h"
 
 /* 2 nodes, 4 CPUs: 0,2 on node 0 and 1,3 on node 1 (interleaved ids, as
  * QEMU and many machines number them); CPU 5 on node 1 is not ours. */

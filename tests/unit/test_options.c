@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "harness/options.h"
+#include "spec/options.h"
 
 static const char *const colours[] = { "red", "green", "blue", NULL };
 

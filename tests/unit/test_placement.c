@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "harness/placement.h"
+#include "measure/placement.h"
 
 #define MAXC 4096
 

@@ -25,8 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/csv.h"
-#include "harness/results.h"
+#include "rundir/csv.h"
+#include "rundir/write.h"
 
 /* cell.c's, which would pull in the whole harness; same names. */
 const char *fl_status_name(enum fl_status s)

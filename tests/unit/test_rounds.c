@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "workloads/rounds.h"
+#include "workloads/lib/rounds.h"
 
 #define NW 3
 

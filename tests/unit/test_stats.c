@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "harness/stats.h"
+#include "stats/stats.h"
 
 /* Doubles compared as doubles (cmocka's float check rounds to float). */
 #define assert_close(a, b) do { \

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futexlab list [--json]: the workloads, the backends (with their
+ * capabilities and whether they work here), and what this machine and
+ * its kernel support, all probed now.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "rundir/meta.h"
+#include "measure/probe.h"
+#include "spec/workload.h"
+
+static void print_text(const struct fl_machine *m)
+{
+	char caps[256], why[256];
+
+	printf("workloads:\n");
+	for (unsigned int i = 0; i < fl_nworkloads; i++)
+		printf("  %-14s %s\n", fl_workloads[i]->name,
+		       fl_workloads[i]->summary);
+	printf("\nbackends:\n");
+	for (unsigned int i = 0; i < fl_nbackends; i++) {
+		const struct fl_backend *b = fl_backends[i];
+		int ok = b->probe(why, sizeof(why)) == 0;
+
+		fl_caps_format(b->caps(), caps, sizeof(caps));
+		printf("  %-14s %s\n  %-14s %s; caps: %s\n", b->name,
+		       b->summary, "", ok ? "available" : why, caps);
+	}
+	printf("\nmachine:\n");
+	printf("  host           %s\n", m->hostname);
+	printf("  kernel         %s (%s)\n", m->kernel, m->arch);
+	printf("  cpu            %s\n", m->cpu_model);
+	printf("  cpus           %u online, %u cores, %u packages\n",
+	       m->ncpus_online, m->ncores, m->npackages);
+	printf("  numa nodes     %u%s\n", m->nnodes,
+	       m->numa_available ? "" : " (libnuma: no NUMA support)");
+	for (unsigned int n = 0; n < m->nnodes; n++)
+		printf("    node %u       cpus %s, %lld MiB\n", n,
+		       m->node_cpus[n], m->node_mem_mb[n]);
+	printf("  governor       %s\n", m->governor);
+	printf("\nfutex features:\n");
+	printf("  futex2 syscalls      %s\n", m->futex2 ? "yes" : "no");
+	printf("  FUTEX2_NUMA          %s\n", m->futex2_numa ? "yes" : "no");
+	printf("  FUTEX_LOCK_PI2       %s\n", m->futex_lock_pi2 ? "yes" : "no");
+	if (m->hash_slots >= 0)
+		printf("  private hash prctl   yes, %ld slots%s\n",
+		       m->hash_slots, m->hash_slots == 0 ?
+		       " (global table)" : "");
+	else
+		printf("  private hash prctl   no (PR_FUTEX_HASH needs 6.16+)\n");
+	printf("  /dev/futexlab        %s\n", m->dev_futexlab ? "present" :
+	       "absent (load kmod/futexlab.ko)");
+	if (m->kmod_version[0])
+		printf("  futexlab module      version %s, %s\n",
+		       m->kmod_version, m->kmod_params[0] ? m->kmod_params :
+		       "no parameters");
+}
+
+/* A workload's options, so tools can drive it without parsing --help. */
+static json_t *options_json(const struct fl_workload *w)
+{
+	static const char *const types[] = {
+		[FL_OPT_INT] = "int", [FL_OPT_NS] = "ns",
+		[FL_OPT_BOOL] = "bool", [FL_OPT_ENUM] = "enum",
+	};
+	json_t *opts = json_array();
+
+	for (unsigned int i = 0; i < w->noptions; i++) {
+		const struct fl_option *o = &w->options[i];
+		json_t *choices = json_array();
+
+		for (int c = 0; o->type == FL_OPT_ENUM && o->choices[c]; c++)
+			json_array_append_new(choices,
+					      json_string(o->choices[c]));
+		json_array_append_new(opts, json_pack(
+			"{s:s, s:s, s:s, s:s, s:b, s:o}", "name", o->name,
+			"type", types[o->type], "default", o->def,
+			"help", o->help, "sweep", o->sweep,
+			"choices", choices));
+	}
+	return opts;
+}
+
+static json_t *to_json(const struct fl_machine *m)
+{
+	json_t *wl = json_array(), *be = json_array();
+	char caps[256], why[256];
+
+	for (unsigned int i = 0; i < fl_nworkloads; i++)
+		json_array_append_new(wl, json_pack("{s:s, s:s, s:o}", "name",
+			fl_workloads[i]->name, "summary",
+			fl_workloads[i]->summary, "options",
+			options_json(fl_workloads[i])));
+	for (unsigned int i = 0; i < fl_nbackends; i++) {
+		const struct fl_backend *b = fl_backends[i];
+		int ok;
+
+		why[0] = '\0';
+		ok = b->probe(why, sizeof(why)) == 0;
+		fl_caps_format(b->caps(), caps, sizeof(caps));
+		json_array_append_new(be, json_pack("{s:s, s:s, s:b, s:s, s:s}",
+			"name", b->name, "summary", b->summary,
+			"available", ok, "reason", ok ? "" : why,
+			"caps", caps));
+	}
+	return json_pack("{s:o, s:o, s:o}", "workloads", wl, "backends", be,
+			 "machine", fl_machine_json(m));
+}
+
+int fl_cmd_list(int argc, char **argv)
+{
+	struct fl_machine m;
+	int json = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			json = 1;
+		} else if (strcmp(argv[i], "--help") == 0) {
+			printf("usage: futexlab list [--json]\n\n"
+			       "Lists the workloads, the backends and what "
+			       "this machine supports, probed now.\n");
+			return 0;
+		} else {
+			fprintf(stderr, "futexlab list: unknown option '%s'\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	fl_probe_machine(&m);
+	if (json) {
+		json_t *doc = to_json(&m);
+
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		printf("\n");
+		json_decref(doc);
+	} else {
+		print_text(&m);
+	}
+	return 0;
+}

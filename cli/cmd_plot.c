@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futexlab plot RUN-DIR: draw the run's plots with gnuplot into
+ * RUN-DIR/plots/ (see plot/plot.h for which), keeping each generated .gp
+ * script next to its .png and .svg. Reads only the run directory.
+ * Exit 0, 1 when gnuplot failed, 2 on bad usage or an unreadable run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/flags.h"
+#include "cli/commands.h"
+#include "spec/options.h"
+#include "plot/plot.h"
+#include "rundir/read.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: futexlab plot RUN-DIR [options]\n\n"
+		"Draw a run's plots (PNG and SVG, with their gnuplot scripts)\n"
+		"into RUN-DIR/plots/: per workload throughput, latency\n"
+		"percentiles, latency CDF and fairness against threads, and\n"
+		"the pi, condvar and numa plots where those workloads ran.\n\n"
+		"  --cdf-threads N   CDF of the cells with N threads (default: "
+		"the largest)\n"
+		"  --cdf-cells LIST  CDF of these cell indices instead, e.g. "
+		"3,7\n"
+		"  --out DIR         write elsewhere than RUN-DIR/plots\n"
+		"  --scripts-only    write the .gp scripts, do not run "
+		"gnuplot\n"
+		"  --help            this help\n");
+}
+
+int fl_cmd_plot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "cdf-threads", 1, NULL, 't' },
+		{ "cdf-cells", 1, NULL, 'c' },
+		{ "out", 1, NULL, 'o' },
+		{ "scripts-only", 0, NULL, 's' },
+		{ "help", 0, NULL, 'h' },
+		{ 0 },
+	};
+	struct fl_plot_opts o = { 0 };
+	static struct fl_rd_run run;
+	char out[PATH_MAX + 16], err[2048];
+	const char *outdir = NULL;
+	uint64_t u;
+	int n;
+
+	fl_getopt_start();
+	for (;;) {
+		int c = fl_getopt("plot", argc, argv, longopts);
+
+		if (c == -1)
+			break;
+		switch (c) {
+		case 't':
+			if (fl_parse_u64(optarg, &u) || u < 1 || u > 1024) {
+				fprintf(stderr, "futexlab plot: --cdf-threads: "
+					"'%s' is not a thread count\n", optarg);
+				return 2;
+			}
+			o.cdf_threads = (unsigned int)u;
+			break;
+		case 'c':
+			if (!*optarg || strspn(optarg, "0123456789,") !=
+			    strlen(optarg)) {
+				fprintf(stderr, "futexlab plot: --cdf-cells: "
+					"'%s' is not a list of cell indices\n",
+					optarg);
+				return 2;
+			}
+			o.cdf_cells = optarg;
+			break;
+		case 'o':
+			outdir = optarg;
+			break;
+		case 's':
+			o.no_render = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:	/* FL_GETOPT_BAD: it said why */
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (fl_rd_open(argv[optind], &run, err, sizeof(err))) {
+		fprintf(stderr, "futexlab plot: %s\n", err);
+		return 2;
+	}
+	snprintf(out, sizeof(out), "%s/plots", run.dir);
+	n = fl_plot_run(&run, outdir ? outdir : out, &o, stdout, err,
+			sizeof(err));
+	fl_rd_close(&run);
+	if (n < 0) {
+		fprintf(stderr, "futexlab plot: %s\n", err);
+		return 1;
+	}
+	printf("%d plots in %s\n", n, outdir ? outdir : out);
+	return 0;
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * build/futexlab: the one binary. `futexlab COMMAND [args]`; every command
+ * takes --help. Exit status: 0 success, 1 a failed check, 2 bad usage.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "version.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "list", fl_cmd_list, "workloads, backends and machine support" },
+	{ "run", fl_cmd_run, "run a workload: one cell or a small sweep" },
+	{ "matrix", fl_cmd_matrix, "run a matrix file of experiments" },
+	{ "plot", fl_cmd_plot, "draw a run's plots with gnuplot" },
+	{ "report", fl_cmd_report, "write a run's report.md" },
+	{ "compare", fl_cmd_compare, "compare runs cell by cell" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: futexlab COMMAND [options]\n\n"
+		"Contended futex workloads on pluggable backends; results in "
+		"results/.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n  futexlab COMMAND --help    that command's options\n"
+		"  futexlab --version\n");
+}
+
+int fl_main_argc;
+char **fl_main_argv;
+
+int main(int argc, char **argv)
+{
+	fl_main_argc = argc;
+	fl_main_argv = argv;
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("futexlab %s (git %s)\n", FL_VERSION, FL_GIT_COMMIT);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			for (int j = 2; j < argc; j++) {
+				if (strcmp(argv[j], "--version") == 0) {
+					printf("futexlab %s (git %s)\n",
+					       FL_VERSION, FL_GIT_COMMIT);
+					return 0;
+				}
+			}
+			return commands[i].fn(argc - 1, argv + 1);
+		}
+	}
+	fprintf(stderr, "futexlab: unknown command '%s' (futexlab --help "
+		"lists them)\n", argv[1]);
+	return 2;
+}

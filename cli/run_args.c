@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parsing `futexlab run WORKLOAD [options]`. */
+#include "cli/run_args.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/placement.h"
+
+enum {
+	OPT_BACKEND = 1000, OPT_THREADS, OPT_DURATION, OPT_WARMUP, OPT_REPS,
+	OPT_PLACEMENT, OPT_RESULTS, OPT_SEED, OPT_JSON, OPT_HASH_SLOTS,
+	OPT_HELP, OPT_WORKLOAD_BASE = 2000,
+};
+
+static const struct {
+	const char *name;
+	int has_arg;
+	int val;
+	const char *help;
+} common[] = {
+	{ "backend", 1, OPT_BACKEND,
+	  "NAME[,NAME...]  backends to run (default futex-private; see list)" },
+	{ "threads", 1, OPT_THREADS, "N[,N...]  thread counts (default 1)" },
+	{ "duration", 1, OPT_DURATION,
+	  "SECONDS  length of each repetition (default 1)" },
+	{ "warmup", 1, OPT_WARMUP,
+	  "SECONDS  warm-up before the repetitions (default 0.2)" },
+	{ "reps", 1, OPT_REPS, "N  repetitions per cell (default 3)" },
+	{ "placement", 1, OPT_PLACEMENT,
+	  "compact|scatter|CPU-LIST  thread pinning (default compact)" },
+	{ "results", 1, OPT_RESULTS,
+	  "DIR  where run directories go (default results)" },
+	{ "seed", 1, OPT_SEED, "N  seed for every random choice (default 1)" },
+	{ "json", 0, OPT_JSON, "  print the summary as JSON on stdout" },
+	{ "hash-slots", 1, OPT_HASH_SLOTS,
+	  "N  futex hash slots: futex-private/futex2 set the 6.16+ private "
+	  "hash (0: the global table); kmod-private sizes its table (0: the "
+	  "module's default); default: leave it" },
+	{ "help", 0, OPT_HELP, "  this help" },
+};
+#define NCOMMON (sizeof(common) / sizeof(common[0]))
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "futexlab run: ");
+	fprintf(stderr, fmt, a, b);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+void fl_run_usage(FILE *f, const struct fl_workload *w)
+{
+	fprintf(f, "usage: futexlab run %s [options]\n\n",
+		w ? w->name : "WORKLOAD");
+	if (w)
+		fprintf(f, "%s\n\n", w->scenario);
+	else {
+		fprintf(f, "workloads:\n");
+		for (unsigned int i = 0; i < fl_nworkloads; i++)
+			fprintf(f, "  %-14s %s\n", fl_workloads[i]->name,
+				fl_workloads[i]->summary);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "options for every workload:\n");
+	for (size_t i = 0; i < NCOMMON; i++)
+		fprintf(f, "  --%-12s %s\n", common[i].name, common[i].help);
+	if (!w || !w->noptions)
+		return;
+	fprintf(f, "\noptions of %s:\n", w->name);
+	for (unsigned int i = 0; i < w->noptions; i++) {
+		const struct fl_option *o = &w->options[i];
+
+		fprintf(f, "  --%-12s %s (default %s)%s\n", o->name, o->help,
+			o->def, o->sweep ? "; a list sweeps" : "");
+		if (o->type == FL_OPT_ENUM) {
+			fprintf(f, "  %-14s one of:", "");
+			for (int c = 0; o->choices[c]; c++)
+				fprintf(f, " %s", o->choices[c]);
+			fprintf(f, "\n");
+		}
+	}
+}
+
+static int parse_seconds(const char *name, const char *text, uint64_t *out,
+			 int allow_zero)
+{
+	if (fl_parse_seconds_ns(text, out) ||
+	    (!allow_zero && *out == 0) || *out > 86400ull * 1000000000ull)
+		return usage_error("--%s: '%s' is not a number of seconds "
+				   "(e.g. 1 or 0.5, at most one day)", name,
+				   text);
+	return 0;
+}
+
+int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
+{
+	struct option longopts[NCOMMON + FL_MAX_OPTS + 1];
+	const struct fl_workload *w;
+	char err[512];
+	unsigned int n = 0;
+	uint64_t u;
+
+	memset(a, 0, sizeof(*a));
+	a->results_dir = "results";
+	if (argc < 1 || strcmp(argv[0], "--help") == 0 ||
+	    strcmp(argv[0], "-h") == 0) {
+		fl_run_usage(stdout, NULL);
+		return argc < 1 ? 2 : 1;
+	}
+	w = fl_workload_find(argv[0]);
+	if (!w)
+		return usage_error("unknown workload '%s'%s", argv[0],
+				   " (futexlab list shows them)");
+	fl_spec_init(&a->spec, w);
+	a->spec.backends[0] = fl_backend_find("futex-private");
+	a->spec.nbackends = 1;
+	for (size_t i = 0; i < NCOMMON; i++)
+		longopts[n++] = (struct option){ common[i].name,
+			common[i].has_arg, NULL, common[i].val };
+	for (unsigned int i = 0; i < w->noptions; i++)
+		longopts[n++] = (struct option){ w->options[i].name,
+			w->options[i].type == FL_OPT_BOOL ? 0 : 1, NULL,
+			OPT_WORKLOAD_BASE + (int)i };
+	longopts[n] = (struct option){ 0 };
+
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int c = getopt_long(argc, argv, ":", longopts, NULL);
+
+		if (c == -1)
+			break;
+		switch (c) {
+		case OPT_BACKEND:
+			if (fl_parse_backends(optarg, &a->spec, err,
+					      sizeof(err)))
+				return usage_error("%s%s", err, "");
+			break;
+		case OPT_THREADS:
+			if (fl_parse_threads(optarg, &a->spec, err,
+					     sizeof(err)))
+				return usage_error("%s%s", err, "");
+			break;
+		case OPT_DURATION:
+			if (parse_seconds("duration", optarg,
+					  &a->spec.duration_ns, 0))
+				return 2;
+			break;
+		case OPT_WARMUP:
+			if (parse_seconds("warmup", optarg, &a->spec.warmup_ns,
+					  1))
+				return 2;
+			break;
+		case OPT_REPS:
+			if (fl_parse_u64(optarg, &u) || u < 1 || u > 100)
+				return usage_error("--reps: '%s' is not a "
+						   "whole number from 1 to 100%s",
+						   optarg, "");
+			a->spec.reps = (unsigned int)u;
+			break;
+		case OPT_PLACEMENT:
+			if (strlen(optarg) >= sizeof(a->spec.placements[0]))
+				return usage_error("--placement: '%s' is too "
+						   "long%s", optarg, "");
+			if (fl_placement_check(optarg, err, sizeof(err)))
+				return usage_error("%s%s", err, "");
+			snprintf(a->spec.placements[0],
+				 sizeof(a->spec.placements[0]), "%s", optarg);
+			break;
+		case OPT_RESULTS:
+			if (!*optarg)
+				return usage_error("--results: empty path%s%s",
+						   "", "");
+			a->results_dir = optarg;
+			break;
+		case OPT_SEED:
+			if (fl_parse_u64(optarg, &a->spec.seed))
+				return usage_error("--seed: '%s' is not a "
+						   "non-negative integer%s",
+						   optarg, "");
+			break;
+		case OPT_JSON:
+			a->json = 1;
+			break;
+		case OPT_HASH_SLOTS:
+			if (fl_parse_u64(optarg, &u) || u > (1u << 30))
+				return usage_error("--hash-slots: '%s' is not "
+						   "a slot count%s", optarg, "");
+			a->spec.hash_slots = (long)u;
+			break;
+		case OPT_HELP:
+			fl_run_usage(stdout, w);
+			return 1;
+		case ':':
+			return usage_error("%s needs a value%s", argv[optind - 1],
+					   "");
+		case '?':
+			return usage_error("unknown option '%s' for workload "
+					   "%s (see --help)", argv[optind - 1],
+					   w->name);
+		default: {
+			const struct fl_option *o =
+				&w->options[c - OPT_WORKLOAD_BASE];
+
+			if (o->type == FL_OPT_BOOL) {
+				a->spec.opts[c - OPT_WORKLOAD_BASE].n = 1;
+				a->spec.opts[c - OPT_WORKLOAD_BASE].v[0] = 1;
+				a->spec.opts[c - OPT_WORKLOAD_BASE].given = 1;
+			} else if (fl_opt_parse(o, optarg,
+					&a->spec.opts[c - OPT_WORKLOAD_BASE],
+					err, sizeof(err))) {
+				return usage_error("%s%s", err, "");
+			}
+		}
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'%s", argv[optind],
+				   "");
+	return 0;
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parent's side of a cell: decide whether it can run here (capabilities,
+ * the backend's probe, the workload's own check), fork the child, watch its
+ * deadlines and collect what it wrote. A child that overruns is killed and
+ * the cell reported aborted, naming workload, backend and thread count; the
+ * run then goes on to the next cell.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "measure/cell.h"
+
+volatile int fl_interrupted;
+
+const char *fl_status_name(enum fl_status s)
+{
+	static const char *const names[] = {
+		[FL_STATUS_OK] = "ok", [FL_STATUS_FAILED] = "failed",
+		[FL_STATUS_SKIPPED] = "skipped", [FL_STATUS_ABORTED] = "aborted",
+	};
+	return s <= FL_STATUS_ABORTED ? names[s] : "?";
+}
+
+static void set_all(struct fl_cell_result *res, enum fl_status st,
+		    const char *reason)
+{
+	res->status = st;
+	snprintf(res->reason, sizeof(res->reason), "%s", reason);
+	for (unsigned int r = 0; r < res->nreps; r++) {
+		if (res->reps[r].done)
+			continue;
+		res->reps[r].status = st;
+		snprintf(res->reps[r].reason, sizeof(res->reps[r].reason),
+			 "%s", reason);
+	}
+}
+
+static int cannot_run(const struct fl_cell *cell, char *why, size_t len)
+{
+	const struct fl_workload *w = cell->workload;
+	const struct fl_backend *b = cell->backend;
+	uint32_t need = w->needs ? w->needs(cell) : FL_CAP_WAIT;
+	uint32_t missing = need & ~b->caps();
+
+	if (missing) {
+		char names[128];
+
+		fl_caps_format(missing, names, sizeof(names));
+		snprintf(why, len, "backend %s lacks capability %s", b->name,
+			 names);
+		return 1;
+	}
+	if (b->probe(why, len))
+		return 1;
+	if (w->check && w->check(cell, why, len))
+		return 1;
+	return 0;
+}
+
+static int pidfd_open_child(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* Wait for the child, killing it if it overruns; 0 if it exited. */
+static int watch_child(pid_t pid, struct fl_cell_shared *sh,
+		       const struct fl_cell *cell, char *why, size_t len)
+{
+	int pfd = pidfd_open_child(pid);
+	uint64_t setup_deadline = fl_now_ns() + FL_SETUP_TIMEOUT_NS;
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		uint64_t now = fl_now_ns();
+		/* the child gives up on its own one second after the rep's
+		 * deadline and says why: leave it time to do so */
+		uint64_t deadline = sh->rep_deadline_ns ?
+				    sh->rep_deadline_ns + 3000000000ull :
+				    setup_deadline;
+
+		if (fl_interrupted || now > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			if (fl_interrupted) {
+				snprintf(why, len, "interrupted");
+			} else if (sh->rep_deadline_ns && sh->rep < 0) {
+				snprintf(why, len, "the warm-up did not finish "
+					 "within %.1f s + %.1f s grace",
+					 (double)cell->warmup_ns / 1e9,
+					 (double)FL_GRACE_NS(cell->warmup_ns)
+					 / 1e9);
+			} else if (sh->rep_deadline_ns) {
+				snprintf(why, len, "repetition %d did not "
+					 "finish within %.1f s + %.1f s grace",
+					 sh->rep + 1,
+					 (double)cell->duration_ns / 1e9,
+					 (double)FL_GRACE_NS(cell->duration_ns)
+					 / 1e9);
+			} else {
+				snprintf(why, len, "set-up did not finish in "
+					 "%.0f s", FL_SETUP_TIMEOUT_NS / 1e9);
+			}
+			if (pfd >= 0)
+				close(pfd);
+			return -1;
+		}
+		/* wake on the child's exit, or poll the deadline ten times a
+		 * second: the parent must not steal CPU from the cell */
+		if (pfd >= 0) {
+			struct pollfd p = { .fd = pfd, .events = POLLIN };
+
+			poll(&p, 1, 100);
+		} else {
+			struct timespec ts = { 0, 100000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (pfd >= 0)
+		close(pfd);
+	if (WIFSIGNALED(status)) {
+		snprintf(why, len, "cell process killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+		snprintf(why, len, "cell process exited with status %d",
+			 WEXITSTATUS(status));
+		return -1;
+	}
+	return 0;
+}
+
+/* The workload's verdict on the repetitions that completed, if it has
+ * one, after any note of the harness's own. */
+static void add_workload_note(const struct fl_cell *cell,
+			      struct fl_cell_result *res)
+{
+	uint64_t (*counters)[FL_NCOUNTERS];
+	unsigned int n = 0;
+	char buf[256] = "";
+	size_t used = strlen(res->note);
+
+	if (!cell->workload->note || !res->nreps)
+		return;
+	counters = calloc(res->nreps, sizeof(*counters));
+	if (!counters)
+		return;
+	for (unsigned int r = 0; r < res->nreps; r++)
+		if (res->reps[r].done && res->reps[r].status == FL_STATUS_OK)
+			memcpy(counters[n++], res->reps[r].counters,
+			       sizeof(counters[0]));
+	if (n)
+		cell->workload->note(cell, (const uint64_t (*)[FL_NCOUNTERS])
+				     counters, n, buf, sizeof(buf));
+	free(counters);
+	if (buf[0] && used < sizeof(res->note))
+		snprintf(res->note + used, sizeof(res->note) - used, "%s%s",
+			 used ? "; " : "", buf);
+}
+
+void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
+{
+	const struct fl_workload_impl *impl = fl_impl_find(cell->workload,
+							   cell->backend);
+	size_t shsize = sizeof(struct fl_cell_shared) +
+			cell->reps * sizeof(struct fl_rep_result);
+	struct fl_cell_shared *sh;
+	char why[256] = "";
+
+	memset(res, 0, sizeof(*res));
+	res->nreps = cell->reps;
+	res->reps = calloc(cell->reps, sizeof(*res->reps));
+	fl_hist_init(&res->merged);
+	if (!res->reps) {
+		fprintf(stderr, "futexlab: out of memory\n");
+		exit(1);
+	}
+	if (!impl) {
+		set_all(res, FL_STATUS_SKIPPED, "no implementation built");
+		return;
+	}
+	if (cannot_run(cell, why, sizeof(why))) {
+		set_all(res, FL_STATUS_SKIPPED, why);
+		return;
+	}
+	if (cell->backend->spins &&
+	    (cell->workload->nthreads ? cell->workload->nthreads(cell) :
+	     cell->threads) > cell->ncpus_online)
+		snprintf(res->note, sizeof(res->note),
+			 "spin backend with more threads than the %u CPUs: "
+			 "spinners burn the owner's time slices",
+			 cell->ncpus_online);
+
+	sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		set_all(res, FL_STATUS_FAILED, "cannot map the result area");
+		return;
+	}
+	fflush(NULL);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		munmap(sh, shsize);
+		set_all(res, FL_STATUS_FAILED, "fork failed");
+		return;
+	}
+	if (pid == 0)
+		fl_cell_child(cell, impl, sh, parent);
+
+	int rc = watch_child(pid, sh, cell, why, sizeof(why));
+
+	for (unsigned int r = 0; r < cell->reps; r++) {
+		if (!__atomic_load_n(&sh->reps[r].done, __ATOMIC_ACQUIRE))
+			continue;
+		res->reps[r] = sh->reps[r];
+		res->reps[r].done = 1;
+		fl_hist_merge(&res->merged, &res->reps[r].hist);
+		if (res->reps[r].status > res->status) {
+			res->status = res->reps[r].status;
+			snprintf(res->reason, sizeof(res->reason), "%s",
+				 res->reps[r].reason);
+		}
+	}
+	if (sh->setup_done == -1) {
+		set_all(res, FL_STATUS_SKIPPED, sh->setup_reason);
+	} else if (rc) {
+		char msg[512];
+
+		/* a child that gave up on its own said why in the rep */
+		snprintf(msg, sizeof(msg), "%s", why);
+		for (unsigned int r = 0; r < cell->reps; r++)
+			if (res->reps[r].status == FL_STATUS_ABORTED)
+				snprintf(msg, sizeof(msg), "repetition %u: %s",
+					 r + 1, res->reps[r].reason);
+		set_all(res, FL_STATUS_ABORTED, msg);
+		if (!fl_interrupted)
+			fprintf(stderr, "futexlab: aborted cell: workload %s, "
+				"backend %s, %u threads: %s\n",
+				cell->workload->name, cell->backend->name,
+				cell->threads, msg);
+	}
+	munmap(sh, shsize);
+	add_workload_note(cell, res);
+}
+
+void fl_cell_result_free(struct fl_cell_result *res)
+{
+	free(res->reps);
+	res->reps = NULL;
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The child process of one cell: set up the backend, then run the warm-up
+ * and each repetition with fresh threads, and write each repetition's
+ * merged result into the shared mapping.
+ *
+ * A repetition: the controller (this process's main thread) allocates the
+ * threads' slots and histograms, lets the workload build its shared state,
+ * starts the threads pinned to their CPUs, and releases them all from one
+ * barrier. It sleeps until the end of the duration, sets stop, asks the
+ * workload to wake sleepers (kick), and joins the threads with a deadline.
+ * Nothing in between allocates, locks or prints on the threads' behalf.
+ */
+#include <errno.h>
+#include <numaif.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "measure/cell.h"
+#include "measure/probe.h"
+
+uint64_t fl_wait_deadline_ns = UINT64_MAX;
+int fl_abort_waits;
+
+struct fl_rep_mem {
+	struct fl_rep_mem *next;
+	void *addr;
+	size_t len;
+};
+
+struct thread_start {
+	const struct fl_workload_impl *impl;
+	struct fl_thread *t;
+	pthread_barrier_t *barrier;
+};
+
+void *fl_rep_alloc(struct fl_rep *rep, size_t size, int node)
+{
+	const struct fl_backend *b = rep->cell->backend;
+	size_t len = (size + 4095) & ~(size_t)4095;
+	int flags = MAP_ANONYMOUS |
+		    (b->mem == FL_MEM_SHARED ? MAP_SHARED : MAP_PRIVATE);
+	struct fl_rep_mem *m = malloc(sizeof(*m));
+	void *p;
+
+	if (!m)
+		return NULL;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+	if (p == MAP_FAILED) {
+		free(m);
+		return NULL;
+	}
+	if (node >= 0) {
+		unsigned long mask[16] = { 0 };
+
+		if (node >= (int)(sizeof(mask) * 8) ||
+		    (mask[node / 64] |= 1ul << (node % 64),
+		     mbind(p, len, MPOL_BIND, mask, sizeof(mask) * 8,
+			   MPOL_MF_STRICT) != 0)) {
+			munmap(p, len);
+			free(m);
+			return NULL;
+		}
+	}
+	/* fault every page in now, on the bound node, not in the loop */
+	memset(p, 0, len);
+	m->addr = p;
+	m->len = len;
+	m->next = rep->mem;
+	rep->mem = m;
+	return p;
+}
+
+void fl_rep_fail(struct fl_rep *rep, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* the first failure wins; later ones would race on the text */
+	if (atomic_exchange(&rep->failed, 1))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rep->fail_reason, sizeof(rep->fail_reason), fmt, ap);
+	va_end(ap);
+}
+
+static void *thread_main(void *arg)
+{
+	struct thread_start *s = arg;
+	struct fl_thread *t = s->t;
+
+	__atomic_store_n(&t->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	pthread_barrier_wait(s->barrier);
+	s->impl->thread(t);
+	return NULL;
+}
+
+static void free_rep_mem(struct fl_rep *rep)
+{
+	while (rep->mem) {
+		struct fl_rep_mem *m = rep->mem;
+
+		rep->mem = m->next;
+		munmap(m->addr, m->len);
+		free(m);
+	}
+}
+
+static void merge_into(struct fl_rep_result *out, const struct fl_rep *rep)
+{
+	const struct fl_workload *w = rep->cell->workload;
+
+	out->nthreads = rep->nthreads;
+	out->ops = 0;
+	memset(out->counters, 0, sizeof(out->counters));
+	fl_hist_init(&out->hist);
+	for (unsigned int i = 0; i < rep->nthreads; i++) {
+		const struct fl_thread *t = &rep->threads[i];
+
+		out->ops += t->ops;
+		if (i < FL_MAX_THREADS)
+			out->thread_ops[i] = t->ops;
+		for (unsigned int c = 0; c < w->ncounters; c++) {
+			if (w->counters[c].merge == FL_MERGE_MAX) {
+				if (t->counters[c] > out->counters[c])
+					out->counters[c] = t->counters[c];
+			} else {
+				out->counters[c] += t->counters[c];
+			}
+		}
+		fl_hist_merge(&out->hist, t->hist);
+	}
+}
+
+/* Join every thread by the deadline; -1 if one is still running. */
+static int join_all(pthread_t *tids, unsigned int n, unsigned int *joined,
+		    uint64_t deadline_ns)
+{
+	struct timespec real_deadline;
+	uint64_t now_mono = fl_now_ns();
+
+	/* pthread_timedjoin_np takes a CLOCK_REALTIME deadline */
+	clock_gettime(CLOCK_REALTIME, &real_deadline);
+	uint64_t until = fl_ts_to_ns(&real_deadline) +
+			 (deadline_ns > now_mono ? deadline_ns - now_mono : 0);
+
+	real_deadline = fl_ns_to_ts(until);
+	while (*joined < n) {
+		if (pthread_timedjoin_np(tids[*joined], NULL, &real_deadline))
+			return -1;
+		(*joined)++;
+	}
+	return 0;
+}
+
+static void run_rep(const struct fl_cell *cell,
+		    const struct fl_workload_impl *impl, uint64_t duration_ns,
+		    struct fl_cell_shared *sh, struct fl_rep_result *out)
+{
+	const struct fl_workload *w = cell->workload;
+	unsigned int n = w->nthreads ? w->nthreads(cell) : cell->threads;
+	struct fl_rep *rep = aligned_alloc(FL_CACHELINE,
+					   (sizeof(*rep) + FL_CACHELINE - 1) &
+					   ~(size_t)(FL_CACHELINE - 1));
+	size_t tsize = n * sizeof(struct fl_thread);
+	struct fl_thread *threads = aligned_alloc(FL_CACHELINE, tsize);
+	struct thread_start *starts = calloc(n, sizeof(*starts));
+	pthread_t *tids = calloc(n, sizeof(*tids));
+	pthread_barrier_t barrier;
+	unsigned int started = 0, joined = 0;
+	char why[256] = "";
+
+	out->status = FL_STATUS_OK;
+	if (!rep || !threads || !starts || !tids || n == 0 ||
+	    n > FL_MAX_THREADS) {
+		out->status = FL_STATUS_FAILED;
+		snprintf(out->reason, sizeof(out->reason),
+			 "cannot allocate %u threads' state", n);
+		goto out_free;
+	}
+	memset(rep, 0, sizeof(*rep));
+	memset(threads, 0, tsize);
+	rep->cell = cell;
+	rep->nthreads = n;
+	rep->threads = threads;
+	for (unsigned int i = 0; i < n; i++) {
+		struct fl_thread *t = &threads[i];
+
+		t->hist = aligned_alloc(4096, (sizeof(struct fl_hist) + 4095) &
+					~(size_t)4095);
+		if (!t->hist) {
+			out->status = FL_STATUS_FAILED;
+			snprintf(out->reason, sizeof(out->reason),
+				 "cannot allocate histograms");
+			goto out_hists;
+		}
+		fl_hist_init(t->hist);
+		t->rep = rep;
+		t->index = i;
+		t->cpu = cell->cpus[i];
+		t->seed = cell->seed * 0x9E3779B97F4A7C15ull + i + 1;
+	}
+	/* the deadline covers init too: a workload's set-up may wait */
+	rep->hard_deadline_ns = fl_now_ns() + duration_ns +
+				FL_GRACE_NS(duration_ns);
+	rep->hard_deadline = fl_ns_to_ts(rep->hard_deadline_ns);
+	fl_wait_deadline_ns = rep->hard_deadline_ns;
+	__atomic_store_n(&fl_abort_waits, 0, __ATOMIC_RELAXED);
+	sh->rep_deadline_ns = rep->hard_deadline_ns;
+	if (w->init && w->init(rep, why, sizeof(why))) {
+		out->status = FL_STATUS_FAILED;
+		snprintf(out->reason, sizeof(out->reason), "set-up: %s", why);
+		goto out_hists;
+	}
+	pthread_barrier_init(&barrier, NULL, n + 1);
+	for (; started < n; started++) {
+		pthread_attr_t attr;
+		cpu_set_t set;
+
+		pthread_attr_init(&attr);
+		if (threads[started].cpu >= 0) {
+			CPU_ZERO(&set);
+			CPU_SET(threads[started].cpu, &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		starts[started] = (struct thread_start){ impl,
+			&threads[started], &barrier };
+		int err = pthread_create(&tids[started], &attr, thread_main,
+					 &starts[started]);
+
+		pthread_attr_destroy(&attr);
+		if (err) {
+			/* cannot release a partial barrier: give up the cell */
+			snprintf(sh->setup_reason, sizeof(sh->setup_reason),
+				 "pthread_create for thread %u: %s", started,
+				 strerror(err));
+			out->status = FL_STATUS_FAILED;
+			snprintf(out->reason, sizeof(out->reason), "%s",
+				 sh->setup_reason);
+			out->done = 1;
+			_exit(3);
+		}
+	}
+	pthread_barrier_wait(&barrier);
+	uint64_t t0 = fl_now_ns();
+
+	fl_sleep_until_ns(t0 + duration_ns);
+	atomic_store(&rep->stop, 1);
+	uint64_t t1 = fl_now_ns();
+
+	if (impl->kick)
+		impl->kick(rep);
+	if (join_all(tids, n, &joined, rep->hard_deadline_ns)) {
+		/* let bounded waits end now, wake sleepers once more */
+		__atomic_store_n(&fl_abort_waits, 1, __ATOMIC_RELAXED);
+		if (impl->kick)
+			impl->kick(rep);
+		if (join_all(tids, n, &joined, fl_now_ns() + 1000000000ull)) {
+			out->status = FL_STATUS_ABORTED;
+			snprintf(out->reason, sizeof(out->reason),
+				 "%u of %u threads still running %.1f s after "
+				 "the end of the repetition", n - joined, n,
+				 (double)FL_GRACE_NS(duration_ns) / 1e9);
+			merge_into(out, rep);
+			out->elapsed_ns = t1 - t0;
+			out->done = 1;
+			_exit(4);
+		}
+	}
+	pthread_barrier_destroy(&barrier);
+	out->hash_slots = fl_probe_hash_slots();
+	out->elapsed_ns = t1 - t0;
+	merge_into(out, rep);
+	if (atomic_load(&rep->failed)) {
+		out->status = FL_STATUS_FAILED;
+		snprintf(out->reason, sizeof(out->reason), "%s",
+			 rep->fail_reason);
+	} else if (w->verify && w->verify(rep, why, sizeof(why))) {
+		out->status = FL_STATUS_FAILED;
+		snprintf(out->reason, sizeof(out->reason), "%s", why);
+	}
+out_hists:
+	for (unsigned int i = 0; i < n; i++)
+		free(threads[i].hist);
+	free_rep_mem(rep);
+out_free:
+	free(rep);
+	free(threads);
+	free(starts);
+	free(tids);
+}
+
+void fl_cell_child(const struct fl_cell *cell,
+		   const struct fl_workload_impl *impl,
+		   struct fl_cell_shared *sh, pid_t parent)
+{
+	const struct fl_backend *b = cell->backend;
+	char why[256] = "";
+	struct fl_rep_result *scratch;
+
+	/* the parent owns Ctrl-C: it ends this child when it must; and a
+	 * parent killed outright (SIGKILL) must not leave a cell measuring */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	if (b->setup(cell->hash_slots, why, sizeof(why))) {
+		snprintf(sh->setup_reason, sizeof(sh->setup_reason), "%s", why);
+		sh->setup_done = -1;
+		_exit(0);
+	}
+	sh->setup_done = 1;
+	if (cell->warmup_ns) {
+		scratch = calloc(1, sizeof(*scratch));
+		sh->rep = -1;
+		if (scratch) {
+			run_rep(cell, impl, cell->warmup_ns, sh, scratch);
+			free(scratch);
+		}
+	}
+	for (unsigned int r = 0; r < cell->reps; r++) {
+		sh->rep = (int)r;
+		run_rep(cell, impl, cell->duration_ns, sh, &sh->reps[r]);
+		__atomic_store_n(&sh->reps[r].done, 1, __ATOMIC_RELEASE);
+	}
+	b->teardown();
+	_exit(0);
+}

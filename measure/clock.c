@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Busy-loop calibration and absolute sleeps. */
+#include "measure/clock.h"
+
+#include <errno.h>
+
+uint64_t fl_busy_loops_per_us = 1000;
+
+__attribute__((noinline)) void fl_busy_loops(uint64_t loops)
+{
+	for (uint64_t i = 0; i < loops; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+void fl_sleep_until_ns(uint64_t when)
+{
+	struct timespec ts = fl_ns_to_ts(when);
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/*
+ * Time a fixed number of loops several times and keep the fastest: the
+ * fastest run is the one least disturbed by interrupts and preemption,
+ * which is what a critical section costs when nothing interferes.
+ */
+uint64_t fl_calibrate_busy(void)
+{
+	const uint64_t loops = 4000000;
+	uint64_t best = UINT64_MAX;
+
+	/* the first milliseconds of busy work run slower (frequency ramp,
+	 * cold caches): warm up before timing anything */
+	uint64_t until = fl_now_ns() + 30000000ull;
+
+	while (fl_now_ns() < until)
+		fl_busy_loops(10000);
+	for (int i = 0; i < 7; i++) {
+		uint64_t t0 = fl_now_ns();
+
+		fl_busy_loops(loops);
+		uint64_t dt = fl_now_ns() - t0;
+
+		if (dt < best)
+			best = dt;
+	}
+	if (best == 0)
+		best = 1;
+	fl_busy_loops_per_us = loops * 1000 / best;
+	if (fl_busy_loops_per_us == 0)
+		fl_busy_loops_per_us = 1;
+	return fl_busy_loops_per_us;
+}

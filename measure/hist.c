@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Log-linear histogram: bucket geometry, merge, quantiles, CSV I/O. */
+#include "measure/hist.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+void fl_hist_init(struct fl_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+uint64_t fl_hist_bucket_low(unsigned int i)
+{
+	if (i < FL_HIST_LINEAR)
+		return i;
+	unsigned int k = 8u + (i - FL_HIST_LINEAR) / FL_HIST_SUB;
+	uint64_t sub = FL_HIST_SUB + (i - FL_HIST_LINEAR) % FL_HIST_SUB;
+
+	return sub << (k - FL_HIST_SUB_BITS);
+}
+
+uint64_t fl_hist_bucket_width(unsigned int i)
+{
+	if (i < FL_HIST_LINEAR)
+		return 1;
+	unsigned int k = 8u + (i - FL_HIST_LINEAR) / FL_HIST_SUB;
+
+	return 1ull << (k - FL_HIST_SUB_BITS);
+}
+
+void fl_hist_merge(struct fl_hist *into, const struct fl_hist *from)
+{
+	if (from->count == 0)
+		return;
+	for (unsigned int i = 0; i < FL_HIST_BUCKETS; i++)
+		into->buckets[i] += from->buckets[i];
+	into->count += from->count;
+	into->sum += from->sum;
+	if (from->min < into->min)
+		into->min = from->min;
+	if (from->max > into->max)
+		into->max = from->max;
+}
+
+uint64_t fl_hist_quantile(const struct fl_hist *h, double q)
+{
+	if (h->count == 0)
+		return 0;
+	if (q <= 0.0)
+		return h->min;
+	if (q >= 1.0)
+		return h->max;
+	/* the rank of the sample we want, 1-based: ceil(q * count) */
+	uint64_t rank = (uint64_t)(q * (double)h->count);
+
+	if ((double)rank < q * (double)h->count)
+		rank++;
+	if (rank == 0)
+		rank = 1;
+	uint64_t seen = 0;
+
+	for (unsigned int i = 0; i < FL_HIST_BUCKETS; i++) {
+		seen += h->buckets[i];
+		if (seen >= rank) {
+			uint64_t v = fl_hist_bucket_low(i) +
+				     fl_hist_bucket_width(i) / 2;
+			if (v > h->max)
+				v = h->max;
+			if (v < h->min)
+				v = h->min;
+			return v;
+		}
+	}
+	return h->max;
+}
+
+int fl_hist_write_csv(const struct fl_hist *h, FILE *f)
+{
+	fprintf(f, "# count=%" PRIu64 " sum=%" PRIu64 " min=%" PRIu64
+		" max=%" PRIu64 "\n", h->count, h->sum,
+		h->count ? h->min : 0, h->max);
+	fprintf(f, "low_ns,high_ns,count\n");
+	for (unsigned int i = 0; i < FL_HIST_BUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			fl_hist_bucket_low(i),
+			fl_hist_bucket_low(i) + fl_hist_bucket_width(i) - 1,
+			h->buckets[i]);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int fl_hist_read_csv(struct fl_hist *h, FILE *f)
+{
+	char line[256];
+	uint64_t lo, hi, n, total = 0;
+
+	fl_hist_init(h);
+	if (!fgets(line, sizeof(line), f) ||
+	    sscanf(line, "# count=%" SCNu64 " sum=%" SCNu64 " min=%" SCNu64
+		   " max=%" SCNu64, &h->count, &h->sum, &h->min, &h->max) != 4)
+		return -1;
+	if (!fgets(line, sizeof(line), f) ||
+	    strcmp(line, "low_ns,high_ns,count\n") != 0)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNu64 ",%" SCNu64 ",%" SCNu64,
+			   &lo, &hi, &n) != 3)
+			return -1;
+		unsigned int i = fl_hist_index(lo);
+
+		if (fl_hist_bucket_low(i) != lo)
+			return -1;
+		h->buckets[i] += n;
+		total += n;
+	}
+	if (total != h->count)
+		return -1;
+	if (h->count == 0)
+		h->min = UINT64_MAX;
+	return 0;
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every plot shares: the subtitle naming the run and machine, the
+ * thread axis, when the y axis goes logarithmic, its label and number
+ * format, and closing and rendering the script.
+ */
+#include "plot/plot.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "plot/internal.h"
+
+void fl_plot_subtitle(const struct fl_rd_run *r, char *buf, size_t len)
+{
+	char host[128], kernel[128], cpu[128], ncpu[32];
+
+	fl_rd_meta(r, "machine.hostname", host, sizeof(host));
+	fl_rd_meta(r, "machine.kernel", kernel, sizeof(kernel));
+	fl_rd_meta(r, "machine.cpu_model", cpu, sizeof(cpu));
+	fl_rd_meta(r, "machine.topology.cpus_online", ncpu, sizeof(ncpu));
+	snprintf(buf, len, "run %s on %s: kernel %s, %s CPUs, %s", r->name,
+		 host, kernel, ncpu, cpu);
+}
+
+int plot_logx(const struct wl *w)
+{
+	return w->nthreads >= 3 &&
+	       w->threads[w->nthreads - 1] >= 4 * w->threads[0];
+}
+
+void plot_set_xaxis(FILE *f, const struct wl *w)
+{
+	unsigned int lo = w->threads[0], hi = w->threads[w->nthreads - 1];
+
+	if (plot_logx(w))
+		fprintf(f, "set logscale x 2\nset xrange [%g:%g]\n", lo / 1.3,
+			hi * 1.3);
+	else
+		fprintf(f, "unset logscale x\nset xrange [%g:%g]\n",
+			lo - 0.5, hi + 0.5);
+	fprintf(f, "set xtics (");
+	for (unsigned int t = 0; t < w->nthreads; t++)
+		fprintf(f, "%s%u", t ? ", " : "", w->threads[t]);
+	fprintf(f, ")\nset xlabel 'threads'\n");
+}
+
+/* Log y when the values span more than 30x, which a linear axis would
+ * flatten (spin against sleeping backends differs by 100x). */
+int plot_wants_logy(const double *v, unsigned int n)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return 0;	/* a zero cannot go on a log axis */
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	return n && hi / lo > 30;
+}
+
+void plot_ylabel_of(const struct fl_rd_run *r, const struct wl *w,
+		    const struct panel *p, char *buf, size_t len)
+{
+	if (p->ylabel)
+		snprintf(buf, len, "%s", p->ylabel);
+	else if (p->fig == F_OPS)
+		snprintf(buf, len, "throughput (%s/s)",
+			 fl_rd_ops_unit(r, w->name));
+	else if (p->fig == F_JAIN)
+		snprintf(buf, len, "Jain's fairness index (1 = fair)");
+	else if (strlen(fl_rd_latency_what(r, w->name)) <= 24)
+		snprintf(buf, len, "%s (ns)", fl_rd_latency_what(r, w->name));
+	else	/* a long description goes in the title: the axis is short */
+		snprintf(buf, len, "latency (ns)");
+}
+
+void plot_set_yformat(FILE *f, const struct panel *p)
+{
+	if (p->fig == F_OPS)
+		fprintf(f, "set format y '%%.1s%%c'\n");
+	else if (p->fig == F_JAIN)
+		fprintf(f, "set format y '%%.2f'\nset yrange [0:1.05]\n");
+	else	/* SI prefixes: 10k, 1M (ns on the label) */
+		fprintf(f, "set format y '%%.0s%%c'\n");
+}
+
+int plot_finish(struct fl_gp *g, const struct fl_plot_opts *o, FILE *log,
+		char *err, size_t errlen)
+{
+	if (fl_gp_close(g, err, errlen))
+		return -1;
+	if (!o->no_render && fl_gp_run(g, err, errlen))
+		return -1;
+	if (log)
+		fprintf(log, "%s/%s.%s\n", g->dir, g->name,
+			o->no_render ? "gp" : "png");
+	return 1;
+}

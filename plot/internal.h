@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the plot files share and nothing else needs: a workload's ok cells
+ * and their series (plot_series.c), the axis and finishing helpers
+ * (plot_axes.c), and the plots themselves (plot_threads.c, plot_cdf.c,
+ * plot_special.c) that run_plots.c calls per workload.
+ */
+#ifndef FUTEXLAB_PLOT_PLOT_INTERNAL_H
+#define FUTEXLAB_PLOT_PLOT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "plot/gp.h"
+#include "plot/plot.h"
+
+#define MAX_SERIES 48
+#define MAX_X 64
+#define MAX_VARY 8
+
+struct wl {
+	const char *name;
+	const struct fl_rd_cell **cells;	/* the ok ones */
+	unsigned int n;
+	unsigned int threads[MAX_X];		/* sorted */
+	unsigned int nthreads;
+	char vary[MAX_VARY][48];		/* options with >1 value */
+	unsigned int nvary;
+	int vary_placement;
+};
+
+enum fig { F_OPS, F_P50, F_P99, F_P999, F_JAIN, F_EXTRA };
+
+struct panel {
+	enum fig fig;
+	const char *extra;		/* F_EXTRA: the counter's name */
+	const char *title;
+	const char *ylabel;
+};
+
+/* A specialised plot (the table of them is in run_plots.c): a bar per
+ * series and value of option, for one workload. */
+struct special {
+	const char *workload, *option, *name, *title, *ylabel;
+	struct panel panels[2];
+};
+
+/* plot_series.c: the workload's ok cells, their thread counts and the
+ * options that vary; w->cells is NULL when out of memory */
+void plot_wl_init(struct wl *w, const struct fl_rd_run *r, const char *name);
+/* A cell's series label (backend, then what varies), without skip. */
+void plot_label_of(const struct wl *w, const struct fl_rd_cell *c,
+		   const char *skip, char *buf, size_t len);
+unsigned int plot_series_of(const struct wl *w, const char *skip,
+			    char labels[][256]);
+const struct fl_rd_fig *plot_fig_of(const struct fl_rd_cell *c,
+				    const struct panel *p);
+const struct fl_rd_fig *plot_fig_at(const struct wl *w, const char *label,
+				    unsigned int threads,
+				    const struct panel *p);
+
+/* plot_axes.c: the settings every plot shares */
+int plot_logx(const struct wl *w);
+void plot_set_xaxis(FILE *f, const struct wl *w);
+int plot_wants_logy(const double *v, unsigned int n);
+void plot_ylabel_of(const struct fl_rd_run *r, const struct wl *w,
+		    const struct panel *p, char *buf, size_t len);
+void plot_set_yformat(FILE *f, const struct panel *p);
+/* Close the script and render it; 1 (one plot), or -1 with err. */
+int plot_finish(struct fl_gp *g, const struct fl_plot_opts *o, FILE *log,
+		char *err, size_t errlen);
+
+/* The plots: 1 when written, 0 when there was nothing to plot, -1. */
+int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
+		    const char *dir, const char *kind, const char *what,
+		    const struct panel *pn, unsigned int np,
+		    const struct fl_plot_opts *o, FILE *log, char *err,
+		    size_t errlen);
+int plot_cdf(const struct fl_rd_run *r, const struct wl *w, const char *dir,
+	     const struct fl_plot_opts *o, FILE *log, char *err,
+	     size_t errlen);
+int plot_special(const struct fl_rd_run *r, const struct wl *w,
+		 const struct special *sp, const char *dir,
+		 const struct fl_plot_opts *o, FILE *log, char *err,
+		 size_t errlen);
+
+#endif

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The plots against thread count (throughput, latency percentiles,
+ * fairness): a line per series, median with min and max as error bars,
+ * one panel per figure.
+ */
+#include "plot/plot.h"
+
+#include "plot/internal.h"
+
+int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
+		    const char *dir, const char *kind,
+		    const char *what, const struct panel *pn,
+		    unsigned int np, const struct fl_plot_opts *o,
+		    FILE *log, char *err, size_t errlen)
+{
+	static char labels[MAX_SERIES][256];
+	char name[128], title[512], sub[512], yl[256];
+	double vals[MAX_SERIES * MAX_X];
+	unsigned int ns = plot_series_of(w, NULL, labels);
+	struct fl_gp g;
+	int logy[4];
+
+	snprintf(name, sizeof(name), "%s-%s", w->name, kind);
+	fl_plot_subtitle(r, sub, sizeof(sub));
+	snprintf(title, sizeof(title), "%s: %s\n%s", w->name, what, sub);
+	if (fl_gp_open(&g, dir, name, title, err, errlen))
+		return -1;
+	for (unsigned int p = 0; p < np; p++) {
+		unsigned int nv = 0;
+
+		for (unsigned int s = 0; s < ns; s++)
+			for (unsigned int t = 0; t < w->nthreads; t++) {
+				const struct fl_rd_fig *f = plot_fig_at(w,
+					labels[s], w->threads[t], &pn[p]);
+
+				if (f)
+					vals[nv++] = f->med;
+			}
+		logy[p] = pn[p].fig != F_JAIN && plot_wants_logy(vals, nv);
+		for (unsigned int s = 0; s < ns; s++) {
+			char block[32];
+
+			snprintf(block, sizeof(block), "p%u_s%u", p, s);
+			fl_gp_block(&g, block);
+			fprintf(g.f, "# threads median min max: %s\n",
+				labels[s]);
+			for (unsigned int t = 0; t < w->nthreads; t++) {
+				const struct fl_rd_fig *f = plot_fig_at(w,
+					labels[s], w->threads[t], &pn[p]);
+
+				if (f)
+					fprintf(g.f, "%u %.6g %.6g %.6g\n",
+						w->threads[t], f->med, f->min,
+						f->max);
+			}
+			fl_gp_end_block(&g);
+		}
+	}
+	fl_gp_begin_draw(&g, 1100, np > 1 ? 360 * np + 80 : 560);
+	plot_set_xaxis(g.f, w);
+	if (np > 1) {
+		fprintf(g.f, "set multiplot layout %u,1 title ", np);
+		fl_gp_dstr(g.f, title);
+		fprintf(g.f, "\n");
+	}
+	for (unsigned int p = 0; p < np; p++) {
+		plot_ylabel_of(r, w, &pn[p], yl, sizeof(yl));
+		fprintf(g.f, "set title ");
+		fl_gp_dstr(g.f, np > 1 ? pn[p].title : title);
+		fprintf(g.f, "\nset ylabel ");
+		fl_gp_str(g.f, yl);
+		fprintf(g.f, "\n%s\nset yrange [*:*]\n", logy[p] ?
+			"set logscale y 10" : "unset logscale y");
+		plot_set_yformat(g.f, &pn[p]);
+		fprintf(g.f, "plot ");
+		for (unsigned int s = 0; s < ns; s++) {
+			/* nudge each series sideways so error bars at one
+			 * thread count do not hide each other */
+			double d = ns > 1 ? ((double)s - (ns - 1) / 2.0) /
+				   (ns - 1) : 0;
+			char x[64];
+
+			if (plot_logx(w))
+				snprintf(x, sizeof(x), "($1*2**(%.4f))",
+					 0.12 * d);
+			else
+				snprintf(x, sizeof(x), "($1+%.4f)", 0.12 * d);
+			fprintf(g.f, "%s$p%u_s%u using %s:2:3:4 with "
+				"yerrorlines lt %u title ", s ? ", \\\n\t" : "", p, s,
+				x, s + 1);
+			fl_gp_str(g.f, labels[s]);
+		}
+		fprintf(g.f, "\n");
+	}
+	if (np > 1)
+		fprintf(g.f, "unset multiplot\n");
+	return plot_finish(&g, o, log, err, errlen);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* meta.json: everything needed to reproduce and compare a run. */
+#ifndef FUTEXLAB_META_H
+#define FUTEXLAB_META_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "measure/overhead.h"
+#include "measure/probe.h"
+
+#define FL_RESULTS_SCHEMA 1
+
+json_t *fl_machine_json(const struct fl_machine *m);
+/* The start of a run's meta.json: command, version, machine, overhead. */
+json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
+		    const struct fl_overhead *o, uint64_t seed);
+struct fl_workload;
+/* Add a workload's description (summary, units, counters) under
+ * meta.json's "workloads", once: plots and reports read units from it. */
+void fl_meta_add_workload(json_t *meta, const struct fl_workload *w);
+/* Record the end time and the cell counts by status. */
+void fl_meta_finish(json_t *meta, unsigned int ncells, const unsigned int
+		    *by_status, int interrupted);
+/* "2026-12-03T06:45:12Z" */
+void fl_utc_now(char *buf, size_t len);
+
+#endif

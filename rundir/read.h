@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading a run directory back: meta.json and cells.csv, grouped into
+ * cells with their figures across repetitions (median, min, max, spread),
+ * and each cell's merged histogram on demand. `plot`, `report` and
+ * `compare` read runs only through this, so they need nothing but the
+ * directory (not the binary's registry, not the machine that ran it).
+ * Columns are found by their header names, so rows from a later futexlab
+ * with more columns still read.
+ */
+#ifndef FUTEXLAB_RUN_DIR_READ_H
+#define FUTEXLAB_RUN_DIR_READ_H
+
+#include <jansson.h>
+#include <limits.h>
+
+#include "measure/hist.h"
+
+#define FL_RD_MAX_REPS		100
+#define FL_RD_MAX_EXTRA		16
+
+/* A figure across the cell's ok repetitions. */
+struct fl_rd_fig {
+	double med, min, max;
+};
+
+struct fl_rd_cell {
+	unsigned long index;		/* the row's cell column */
+	char workload[64];
+	char backend[64];
+	unsigned int threads;
+	char placement[64];
+	char options[512];
+	char key[800];			/* workload|backend|threads|... */
+	char status[16];		/* worst of the rows: ok < failed <
+					 * skipped < aborted, as cell.h */
+	char reason[256];
+	char note[256];
+	char hist[128];			/* relative to the run */
+	unsigned int nrows, nok;
+	double ops[FL_RD_MAX_REPS];	/* ops/s of the ok repetitions */
+	struct fl_rd_fig ops_per_sec, p50, p90, p99, p999, jain;
+	double spread;			/* relative range of ops/s */
+	int noisy;
+	unsigned int nextra;
+	char extra_name[FL_RD_MAX_EXTRA][48];
+	struct fl_rd_fig extra[FL_RD_MAX_EXTRA];
+};
+
+struct fl_rd_run {
+	char dir[PATH_MAX];
+	char name[256];			/* the directory's base name */
+	json_t *meta;			/* NULL: meta.json unreadable */
+	struct fl_rd_cell *cells;	/* in index order */
+	unsigned long ncells;
+};
+
+/* 0, or -1 with a message naming the file and line in err. */
+int fl_rd_open(const char *dir, struct fl_rd_run *r, char *err,
+	       size_t errlen);
+void fl_rd_close(struct fl_rd_run *r);
+
+/* A string from meta.json by a dotted path ("machine.kernel"); "?" when
+ * absent. Numbers come back formatted. */
+const char *fl_rd_meta(const struct fl_rd_run *r, const char *path,
+		       char *buf, size_t len);
+/* The share of all CPU time that other processes used during the run
+ * (matrix runs record it); 0, or -1 when meta.json does not say. */
+int fl_rd_foreign_share(const struct fl_rd_run *r, double *share);
+/* The workload's unit of work ("acquisitions") from meta.json, or "ops". */
+/* 0 when meta.json says the workload's fairness across threads means
+ * nothing (one thread counts its rounds); 1 otherwise, and when unknown. */
+int fl_rd_has_fairness(const struct fl_rd_run *r, const char *workload);
+const char *fl_rd_ops_unit(const struct fl_rd_run *r, const char *workload);
+/* What its latency histogram holds, or "latency". */
+const char *fl_rd_latency_what(const struct fl_rd_run *r,
+			       const char *workload);
+/* The cell's merged histogram; 0 or -1. */
+int fl_rd_hist(const struct fl_rd_run *r, const struct fl_rd_cell *c,
+	       struct fl_hist *h);
+/* A counter of the extra column by name; NULL if the cell has none. */
+const struct fl_rd_fig *fl_rd_extra(const struct fl_rd_cell *c,
+				    const char *name);
+/*
+ * One pair of an options or extra column ("algo=pi;critical=100"). Name
+ * and value point into the text and are not NUL-terminated (print them
+ * with "%.*s"); value is NULL when the pair has no '='.
+ */
+struct fl_rd_pair {
+	const char *name, *value;
+	int name_len, value_len;
+};
+
+/* The pair at *p, moving *p past it and its ';'; 0, or -1 at the end. */
+int fl_rd_next_pair(const char **p, struct fl_rd_pair *pair);
+/* The value of option `name` in the cell's options; 0 or -1 if absent. */
+int fl_rd_option(const struct fl_rd_cell *c, const char *name, char *val,
+		 size_t len);
+/* The cell with this key, or NULL. */
+const struct fl_rd_cell *fl_rd_find(const struct fl_rd_run *r,
+				    const char *key);
+/* The workload's first cell (in index order), or NULL if it has none:
+ * loops over cells that do a thing once per workload ask it. */
+const struct fl_rd_cell *fl_rd_first_of(const struct fl_rd_run *r,
+					const char *workload);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run directory: results/<UTC time>-<host>[-<n>]/ holding meta.json,
+ * cells.csv (one row per cell and repetition) and hist/cell-<i>.csv (each
+ * cell's merged latency histogram). It is written under a hidden
+ * temporary name, results/.partial-<name>-<pid>-<n>, and renamed with
+ * RENAME_NOREPLACE when complete, so an interrupted or killed run never
+ * leaves a half-written directory under a final name, and no run replaces
+ * another. Rows are flushed as each cell ends.
+ */
+#ifndef FUTEXLAB_RESULTS_H
+#define FUTEXLAB_RESULTS_H
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "measure/cell.h"
+
+#define FL_CELLS_COLUMNS \
+	"cell,workload,backend,threads,placement,cpus,options,rep,status," \
+	"reason,note,duration_ns,elapsed_ns,ops,ops_per_sec," \
+	"ops_per_sec_per_thread,lat_count,lat_p50_ns,lat_p90_ns,lat_p99_ns," \
+	"lat_p999_ns,lat_max_ns,lat_mean_ns,jain,thread_ops_min," \
+	"thread_ops_max,extra,hist,futex_hash_slots"
+
+struct fl_run {
+	char dir[PATH_MAX];		/* the results directory */
+	char name[256];			/* <UTC time>-<host> */
+	char tmp[PATH_MAX];		/* where it is written */
+	char final[PATH_MAX];		/* where it ends up */
+	FILE *cells;
+	unsigned int ncells;
+};
+
+/* Create the results directory if needed and the temporary run directory.
+ * 0, or -1 with a message naming the directory in err. */
+int fl_run_open(struct fl_run *run, const char *results_dir,
+		const char *hostname, char *err, size_t errlen);
+/* Append the cell's rows and its histogram; flushed to disk. */
+int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
+		      const struct fl_cell_result *res);
+/* Write meta.json and rename into place; 0, or -1 with err. */
+int fl_run_finish(struct fl_run *run, json_t *meta, char *err, size_t errlen);
+
+#endif

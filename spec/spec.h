@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run specification: one workload and the axes to sweep (backends,
+ * thread counts, placements, and every sweep option of the workload). Its
+ * cells are the cross product, enumerated in a fixed order (backends
+ * outermost, then options, placements, threads) so that a cell's index
+ * means the same thing on every run of the same specification. `futexlab
+ * run` builds one from its flags; the matrix builds one per experiment.
+ */
+#ifndef FUTEXLAB_SPEC_H
+#define FUTEXLAB_SPEC_H
+
+#include "spec/workload.h"
+
+#define FL_MAX_AXIS 16
+
+struct fl_spec {
+	const struct fl_workload *workload;
+	const struct fl_backend *backends[FL_MAX_AXIS];
+	unsigned int nbackends;
+	unsigned int threads[FL_MAX_AXIS];
+	unsigned int nthreads;
+	char placements[FL_MAX_AXIS][64];
+	unsigned int nplacements;
+	struct fl_opt_values opts[FL_MAX_OPTS];	/* per workload option */
+	uint64_t duration_ns, warmup_ns;
+	unsigned int reps;
+	uint64_t seed;
+	long hash_slots;
+};
+
+/* Defaults: every backend unset, 1 thread, compact, 1 s, 3 reps. */
+void fl_spec_init(struct fl_spec *s, const struct fl_workload *w);
+unsigned long fl_spec_ncells(const struct fl_spec *s);
+/* Fill cell i of the product; 0, or -1 with err (placement failure). */
+int fl_spec_cell(const struct fl_spec *s, unsigned long i,
+		 struct fl_cell *cell, char *err, size_t errlen);
+
+/* The backend and thread axes from their flags' text (run and matrix):
+ * 0, or -1 with err naming the value. */
+int fl_parse_backends(const char *text, struct fl_spec *s, char *err,
+		      size_t errlen);
+int fl_parse_threads(const char *text, struct fl_spec *s, char *err,
+		     size_t errlen);
+
+#endif

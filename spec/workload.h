@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The workload contract.
+ *
+ * A workload is one file, workloads/<name>.c, compiled several times:
+ *   - once with FL_DESCRIBE defined, for its descriptor (struct fl_workload:
+ *     options, capabilities it needs, set-up and checks that do not touch
+ *     the backend);
+ *   - once per backend with `-include backends/<backend>.h`, for its thread
+ *     body (struct fl_workload_impl), where fl_wait()/fl_wake()/... inline.
+ * FL_WORKLOAD_DESCRIPTOR(name) and FL_WORKLOAD_IMPL(name) give the symbols
+ * the generated registry (build/gen/registry.c) lists.
+ *
+ * Adding a workload: write workloads/<name>.c with both parts and add one
+ * entry to WORKLOADS in configure.py.
+ *
+ * How a repetition runs (harness/cell.c): init() allocates the shared
+ * state, the harness starts nthreads threads pinned by the placement, all
+ * wait on one barrier, then run thread() until rep->stop is set at the end
+ * of the duration; kick() then wakes any thread asleep in the backend so it
+ * sees stop; the harness joins them (with a deadline) and calls verify().
+ * Threads record into their own struct fl_thread only.
+ */
+#ifndef FUTEXLAB_WORKLOAD_H
+#define FUTEXLAB_WORKLOAD_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "backends/backend.h"
+#include "measure/clock.h"
+#include "measure/hist.h"
+#include "spec/options.h"
+
+#define FL_CACHELINE	128	/* two lines: adjacent-line prefetch pairs them */
+#define FL_NCOUNTERS	8	/* workload-defined per-thread counters */
+#define FL_MAX_THREADS	1024
+
+struct fl_rep;
+
+/* One cell: a workload on a backend with a thread count and option values. */
+struct fl_cell {
+	const struct fl_workload *workload;
+	const struct fl_backend *backend;
+	unsigned int threads;		/* --threads value */
+	char placement[64];		/* compact, scatter, or the CPU list */
+	int cpus[FL_MAX_THREADS];	/* CPU of each thread, -1 unpinned */
+	unsigned int ncpus_online;
+	int64_t opt[FL_MAX_OPTS];	/* one value per workload option */
+	char options[512];		/* "name=value;..." as recorded */
+	long hash_slots;		/* --hash-slots: -1 keep the default */
+	uint64_t duration_ns, warmup_ns;
+	unsigned int reps;
+	uint64_t seed;
+};
+
+/* A thread's own slot: its counters and histogram on lines of its own. */
+struct fl_thread {
+	_Alignas(FL_CACHELINE) uint64_t ops;	/* the workload's unit of work */
+	uint64_t counters[FL_NCOUNTERS];	/* merged by fl_counter_desc */
+	struct fl_hist *hist;			/* latency (ns) */
+	struct fl_rep *rep;
+	unsigned int index;
+	int cpu;
+	pid_t tid;
+	uint64_t seed;				/* per-thread, from the run seed */
+	void *local;				/* the workload's per-thread state */
+	char pad[FL_CACHELINE];			/* nothing else shares the line */
+};
+
+/* The state of one repetition, shared by its threads. */
+struct fl_rep {
+	const struct fl_cell *cell;
+	unsigned int nthreads;
+	struct fl_thread *threads;
+	void *shared;			/* init()'s state, see fl_rep_alloc() */
+	uint64_t hard_deadline_ns;	/* no wait may last past this */
+	struct timespec hard_deadline;	/* the same, for fl_wait() */
+	/* written once by the controller: read-mostly for the threads */
+	_Alignas(FL_CACHELINE) atomic_int stop;
+	/* set by a thread that saw an invariant break (outside hot loops) */
+	_Alignas(FL_CACHELINE) atomic_int failed;
+	char fail_reason[256];
+	struct fl_rep_mem *mem;		/* allocations freed after the rep */
+};
+
+enum fl_merge { FL_MERGE_SUM, FL_MERGE_MAX };
+
+struct fl_counter_desc {
+	const char *name;	/* column name in the results' extra field */
+	enum fl_merge merge;
+};
+
+struct fl_workload {
+	const char *name;
+	const char *summary;		/* one line for `futexlab list` */
+	const char *scenario;		/* the paragraph shown by --help */
+	const char *ops_unit;		/* what ops counts, e.g. "acquisitions" */
+	/* ops are rounds that one controller thread counts: fairness across
+	 * threads (Jain's index, min and max per thread) means nothing */
+	int ops_by_one_thread;
+	const char *latency;		/* what the histogram holds */
+	const struct fl_option *options;
+	unsigned int noptions;
+	const struct fl_counter_desc *counters;
+	unsigned int ncounters;
+	/* capabilities a cell needs, given its option values */
+	uint32_t (*needs)(const struct fl_cell *cell);
+	/* optional: 0 if the cell can run here, else a skip reason */
+	int (*check)(const struct fl_cell *cell, char *why, size_t len);
+	/* optional: threads actually started (default cell->threads) */
+	unsigned int (*nthreads)(const struct fl_cell *cell);
+	/* optional: choose the threads' CPUs itself (numa: a node's CPUs),
+	 * after the placement policy filled cell->cpus[0..nthreads); may
+	 * rename cell->placement to say so. Called wherever cells are made;
+	 * 0, or -1 with err for a usage error (a cell that merely cannot
+	 * run here should keep the policy's CPUs and be skipped by check) */
+	int (*place)(struct fl_cell *cell, unsigned int nthreads, char *err,
+		     size_t len);
+	/* allocate and set rep->shared; 0 or -1 with a reason */
+	int (*init)(struct fl_rep *rep, char *why, size_t len);
+	/* after the threads joined: 0 if every invariant held */
+	int (*verify)(struct fl_rep *rep, char *why, size_t len);
+	/* optional: a verdict for the cell's note (pi's "inversion"), from
+	 * the merged counters of each repetition that completed ok; called
+	 * in the parent after the cell, appended to the harness's note */
+	void (*note)(const struct fl_cell *cell,
+		     const uint64_t (*counters)[FL_NCOUNTERS],
+		     unsigned int nreps, char *buf, size_t len);
+};
+
+struct fl_workload_impl {
+	const struct fl_workload *workload;
+	const struct fl_backend *backend;
+	void (*thread)(struct fl_thread *t);
+	/* wake threads asleep in the backend once rep->stop is set */
+	void (*kick)(struct fl_rep *rep);
+};
+
+/* Memory for futex words and shared state, of the backend's kind
+ * (MAP_SHARED for shared keys), zeroed, page aligned; node >= 0 binds it
+ * to that NUMA node. Freed by the harness after the repetition. */
+void *fl_rep_alloc(struct fl_rep *rep, size_t size, int node);
+
+/* Record a broken invariant; the cell fails with this reason. */
+void fl_rep_fail(struct fl_rep *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Wait until every listed thread sleeps (state S in /proc), or the
+ * deadline passes: 0, or -ETIMEDOUT. Readiness is seen, not guessed. */
+int fl_wait_threads_sleeping(struct fl_thread *const *threads, unsigned int n,
+			     uint64_t deadline_ns);
+
+/*
+ * perf bench futex's -S/--shared, one definition for every workload that
+ * takes it: a yes/no option, and the capability a cell then needs.
+ */
+#define FL_OPT_PERF_SHARED { "shared", FL_OPT_BOOL, "no", \
+	"shared keys (perf -S/--shared): needs a shared backend", \
+	NULL, 0, 0, 0 }
+
+static inline uint32_t fl_shared_cap(const struct fl_cell *cell,
+				     unsigned int opt)
+{
+	return cell->opt[opt] ? FL_CAP_SHARED : 0;
+}
+
+/* A thread of this process's scheduler state letter ('S' asleep), or
+ * '?' when it cannot be read. */
+char fl_thread_state(pid_t tid);
+
+static inline int fl_should_stop(const struct fl_rep *rep)
+{
+	return atomic_load_explicit(&rep->stop, memory_order_relaxed);
+}
+
+/* For verify(), after the join: one per-thread counter, summed. */
+static inline uint64_t fl_rep_sum(const struct fl_rep *rep,
+				  unsigned int counter)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < rep->nthreads; i++)
+		sum += rep->threads[i].counters[counter];
+	return sum;
+}
+
+/* For verify(), after the join: every thread's ops, summed. */
+static inline uint64_t fl_rep_ops(const struct fl_rep *rep)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < rep->nthreads; i++)
+		sum += rep->threads[i].ops;
+	return sum;
+}
+
+/* A small, fast per-thread random generator (xorshift64*). */
+static inline uint64_t fl_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1Dull;
+}
+
+#define FL_WORKLOAD_DESCRIPTOR(wl) \
+	const struct fl_workload FL_CAT(fl_workload_, wl)
+
+#define FL_WORKLOAD_IMPL(wl, thread_fn, kick_fn) \
+	extern const struct fl_workload FL_CAT(fl_workload_, wl); \
+	extern const struct fl_backend FL_CAT(fl_backend_, FL_BACKEND_ID); \
+	const struct fl_workload_impl \
+		FL_CAT3(fl_impl_, wl, FL_CAT(__, FL_BACKEND_ID)) = { \
+		.workload = &FL_CAT(fl_workload_, wl), \
+		.backend = &FL_CAT(fl_backend_, FL_BACKEND_ID), \
+		.thread = thread_fn, \
+		.kick = kick_fn, \
+	}
+
+#ifdef FL_BACKEND_ID
+/*
+ * Futex words in a per-backend build. A word is FL_WORD_BYTES long: 4, or
+ * 8 for futex2-numa, where a node number follows the value; ~0 there
+ * (FUTEX_NO_NODE) lets the kernel choose the waiter's node.
+ */
+static inline uint32_t *fl_word_at(void *base, size_t i)
+{
+	return (uint32_t *)((char *)base + i * FL_WORD_BYTES);
+}
+
+static inline void fl_words_init(void *base, size_t n, uint32_t val)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t *w = fl_word_at(base, i);
+
+		w[0] = val;
+		if (FL_WORD_BYTES == 8)
+			w[1] = ~0u;
+	}
+}
+#endif
+
+/* The generated registry. */
+extern const struct fl_workload *const fl_workloads[];
+extern const unsigned int fl_nworkloads;
+extern const struct fl_workload_impl *const fl_impls[];
+extern const unsigned int fl_nimpls;
+
+const struct fl_workload *fl_workload_find(const char *name);
+const struct fl_workload_impl *fl_impl_find(const struct fl_workload *w,
+					    const struct fl_backend *b);
+
+#endif

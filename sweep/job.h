@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A matrix run in progress: its parsed matrix, its partial run directory
+ * and which cells already have their rows there.
+ *
+ * The partial directory (results/.partial-<name>-<pid>) is an ordinary
+ * run directory being written, plus what a resume needs: matrix.ini, a
+ * byte copy of the matrix file, and matrix.json (the source path, the
+ * file's hash, the run's name and start time, every resume). Rows are
+ * flushed and fsynced per cell, so after SIGINT or SIGKILL only the cell
+ * in progress is lost. A resume keeps the rows of every cell that has
+ * all its repetitions and its histogram, drops the rest (a torn trailing
+ * line, a cell cut short), and runs what is missing. The directory is
+ * locked (flock) while a process writes it, so two resumes cannot race.
+ * Both matrix.ini and matrix.json stay in the finished run directory.
+ */
+#ifndef FUTEXLAB_MATRIX_JOB_H
+#define FUTEXLAB_MATRIX_JOB_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "sweep/matrix.h"
+#include "rundir/write.h"
+
+struct fl_matrix_job {
+	struct fl_matrix m;
+	struct fl_run run;
+	unsigned char *done;		/* per visit: its row is written */
+	unsigned long ndone;
+	unsigned int by_status[4];	/* cells by status, once finalized */
+	json_t *state;			/* matrix.json */
+	int dirfd;			/* the locked partial directory */
+	int argc;			/* the command line, for matrix.json */
+	char **argv;
+};
+
+/* Parse file and create a partial directory under results; argv is the
+ * command line recorded in matrix.json. 0, or -1 with a message in err (a
+ * bad matrix file, an unwritable directory). */
+int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
+			const char *file, const char *results, char *err,
+			size_t errlen);
+/* Reopen a partial directory; file (NULL: the path recorded there) must
+ * define the same matrix. 0, or -1 with err. */
+int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
+			 const char *dir, const char *file, char *err,
+			 size_t errlen);
+/* Once every visit ran: rewrite cells.csv in cell order (cell = the
+ * matrix's cell index, rep = the visit's repetition) and merge each
+ * cell's histograms, as `futexlab run` lays them out; count the cells by
+ * status. Safe to redo after a kill. 0, or -1 with err. */
+int fl_matrix_job_finalize(struct fl_matrix_job *j, char *err,
+			   size_t errlen);
+/* Record the finished run's meta.json and rename it into place. */
+int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
+			 size_t errlen);
+void fl_matrix_job_free(struct fl_matrix_job *j);
+
+/*
+ * matrix_run.c: run every visit that is not done, in order, with a
+ * progress line on out (updated in place when tty, one line per visit
+ * otherwise). 0 when every visit ran or was skipped, 1 when one failed or
+ * was aborted, 130 when interrupted (SIGINT/SIGTERM): the partial
+ * directory then holds every finished visit.
+ */
+int fl_matrix_job_run(struct fl_matrix_job *j, FILE *out, int tty);
+
+#endif

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parsing a matrix file into one fl_spec per experiment.
+ *
+ * libinih does the INI syntax; what it cannot tell us is the line of each
+ * key (Debian builds it without INI_HANDLER_LINENO) or that a section with
+ * no keys exists, so we feed it through our own reader (matrix_ini.c),
+ * which counts lines and notes every [section] line as it goes by. Keys are collected first
+ * and checked afterwards, so [defaults] may come anywhere in the file;
+ * of all the problems found, the one on the earliest line is reported.
+ * The common keys are parsed in matrix_keys.c, thread lists in
+ * matrix_threads.c.
+ */
+#include "sweep/matrix.h"
+
+#include <ctype.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sweep/internal.h"
+#include "spec/options.h"
+
+#define MAX_CELLS 100000ul
+
+uint64_t fl_fnv1a64(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* The experiment's name from "experiment NAME", or NULL if not one. */
+static const char *experiment_name(const char *raw, char *name, size_t len)
+{
+	const char *p = raw;
+
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, "experiment", 10) != 0 || (p[10] != ' ' &&
+						  p[10] != '\t'))
+		return NULL;
+	trimmed(p + 10, name, len);
+	return name;
+}
+
+static int valid_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' &&
+		    *s != '.')
+			return 0;
+	return 1;
+}
+
+static void check_duplicates(struct parse *ps)
+{
+	const struct fl_matrix *m = ps->m;
+
+	for (unsigned int i = 0; i < ps->nsections; i++)
+		for (unsigned int j = 0; j < i; j++)
+			if (strcmp(ps->sections[i].raw,
+				   ps->sections[j].raw) == 0)
+				problem(ps, ps->sections[i].line,
+					"duplicate section [%s] (first at "
+					"line %d)", ps->sections[i].raw,
+					ps->sections[j].line);
+	for (unsigned int i = 0; i < m->nentries; i++) {
+		const struct fl_matrix_entry *e = &m->entries[i];
+
+		if (!*e->section) {
+			problem(ps, e->line, "'%s' is outside any section: "
+				"put it under [defaults] or an [experiment "
+				"NAME]", e->key);
+			continue;
+		}
+		const struct fl_matrix_entry *first =
+			find_entry(m, e->section, e->key);
+
+		if (first != e)
+			problem(ps, e->line, "duplicate key '%s' in [%s] "
+				"(first at line %d)", e->key, e->section,
+				first->line);
+	}
+}
+
+static void parse_defaults(struct parse *ps, const char *raw,
+			   struct fl_spec *defs, unsigned int ncpus)
+{
+	const struct fl_matrix *m = ps->m;
+	char err[512], known[512];
+
+	for (unsigned int i = 0; i < m->nentries; i++) {
+		const struct fl_matrix_entry *e = &m->entries[i];
+
+		if (strcmp(e->section, raw) != 0)
+			continue;
+		int rc = strcmp(e->key, "workload") == 0 ? 1 :
+			 matrix_apply_common(defs, e->key, e->value, ncpus, err,
+					     sizeof(err));
+
+		if (rc < 0) {
+			problem(ps, e->line, "%s", err);
+		} else if (rc > 0) {
+			matrix_list_keys(NULL, known, sizeof(known));
+			problem(ps, e->line, "unknown key '%s' in [defaults] "
+				"(known: %s)", e->key, known);
+		}
+	}
+}
+
+static void parse_experiment(struct parse *ps, const struct section *sec,
+			     const char *name, const struct fl_spec *defs,
+			     unsigned int ncpus)
+{
+	struct fl_matrix *m = ps->m;
+	const struct fl_matrix_entry *we = find_entry(m, sec->raw, "workload");
+	const struct fl_workload *w;
+	struct fl_matrix_exp *x;
+	char err[512], known[512];
+	/* an earlier problem may explain an empty product */
+	int bad = ps->err_line != 0;
+
+	if (!we) {
+		problem(ps, sec->line, "[%s] has no 'workload =' key",
+			sec->raw);
+		return;
+	}
+	w = fl_workload_find(we->value);
+	if (!w) {
+		size_t used = (size_t)snprintf(known, sizeof(known), "%s",
+					       "");
+		for (unsigned int i = 0; i < fl_nworkloads &&
+		     used < sizeof(known); i++)
+			used += (size_t)snprintf(known + used,
+				sizeof(known) - used, "%s%s", i ? ", " : "",
+				fl_workloads[i]->name);
+		problem(ps, we->line, "workload: unknown workload '%s' "
+			"(known: %s)", we->value, known);
+		return;
+	}
+	x = &m->exps[m->nexps++];
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->line = sec->line;
+	fl_spec_init(&x->spec, w);
+	/* the defaults' common fields; options stay the workload's own */
+	memcpy(x->spec.backends, defs->backends, sizeof(defs->backends));
+	x->spec.nbackends = defs->nbackends;
+	memcpy(x->spec.threads, defs->threads, sizeof(defs->threads));
+	x->spec.nthreads = defs->nthreads;
+	memcpy(x->spec.placements, defs->placements,
+	       sizeof(defs->placements));
+	x->spec.nplacements = defs->nplacements;
+	x->spec.duration_ns = defs->duration_ns;
+	x->spec.warmup_ns = defs->warmup_ns;
+	x->spec.reps = defs->reps;
+	x->spec.seed = defs->seed;
+	x->spec.hash_slots = defs->hash_slots;
+
+	for (unsigned int i = 0; i < m->nentries; i++) {
+		const struct fl_matrix_entry *e = &m->entries[i];
+
+		if (strcmp(e->section, sec->raw) != 0 || e == we)
+			continue;
+		int rc = matrix_apply_common(&x->spec, e->key, e->value,
+					     ncpus, err, sizeof(err));
+
+		if (rc < 0) {
+			problem(ps, e->line, "%s", err);
+			bad = 1;
+			continue;
+		}
+		if (rc == 0)
+			continue;
+		unsigned int o;
+
+		for (o = 0; o < w->noptions; o++)
+			if (strcmp(w->options[o].name, e->key) == 0)
+				break;
+		if (o == w->noptions) {
+			matrix_list_keys(w, known, sizeof(known));
+			problem(ps, e->line, "unknown key '%s' in [%s] "
+				"(known for workload %s: %s)", e->key, sec->raw,
+				w->name, known);
+			continue;
+		}
+		const char *v = e->value;
+
+		while (*v == ' ')
+			v++;
+		if (!*v) {
+			problem(ps, e->line, "%s: empty value: the experiment "
+				"would have no cells", e->key);
+			bad = 1;
+			continue;
+		}
+		if (fl_opt_parse(&w->options[o], v, &x->spec.opts[o], err,
+				 sizeof(err))) {
+			problem(ps, e->line, "%s", undash(err));
+			bad = 1;
+		} else
+			x->spec.opts[o].given = 1;
+	}
+	x->first_cell = m->ncells;
+	x->ncells = fl_spec_ncells(&x->spec);
+	/* a bad key already explains an empty axis: say that, not this */
+	if (x->ncells == 0 && !bad)
+		problem(ps, sec->line, "[%s]: empty product: no cells",
+			sec->raw);
+	m->ncells += x->ncells;
+}
+
+int fl_matrix_parse(const char *name, const char *text, size_t len,
+		    struct fl_matrix *m, char *err, size_t errlen)
+{
+	static struct parse ps;
+	struct fl_spec defs;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int ncpus = online > 0 ? (unsigned int)online : 1;
+	char ename[80];
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->text = malloc(len + 1);
+	if (!m->text) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	memcpy(m->text, text, len);
+	m->text[len] = '\0';
+	m->len = len;
+	m->hash = fl_fnv1a64(text, len);
+
+	memset(&ps, 0, sizeof(ps));
+	ps.m = m;
+	ps.p = m->text;
+	ps.end = m->text + len;
+	ps.err = err;
+	ps.errlen = errlen;
+	err[0] = '\0';
+	rc = ini_parse_stream(matrix_ini_reader, &ps,
+			      matrix_ini_handler, &ps);
+	if (rc > 0)
+		problem(&ps, rc, "not a 'key = value' line, a [section] or a "
+			"comment");
+	else if (rc < 0)
+		problem(&ps, 1, "cannot parse (out of memory)");
+
+	check_duplicates(&ps);
+	fl_spec_init(&defs, NULL);
+	defs.backends[0] = fl_backend_find("futex-private");
+	defs.nbackends = 1;
+	for (unsigned int i = 0; i < ps.nsections; i++) {
+		const struct section *s = &ps.sections[i];
+
+		if (strcmp(s->raw, "defaults") == 0)
+			parse_defaults(&ps, s->raw, &defs, ncpus);
+	}
+	for (unsigned int i = 0; i < ps.nsections; i++) {
+		const struct section *s = &ps.sections[i];
+		int dup = 0;
+
+		if (strcmp(s->raw, "defaults") == 0)
+			continue;
+		if (!experiment_name(s->raw, ename, sizeof(ename))) {
+			problem(&ps, s->line, "unknown section [%s]: expected "
+				"[defaults] or [experiment NAME]", s->raw);
+			continue;
+		}
+		if (!valid_name(ename)) {
+			problem(&ps, s->line, "[%s]: name the experiment with "
+				"letters, digits, '-', '_' or '.'", s->raw);
+			continue;
+		}
+		for (unsigned int j = 0; j < i; j++)
+			dup |= strcmp(ps.sections[j].raw, s->raw) == 0;
+		if (dup)
+			continue;
+		if (m->nexps == FL_MATRIX_MAX_EXPS) {
+			problem(&ps, s->line, "more than %d experiments",
+				FL_MATRIX_MAX_EXPS);
+			break;
+		}
+		parse_experiment(&ps, s, ename, &defs, ncpus);
+	}
+	if (!ps.err_line && m->nexps == 0)
+		problem(&ps, ps.line ? ps.line : 1, "no [experiment NAME] "
+			"section: nothing to run");
+	if (!ps.err_line && m->ncells > MAX_CELLS)
+		problem(&ps, 1, "%lu cells: at most %lu", m->ncells, MAX_CELLS);
+	if (ps.err_line)
+		return -1;
+
+	if (matrix_plan_visits(m)) {
+		problem(&ps, 1, "out of memory");
+		return -1;
+	}
+	/* place every cell now: a bad CPU list fails before anything runs */
+	for (unsigned int x = 0; x < m->nexps; x++) {
+		static struct fl_cell cell;
+		char why[256];
+
+		for (unsigned long i = 0; i < m->exps[x].ncells; i++) {
+			if (fl_spec_cell(&m->exps[x].spec, i, &cell, why,
+					 sizeof(why))) {
+				problem(&ps, m->exps[x].line, "[experiment "
+					"%s]: %s", m->exps[x].name, why);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The user-space mutexes the lock workloads (mutex, numa, condvar, pi)
+ * build on a futex word, written once:
+ *
+ *   mutex 3  Drepper's "Futexes Are Tricky" mutex 3, the glibc design:
+ *            0 free, 1 locked, 2 locked with waiters; a locker that finds
+ *            it taken swaps in 2 and sleeps while it stays 2; an unlocker
+ *            that finds 2 stores 0 and wakes one;
+ *   mutex 2  the paper's mutex 2: the same states, compare-and-swap only,
+ *            and the same unlock;
+ *   PI       the owner's TID, FUTEX_WAITERS set by the kernel: the
+ *            uncontended paths stay in user space, lock_pi/unlock_pi
+ *            handle contention.
+ *
+ * Each workload counts different things on the slow paths, so the
+ * callers pass the counters to bump (NULL: none); a constant NULL folds
+ * away when these inline. Waits end at the caller's deadline. A lock
+ * returns 0 with the lock held, or the wait's error when it ends the
+ * attempt (fl_wait_failed(): the deadline, or an error that would only
+ * come back at once).
+ *
+ * Per-backend builds only: fl_wait(), fl_wake() and the PI calls are the
+ * backend's, force-included.
+ */
+#ifndef FUTEXLAB_WORKLOADS_FUTEX_MUTEX_H
+#define FUTEXLAB_WORKLOADS_FUTEX_MUTEX_H
+
+#ifdef FL_BACKEND_ID
+
+#include <errno.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "spec/workload.h"
+
+/* Compare-and-swap with acquire order: the value found (old if it took). */
+static inline uint32_t fl_cas_acquire(uint32_t *w, uint32_t old,
+				      uint32_t new)
+{
+	__atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_ACQUIRE,
+				    __ATOMIC_RELAXED);
+	return old;
+}
+
+/* A wait's result that ends the caller's loop: the deadline, or an error
+ * that would come back at once forever. EAGAIN and EINTR: look again. */
+static inline int fl_wait_failed(int r)
+{
+	return r < 0 && r != -EAGAIN && r != -EINTR;
+}
+
+static inline void fl_count(uint64_t *counter)
+{
+	if (counter)
+		(*counter)++;
+}
+
+/* Sleep while *w is 2 (counting the call in *waits): 0, or the error. */
+static inline int fl_mutex_wait2(uint32_t *w, const struct timespec *deadline,
+				 uint64_t *waits)
+{
+	int r;
+
+	fl_count(waits);
+	r = fl_wait(w, 2, deadline);
+	return fl_wait_failed(r) ? r : 0;
+}
+
+/*
+ * Mutex 3 from the contended state: swap in 2 until the old value says it
+ * was free, sleeping after each swap that found it taken. The slow path of
+ * fl_mutex3_lock(), and what a waiter requeued onto the mutex does (it
+ * cannot know whether others sleep there).
+ */
+static inline int fl_mutex3_lock_contended(uint32_t *w,
+					   const struct timespec *deadline,
+					   uint64_t *waits)
+{
+	while (__atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE) != 0) {
+		int r = fl_mutex_wait2(w, deadline, waits);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
+				 uint64_t *waits)
+{
+	uint32_t c = fl_cas_acquire(w, 0, 1);
+
+	if (c == 0)
+		return 0;
+	/* already marked contended: sleep before the first swap */
+	if (c == 2) {
+		int r = fl_mutex_wait2(w, deadline, waits);
+
+		if (r)
+			return r;
+	}
+	return fl_mutex3_lock_contended(w, deadline, waits);
+}
+
+static inline int fl_mutex2_lock(uint32_t *w, const struct timespec *deadline,
+				 uint64_t *waits)
+{
+	uint32_t c = fl_cas_acquire(w, 0, 1);
+
+	while (c != 0) {
+		if (c == 2 || fl_cas_acquire(w, 1, 2) != 0) {
+			int r = fl_mutex_wait2(w, deadline, waits);
+
+			if (r)
+				return r;
+		}
+		c = fl_cas_acquire(w, 0, 2);
+	}
+	return 0;
+}
+
+/* Both Drepper mutexes unlock alike: 1 -> 0 quietly, 2 -> 0 and wake one
+ * (counted in *wakes). */
+static inline void fl_drepper_unlock(uint32_t *w, uint64_t *wakes)
+{
+	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
+		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+		fl_count(wakes);
+		fl_wake(w, 1);
+	}
+}
+
+/* The PI encoding: free 0 -> our TID in user space, else lock_pi (counted
+ * in *slow), where the kernel boosts the owner while we wait. */
+static inline int fl_pi_mutex_lock(uint32_t *w, uint32_t tid,
+				   const struct timespec *deadline,
+				   uint64_t *slow)
+{
+	if (fl_cas_acquire(w, 0, tid) == 0)
+		return 0;
+	fl_count(slow);
+	return fl_lock_pi(w, deadline);
+}
+
+/* Our TID -> 0 in user space, else (waiters queued) unlock_pi, counted in
+ * *slow. */
+static inline void fl_pi_mutex_unlock(uint32_t *w, uint32_t tid,
+				      uint64_t *slow)
+{
+	uint32_t old = tid;
+
+	if (__atomic_compare_exchange_n(w, &old, 0, 0, __ATOMIC_RELEASE,
+					__ATOMIC_RELAXED))
+		return;
+	fl_count(slow);
+	fl_unlock_pi(w);
+}
+
+#endif /* FL_BACKEND_ID */
+#endif
