@@ -222,6 +222,11 @@ int fl_cmd_matrix(int argc, char **argv)
 			worst = 1;
 		}
 	}
+	if (!worst && !job.by_status[FL_STATUS_OK]) {
+		fprintf(stderr, "futexlab matrix: no cell ran: all %lu were "
+			"skipped\n", job.m.ncells);
+		worst = FL_EXIT_NOTHING_RAN;
+	}
 	fl_matrix_job_free(&job);
 	return worst;
 }

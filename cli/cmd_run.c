@@ -3,7 +3,9 @@
  * futexlab run WORKLOAD [options]: run every cell of one specification,
  * write a run directory, print a summary per cell, and end with the run
  * directory's path. Exit 0 when every cell ran or was skipped, 1 when a
- * cell failed a check or was aborted, 2 on bad usage, 130 on Ctrl-C.
+ * cell failed a check or was aborted, 2 on bad usage, 3 when no cell ran
+ * at all (every one skipped: a script must not take that for a result),
+ * 130 on Ctrl-C.
  */
 #include <stdio.h>
 
@@ -108,6 +110,11 @@ int fl_cmd_run(int argc, char **argv)
 	} else {
 		json_decref(cells_json);
 		printf("%s\n", run.final);
+	}
+	if (!worst && !by_status[FL_STATUS_OK]) {
+		fprintf(stderr, "futexlab run: no cell ran: all %lu were "
+			"skipped (reasons above)\n", ncells);
+		return FL_EXIT_NOTHING_RAN;
 	}
 	return worst;
 }

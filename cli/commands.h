@@ -3,6 +3,18 @@
 #ifndef FUTEXLAB_COMMANDS_H
 #define FUTEXLAB_COMMANDS_H
 
+/*
+ * Exit statuses, the same for every subcommand (README "Using it"): only
+ * this layer knows them; the libraries return 0/-1 and a message.
+ */
+enum fl_exit {
+	FL_EXIT_OK = 0,
+	FL_EXIT_FAILED = 1,		/* a failed check or an aborted cell */
+	FL_EXIT_USAGE = 2,		/* bad usage or bad input */
+	FL_EXIT_NOTHING_RAN = 3,	/* every cell was skipped: no figure */
+	FL_EXIT_INTERRUPTED = 130,	/* SIGINT/SIGTERM; resumable */
+};
+
 /* the whole command line, for meta.json */
 extern int fl_main_argc;
 extern char **fl_main_argv;

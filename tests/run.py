@@ -15,7 +15,13 @@ Suites, in this order:
 
 Each suite prints one result line as it ends (with its output when it
 failed, or always with -v). A suite that crashes, times out, exits non-zero
-or does not report its counts adds one failure of its own. The last line
+or does not report its counts adds one failure of its own, and so does a
+suite that executed no case (every case skipped, or none at all): a suite
+cannot pass on nothing. The one exception is the conformance suite of a
+backend that `futexlab list` reports unavailable here (the module's
+designs on a host without /dev/futexlab): its cases skip with the reason.
+The conformance suite of every available backend runs with --require, so
+a backend that claims to work but cannot be used fails every case. The last line
 is always `tests: N passed, N failed, N skipped`, counting test cases over
 all suites; the exit status is 0 only if nothing failed.
 """
@@ -112,8 +118,9 @@ def describe_exit(rc, timed_out, timeout):
 
 
 def expected_binaries(builddir):
-    """Unit test and backend names configure.py and the tool know of."""
-    units, backends = set(), set()
+    """Unit test and backend names configure.py and the tool know of,
+    and which backends the tool calls available on this machine."""
+    units, backends, available = set(), set(), set()
     sys.path.insert(0, ROOT)
     try:
         import configure
@@ -127,13 +134,15 @@ def expected_binaries(builddir):
         r = subprocess.run([os.path.join(builddir, "futexlab"), "list",
                             "--json"], capture_output=True, text=True,
                            timeout=60)
-        backends |= {b["name"] for b in json.loads(r.stdout)["backends"]}
+        listed = json.loads(r.stdout)["backends"]
+        backends |= {b["name"] for b in listed}
+        available |= {b["name"] for b in listed if b.get("available")}
     except (OSError, ValueError, KeyError, subprocess.TimeoutExpired):
         pass        # the CLI suite reports a broken list --json
-    return units, backends
+    return units, backends, available
 
 
-def run_cmocka(name, path, timeout):
+def run_cmocka(name, path, timeout, args=(), may_skip_all=False):
     """A cmocka binary, read through TAP: ok, not ok, not ok # SKIP."""
     res = Result(name)
     if not os.access(path, os.X_OK):
@@ -141,7 +150,7 @@ def run_cmocka(name, path, timeout):
         return res
     env = dict(os.environ, CMOCKA_MESSAGE_OUTPUT="TAP")
     start = time.monotonic()
-    rc, out, timed_out = run_captured([path], timeout, env=env)
+    rc, out, timed_out = run_captured([path] + list(args), timeout, env=env)
     res.seconds = time.monotonic() - start
     res.output = out
     plan = None
@@ -175,6 +184,9 @@ def run_cmocka(name, path, timeout):
                             % (plan - seen, plan))
     elif plan == 0:
         res.suite_failed("ran no cases")
+    elif res.passed + res.failed == 0 and not may_skip_all:
+        res.suite_failed("executed none of its %d cases (all skipped)"
+                         % plan)
     return res
 
 
@@ -209,6 +221,8 @@ def run_counted(name, cmd, timeout, label=None, stream=False):
     elif not counted:
         res.suite_failed("printed no '%s: N passed, N failed' line"
                          % (label or "NAME"))
+    elif res.passed + res.failed == 0:
+        res.suite_failed("executed no case")
     return res
 
 
@@ -263,7 +277,7 @@ def main():
 
     # the binaries that must exist: what configure.py builds and every
     # backend the tool lists, plus whatever else was built
-    unit_names, backend_names = expected_binaries(builddir)
+    unit_names, backend_names, available = expected_binaries(builddir)
     unit_names |= {os.path.basename(p) for p in
                    glob.glob(os.path.join(tests_dir, "test_*"))
                    if executable(p)}
@@ -279,8 +293,10 @@ def main():
     for backend in sorted(backend_names):
         path = os.path.join(tests_dir, "conformance-" + backend)
         name = "conformance-" + backend
-        suites.append((name, lambda p=path, n=name:
-                       run_cmocka(n, p, CONFORMANCE_TIMEOUT)))
+        usable = backend in available
+        suites.append((name, lambda p=path, n=name, u=usable: run_cmocka(
+            n, p, CONFORMANCE_TIMEOUT, args=["--require"] if u else [],
+            may_skip_all=not u)))
     scripts = [os.path.join(ROOT, "tests", "cli", "test_cli.py"),
                os.path.join(ROOT, "tests", "smoke", "test_smoke.py")]
     for folder in ("harness", "matrix"):
@@ -320,6 +336,9 @@ def main():
         total.passed += res.passed
         total.failed += res.failed
         total.skipped += res.skipped
+    if total.passed + total.failed == 0 and not total.problems:
+        total.suite_failed("no test case executed")
+        print("FAIL " + total.problems[0])
     print("tests: %d passed, %d failed, %d skipped"
           % (total.passed, total.failed, total.skipped))
     return 1 if total.failed else 0

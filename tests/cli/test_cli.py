@@ -218,6 +218,29 @@ def list_case(doc):
     check("list --json", problems)
 
 
+def nothing_ran(futexlab):
+    """A run whose every cell is skipped exits 3, not 0: lock-pi needs PI,
+    which spin has on no machine."""
+    problems = []
+    results = tempfile.mkdtemp(prefix="fl-cli-")
+    try:
+        r = run([futexlab, "run", "lock-pi", "--backend", "spin",
+                 "--duration", "0.1", "--reps", "1", "--warmup", "0",
+                 "--results", results])
+        if r is None:
+            problems.append("timed out")
+        else:
+            if r.returncode != 3:
+                problems.append("exit status %d, want 3 (no cell ran)"
+                                % r.returncode)
+            if "no cell ran" not in r.stderr:
+                problems.append("stderr does not say no cell ran: %r"
+                                % r.stderr.strip()[-200:])
+    finally:
+        shutil.rmtree(results, ignore_errors=True)
+    check("a run where no cell ran exits 3", problems)
+
+
 def good_run(futexlab):
     problems = []
     results = tempfile.mkdtemp(prefix="fl-cli-")
@@ -382,6 +405,7 @@ def main():
     help_and_version(futexlab)
     list_case(doc)
     good_run(futexlab)
+    nothing_ran(futexlab)
     interrupted_run(futexlab, signal.SIGINT)
     interrupted_run(futexlab, signal.SIGKILL)
     print("cli: %d passed, %d failed" % (passed, failed))

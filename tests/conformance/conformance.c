@@ -11,6 +11,10 @@
  * backend does not declare is skipped with that reason, and when the
  * backend's probe fails on this machine (futex2 on an old kernel, kmod-*
  * without /dev/futexlab) every case is skipped with the probe's reason.
+ * With --require (tests/run.py passes it for every backend that `futexlab
+ * list` calls available, the guest script for the module's designs) an
+ * unusable backend fails every case instead: a suite that skipped all its
+ * cases must not pass where the backend should have run.
  * Every wait has a deadline and every helper thread is joined with one
  * (waiters.h), so a broken backend fails a case instead of hanging.
  * Helpers are known to be blocked because /proc shows them asleep, never
@@ -43,6 +47,7 @@
 static const struct fl_backend *backend;
 static uint32_t caps;
 static char unusable[300];	/* set when the probe fails: skip all */
+static int required;		/* --require: unusable fails instead */
 static char setup_error[300];	/* set when setup fails: fail all */
 static void *page;		/* the futex words, of the backend's kind */
 static size_t page_size;
@@ -98,6 +103,8 @@ static void require(uint32_t need)
 {
 	if (setup_error[0])
 		fail_msg("%s", setup_error);
+	if (unusable[0] && required)
+		fail_msg("%s, and --require says it must run", unusable);
 	if (unusable[0]) {
 		print_message("# skip: %s\n", unusable);
 		skip();
@@ -608,8 +615,14 @@ static void test_requeue_pi_same_word(void **state)
 #define CASE(fn) cmocka_unit_test_setup_teardown(fn, case_setup, \
 						 case_teardown)
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "--require") == 0) {
+		required = 1;
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: %s [--require]\n", argv[0]);
+		return 2;
+	}
 	const struct CMUnitTest tests[] = {
 		CASE(test_eagain_on_mismatch),
 		CASE(test_wake_no_waiters),

@@ -16,7 +16,9 @@ run's cells.csv is one case:
   failed or aborted fails (a broken invariant: mutual exclusion, a wake
            count, a stuck cell), with its reason.
 The run itself must exit 0, or 1 when a row failed; anything else (a
-usage error, a crash, a timeout, no run directory) fails the workload.
+usage error, a crash, a timeout, no run directory, or 3: no cell ran)
+fails the workload, and so does a workload that ran ok on no backend at
+all: a workload runnable nowhere must not pass as all skipped.
 Ends with `smoke: N passed, N failed, N skipped`.
 """
 
@@ -76,6 +78,10 @@ def smoke_workload(futexlab, workload, backends, options):
                  % (TIMEOUT, " ".join(cmd)))
             return
         took = time.monotonic() - start
+        if r.returncode == 3:
+            fail(workload, "no cell ran on any available backend (%s): "
+                 "every one was skipped" % ", ".join(backends))
+            return
         if r.returncode not in (0, 1):
             fail(workload, "exit status %d: %s" % (r.returncode,
                                                    r.stderr.strip()[-500:]))
@@ -110,6 +116,8 @@ def smoke_workload(futexlab, workload, backends, options):
             else:
                 fail(what, "%s: %s" % (status, row["reason"]))
                 bad_rows += 1
+        if not any(row["status"] == "ok" for row in rows):
+            fail(workload, "ran on none of the available backends")
         for b in backends:
             if b not in seen:
                 fail("%s on %s" % (workload, b), "no row in cells.csv")
