@@ -14,7 +14,7 @@
  * Adding a workload: write workloads/<name>.c with both parts and add one
  * entry to WORKLOADS in configure.py.
  *
- * How a repetition runs (harness/cell.c): init() allocates the shared
+ * How a repetition runs (measure/cell.c): init() allocates the shared
  * state, the harness starts nthreads threads pinned by the placement, all
  * wait on one barrier, then run thread() until rep->stop is set at the end
  * of the duration; kick() then wakes any thread asleep in the backend so it
