@@ -83,6 +83,11 @@ LIBRARIES = {
 # the binary: main() and every library
 MAIN = "cli/main.c"
 
+# the conformance suite: these files of tests/conformance/, compiled once per
+# backend with its header force-included
+CONFORMANCE = ["conformance.c", "waiters.c", "cases_wait.c", "cases_requeue.c",
+               "cases_pi.c", "cases_waitv.c"]
+
 # unit tests: tests/unit/<name>.c, each linked with every library (the
 # linker takes only what a test calls)
 UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
@@ -393,9 +398,10 @@ def write_ninja(n, args, configure_args, kmod_part):
                       [compile_c(n, src("tests/matrix/test_matrix_parse.c"))],
                       ["-lcmocka"]))
     for name, header, ident, flags in BACKENDS:
-        obj = compile_c(n, src("tests/conformance/conformance.c"),
-                        tag="__" + ident, extra=force_include(header, flags))
-        tests.append(link("tests/conformance-" + name, [obj], ["-lcmocka"]))
+        objs = [compile_c(n, src("tests/conformance/" + f), tag="__" + ident,
+                          extra=force_include(header, flags))
+                for f in CONFORMANCE]
+        tests.append(link("tests/conformance-" + name, objs, ["-lcmocka"]))
     n.newline()
 
     ctx = Ctx(args)

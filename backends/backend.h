@@ -31,6 +31,8 @@
  *   fl_lock_pi(w, deadline), fl_trylock_pi(w), fl_unlock_pi(w)
  *   fl_wait_requeue_pi(w, val, w2, deadline)
  *   fl_cmp_requeue_pi(w, w2, nr_requeue, val)
+ *   fl_waitv(v, n, deadline)             sleep while every v[i] holds its
+ *                                        value; the index of the one woken
  *
  * Deadlines are absolute CLOCK_MONOTONIC times (struct timespec), or NULL
  * for none. fl_lock_pi's deadline is also CLOCK_MONOTONIC, which the stock
@@ -56,8 +58,29 @@ enum fl_cap {
 	FL_CAP_NUMA		= 1u << 8,  /* the futex hash is per NUMA node */
 	FL_CAP_EINTR		= 1u << 9,  /* a signal ends a wait with -EINTR */
 	FL_CAP_EFAULT		= 1u << 10, /* a bad address is -EFAULT, not a crash */
+	FL_CAP_WAITV		= 1u << 11, /* fl_waitv: wait on a vector of words */
 };
-#define FL_CAP_COUNT 11
+#define FL_CAP_COUNT 12
+
+/*
+ * One futex of a vectored wait: the layout of the kernel's struct
+ * futex_waitv (futex_waitv(2), 5.16+), so the futex2 backend hands the
+ * vector to the system call as it is. flags are the futex2 flags: the
+ * size (only FL_WAITV_SIZE_U32 is defined) and FL_WAITV_PRIVATE; any other
+ * bit, a non-zero reserved field, a value that does not fit 32 bits, a
+ * misaligned word, or a count of 0 or above FL_WAITV_MAX is -EINVAL.
+ * FL_WAITV_FLAGS (each backend's header) is what a workload should use.
+ */
+struct fl_waitv {
+	uint64_t val;
+	uint64_t uaddr;
+	uint32_t flags;
+	uint32_t reserved;
+};
+#define FL_WAITV_MAX		128
+#define FL_WAITV_SIZE_U32	0x02u
+#define FL_WAITV_SIZE_MASK	0x03u
+#define FL_WAITV_PRIVATE	128u
 
 /* The name of each capability bit, for listings and skip reasons. */
 const char *fl_cap_name(unsigned int bit);

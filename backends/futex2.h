@@ -21,6 +21,7 @@
 #include "backends/backend.h"
 
 /* Older uapi headers (Debian 12 ships 6.1's) lack the futex2 numbers. */
+#define FL_NR_futex_waitv	449
 #define FL_NR_futex_wake	454
 #define FL_NR_futex_wait	455
 #define FL_NR_futex_requeue	456
@@ -89,6 +90,21 @@ static inline int fl_cmp_requeue(uint32_t *w, uint32_t *w2, int nr_wake,
 				 nr_requeue));
 }
 
+#ifdef FL_FUTEX2_NUMA
+/* a NUMA futex is two words (value, node): not a futex_waitv entry */
+#include "backends/no_waitv.h"
+#else
+#define FL_WAITV_FLAGS	(FL_WAITV_SIZE_U32 | FL_WAITV_PRIVATE)
+
+/* struct fl_waitv is struct futex_waitv: the vector goes as it is. */
+static inline int fl_waitv(const struct fl_waitv *v, unsigned int n,
+			   const struct timespec *deadline)
+{
+	return fl_f2_ret(syscall(FL_NR_futex_waitv, v, n, 0, deadline,
+				 CLOCK_MONOTONIC));
+}
+#endif
+
 #include "backends/no_pi.h"
 
 #ifdef FL_BACKEND_DESCRIBE
@@ -110,6 +126,8 @@ static uint32_t fl_backend_caps(void)
 			FL_CAP_EFAULT;
 #ifdef FL_FUTEX2_NUMA
 	caps |= FL_CAP_NUMA;
+#else
+	caps |= FL_CAP_WAITV;
 #endif
 	return caps;
 }

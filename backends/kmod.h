@@ -193,6 +193,8 @@ static inline int fl_cmp_requeue_pi(uint32_t *w, uint32_t *w2, int nr_requeue,
 	return fl_kmod_ioctl(FUTEXLAB_IOC_CMP_REQUEUE_PI, &a);
 }
 
+#include "backends/no_waitv.h"
+
 #ifdef FL_BACKEND_DESCRIBE
 #include <fcntl.h>
 #include <stdio.h>

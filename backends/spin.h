@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "backends/backend.h"
+#include "backends/waitv_check.h"
 #include "measure/clock.h"
 
 #define FL_BACKEND_NAME		"spin"
@@ -79,6 +80,37 @@ static inline int fl_cmp_requeue(uint32_t *w, uint32_t *w2, int nr_wake,
 	return -ENOSYS;
 }
 
+#define FL_WAITV_FLAGS	(FL_WAITV_SIZE_U32 | FL_WAITV_PRIVATE)
+
+/* Spin until one word of the vector no longer holds its value: its index.
+ * Checked like futex_waitv(2), so a bad vector fails the same way. */
+static inline int fl_waitv(const struct fl_waitv *v, unsigned int n,
+			   const struct timespec *deadline)
+{
+	uint64_t until = fl_wait_deadline_ns;
+	int r = fl_waitv_check(v, n);
+
+	if (r)
+		return r;
+	if (deadline && fl_ts_to_ns(deadline) < until)
+		until = fl_ts_to_ns(deadline);
+	for (unsigned int i = 0; i < n; i++)
+		if (__atomic_load_n((uint32_t *)(uintptr_t)v[i].uaddr,
+				    __ATOMIC_ACQUIRE) != v[i].val)
+			return -EAGAIN;
+	for (unsigned int spins = 1;; spins++) {
+		fl_cpu_relax();
+		for (unsigned int i = 0; i < n; i++)
+			if (__atomic_load_n((uint32_t *)(uintptr_t)v[i].uaddr,
+					    __ATOMIC_ACQUIRE) != v[i].val)
+				return (int)i;
+		if (spins % FL_SPIN_CLOCK_EVERY == 0 &&
+		    (__atomic_load_n(&fl_abort_waits, __ATOMIC_RELAXED) ||
+		     fl_now_ns() >= until))
+			return -ETIMEDOUT;
+	}
+}
+
 #include "backends/no_pi.h"
 
 #ifdef FL_BACKEND_DESCRIBE
@@ -90,7 +122,7 @@ static inline int fl_cmp_requeue(uint32_t *w, uint32_t *w2, int nr_wake,
 
 static uint32_t fl_backend_caps(void)
 {
-	return FL_CAP_WAIT | FL_CAP_TIMEOUT;
+	return FL_CAP_WAIT | FL_CAP_TIMEOUT | FL_CAP_WAITV;
 }
 
 #define fl_backend_probe	fl_probe_always

@@ -115,6 +115,9 @@ static inline int fl_cmp_requeue_pi(uint32_t *w, uint32_t *w2, int nr_requeue,
 				     (uint32_t)nr_requeue, w2, val);
 }
 
+/* futex_waitv is a futex2 call: the futex2 backend measures it */
+#include "backends/no_waitv.h"
+
 #define FL_STOCK_CAPS (FL_CAP_WAIT | FL_CAP_SLEEP | FL_CAP_TIMEOUT | \
 		       FL_CAP_BITSET | FL_CAP_REQUEUE | FL_CAP_PI | \
 		       FL_CAP_REQUEUE_PI | FL_CAP_EINTR | FL_CAP_EFAULT)
