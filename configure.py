@@ -50,6 +50,7 @@ WORKLOADS = [
     "requeue",
     "lock_pi",
     "numa",
+    "waitv",
 ]
 
 # The code is libraries, one per folder, each with its own public headers;
