@@ -170,14 +170,16 @@ int fl_cmd_matrix(int argc, char **argv)
 	struct fl_busy busy;
 
 	fl_busy_start(&busy);
-	int worst = fl_matrix_job_run(&job, stdout, isatty(STDOUT_FILENO));
+	enum fl_job_outcome outcome = fl_matrix_job_run(&job, stdout,
+							isatty(STDOUT_FILENO));
+	int worst = outcome == FL_JOB_FAILED ? FL_EXIT_FAILED : FL_EXIT_OK;
 
-	if (worst == 130) {
+	if (outcome == FL_JOB_INTERRUPTED) {
 		fprintf(stderr, "futexlab matrix: interrupted after %lu of %lu "
 			"visits; resume with: futexlab matrix --resume %s\n",
 			job.ndone, job.m.nvisits, job.run.tmp);
 		fl_matrix_job_free(&job);
-		return 130;
+		return FL_EXIT_INTERRUPTED;
 	}
 	if (fl_matrix_job_finalize(&job, err, sizeof(err))) {
 		fprintf(stderr, "futexlab matrix: %s (resume with: futexlab "

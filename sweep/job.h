@@ -57,13 +57,20 @@ int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
 			 size_t errlen);
 void fl_matrix_job_free(struct fl_matrix_job *j);
 
+/* How a job's run ended. */
+enum fl_job_outcome {
+	FL_JOB_DONE,		/* every visit ran or was skipped */
+	FL_JOB_FAILED,		/* a visit failed or was aborted */
+	FL_JOB_INTERRUPTED,	/* SIGINT/SIGTERM: the partial directory
+				 * holds every finished visit */
+};
+
 /*
- * matrix_run.c: run every visit that is not done, in order, with a
+ * sweep/run.c: run every visit that is not done, in order, with a
  * progress line on out (updated in place when tty, one line per visit
- * otherwise). 0 when every visit ran or was skipped, 1 when one failed or
- * was aborted, 130 when interrupted (SIGINT/SIGTERM): the partial
- * directory then holds every finished visit.
+ * otherwise).
  */
-int fl_matrix_job_run(struct fl_matrix_job *j, FILE *out, int tty);
+enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
+				      int tty);
 
 #endif

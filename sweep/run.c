@@ -111,14 +111,15 @@ static void show_done(struct progress *p, unsigned long i, unsigned long n,
 	fflush(p->out);
 }
 
-int fl_matrix_job_run(struct fl_matrix_job *j, FILE *out, int tty)
+enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
+				      int tty)
 {
 	static struct fl_cell cell;
 	const struct fl_matrix_exp *exp;
 	struct progress p = { .out = out, .tty = tty, .width = 80 };
 	struct winsize ws;
 	char err[512], name[1024];
-	int worst = 0;
+	enum fl_job_outcome worst = FL_JOB_DONE;
 
 	if (tty && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
 		p.width = ws.ws_col;
@@ -137,7 +138,7 @@ int fl_matrix_job_run(struct fl_matrix_job *j, FILE *out, int tty)
 					 sizeof(err))) {
 			/* checked at parse time: the machine changed */
 			fprintf(stderr, "futexlab matrix: %s\n", err);
-			return 1;
+			return FL_JOB_FAILED;
 		}
 		cell_name(exp, &cell, j->m.visits[i].rep, name, sizeof(name));
 		show_running(&p, i, j->m.nvisits, name);
@@ -150,7 +151,7 @@ int fl_matrix_job_run(struct fl_matrix_job *j, FILE *out, int tty)
 		 * lands under the same index and histogram file */
 		j->run.ncells = (unsigned int)i;
 		if (fl_run_write_cell(&j->run, &cell, &res))
-			worst = 1;
+			worst = FL_JOB_FAILED;
 		j->done[i] = 1;
 		j->ndone++;
 		p.nominal_left -= nominal_s(&cell);
@@ -158,7 +159,7 @@ int fl_matrix_job_run(struct fl_matrix_job *j, FILE *out, int tty)
 			p.nominal_done += nominal_s(&cell);
 		if (res.status == FL_STATUS_FAILED ||
 		    res.status == FL_STATUS_ABORTED)
-			worst = 1;
+			worst = FL_JOB_FAILED;
 		show_done(&p, i, j->m.nvisits, name, &cell, &res);
 		fl_cell_result_free(&res);
 	}
@@ -166,5 +167,5 @@ int fl_matrix_job_run(struct fl_matrix_job *j, FILE *out, int tty)
 		fprintf(out, "\r\033[K");
 		fflush(out);
 	}
-	return fl_interrupted ? 130 : worst;
+	return fl_interrupted ? FL_JOB_INTERRUPTED : worst;
 }
