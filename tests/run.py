@@ -7,7 +7,7 @@ Suites, in this order:
   unit         every build/tests/test_* (cmocka, read through its TAP output)
   conformance  every build/tests/conformance-<backend> (cmocka, TAP)
   scripts      tests/cli/test_cli.py, tests/smoke/test_smoke.py and every
-               tests/harness/test_*.py, each run as `python3 SCRIPT
+               tests/{harness,matrix,vm}/test_*.py, each run as `python3 SCRIPT
                --builddir B` and ending with a line `NAME: N passed,
                N failed[, N skipped]`
   guest        --guest-cmd COMMAND, if given: its output is streamed and
@@ -299,7 +299,7 @@ def main():
             may_skip_all=not u)))
     scripts = [os.path.join(ROOT, "tests", "cli", "test_cli.py"),
                os.path.join(ROOT, "tests", "smoke", "test_smoke.py")]
-    for folder in ("harness", "matrix"):
+    for folder in ("harness", "matrix", "vm"):
         scripts += sorted(glob.glob(os.path.join(ROOT, "tests", folder,
                                                  "test_*.py")))
     for path in scripts:
