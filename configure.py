@@ -63,7 +63,8 @@ LIBRARIES = {
     # running cells: forked children, threads, clock, histograms,
     # placement, kernel probing, the harness's own overhead
     "measure": ["busy.c", "cell.c", "cell_child.c", "clock.c", "hist.c",
-                "overhead.c", "placement.c", "probe.c", "sleeping.c"],
+                "overhead.c", "placement.c", "probe.c", "sample.c",
+                "sleeping.c"],
     # figures of repetitions and cells: medians, spreads, fairness
     "stats": ["figures.c", "stats.c"],
     # the run directory: its one writer and its one reader
@@ -113,7 +114,7 @@ CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-g", "-Wall", "-Wextra",
           "-Werror", "-pthread", "-fno-strict-aliasing",
           # snprintf truncating a message is the intended, bounded outcome
           "-Wno-format-truncation"]
-LIBS = ["-lhwloc", "-lnuma", "-ljansson", "-linih", "-lpthread"]
+LIBS = ["-lhwloc", "-lnuma", "-ljansson", "-linih", "-lpthread", "-lm"]
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 
@@ -403,6 +404,17 @@ def write_ninja(n, args, configure_args, kmod_part):
                           extra=force_include(header, flags))
                 for f in CONFORMANCE]
         tests.append(link("tests/conformance-" + name, objs, ["-lcmocka"]))
+    n.newline()
+
+    # the fidelity benchmark: futexlab's loops against bare ones
+    # (tools/fidelity.py, docs/measurement.md); run only when asked
+    bare = n.build(built("tools/fidelity-mutex3"), "link",
+                   [compile_c(n, src("tools/fidelity_mutex3.c"))],
+                   variables={"libs_of": [], "libs": ["-lpthread"]})[0]
+    n.build("fidelity", "run", [futexlab, bare],
+            implicit=["$root/tools/fidelity.py", built("gen/always")],
+            variables={"command": "python3 $root/tools/fidelity.py "
+                       "--builddir $builddir", "desc": "FIDELITY"})
     n.newline()
 
     ctx = Ctx(args)

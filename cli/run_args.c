@@ -12,7 +12,7 @@
 enum {
 	OPT_BACKEND = 1000, OPT_THREADS, OPT_DURATION, OPT_WARMUP, OPT_REPS,
 	OPT_PLACEMENT, OPT_RESULTS, OPT_SEED, OPT_JSON, OPT_HASH_SLOTS,
-	OPT_HELP, OPT_WORKLOAD_BASE = 2000,
+	OPT_SAMPLE, OPT_BIN, OPT_HELP, OPT_WORKLOAD_BASE = 2000,
 };
 
 static const struct {
@@ -39,6 +39,11 @@ static const struct {
 	  "N  futex hash slots: futex-private/futex2 set the 6.16+ private "
 	  "hash (0: the global table); kmod-private sizes its table (0: the "
 	  "module's default); default: leave it" },
+	{ "sample", 1, OPT_SAMPLE,
+	  "N  time one operation in N, at random (default: the workload's, "
+	  "shown below)" },
+	{ "bin", 1, OPT_BIN,
+	  "DURATION  throughput-over-time bin (default 10ms)" },
 	{ "help", 0, OPT_HELP, "  this help" },
 };
 #define NCOMMON (sizeof(common) / sizeof(common[0]))
@@ -67,6 +72,10 @@ void fl_run_usage(FILE *f, const struct fl_workload *w)
 	fprintf(f, "options for every workload:\n");
 	for (size_t i = 0; i < NCOMMON; i++)
 		fprintf(f, "  --%-12s %s\n", common[i].name, common[i].help);
+	if (w)
+		fprintf(f, "\n%s times one operation in %u by default "
+			"(--sample)\n", w->name,
+			w->sample_every ? w->sample_every : 1);
 	if (!w || !w->noptions)
 		return;
 	fprintf(f, "\noptions of %s:\n", w->name);
@@ -190,6 +199,14 @@ int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
 				return usage_error("--hash-slots: '%s' is not "
 						   "a slot count%s", optarg, "");
 			a->spec.hash_slots = (long)u;
+			break;
+		case OPT_SAMPLE:
+			if (fl_parse_sample(optarg, &a->spec, err, sizeof(err)))
+				return usage_error("%s%s", err, "");
+			break;
+		case OPT_BIN:
+			if (fl_parse_bin(optarg, &a->spec, err, sizeof(err)))
+				return usage_error("%s%s", err, "");
 			break;
 		case OPT_HELP:
 			fl_run_usage(stdout, w);

@@ -149,6 +149,40 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 	return 0;
 }
 
+/* Append text to the cell's note, after any note already there. */
+static void add_note(struct fl_cell_result *res, const char *text)
+{
+	size_t used = strlen(res->note);
+
+	if (text[0] && used < sizeof(res->note))
+		snprintf(res->note + used, sizeof(res->note) - used, "%s%s",
+			 used ? "; " : "", text);
+}
+
+/* The busy loop's speed before and after the repetitions: a cell whose
+ * speed moved more than FL_BUSY_DRIFT_MAX is flagged in its note. */
+static void check_busy_drift(const struct fl_cell_shared *sh,
+			     struct fl_cell_result *res)
+{
+	char buf[200];
+
+	res->busy_start = sh->busy_start;
+	res->busy_end = sh->busy_end;
+	if (!sh->busy_start || !sh->busy_end)
+		return;
+	double drift = ((double)sh->busy_end - (double)sh->busy_start) /
+		       (double)sh->busy_start;
+
+	if (drift <= FL_BUSY_DRIFT_MAX && drift >= -FL_BUSY_DRIFT_MAX)
+		return;
+	snprintf(buf, sizeof(buf), "busy-loop speed drifted %+.0f%% "
+		 "(%llu to %llu loops/us): --critical/--think were not the "
+		 "lengths asked", drift * 100,
+		 (unsigned long long)sh->busy_start,
+		 (unsigned long long)sh->busy_end);
+	add_note(res, buf);
+}
+
 /* The workload's verdict on the repetitions that completed, if it has
  * one, after any note of the harness's own. */
 static void add_workload_note(const struct fl_cell *cell,
@@ -157,7 +191,6 @@ static void add_workload_note(const struct fl_cell *cell,
 	uint64_t (*counters)[FL_NCOUNTERS];
 	unsigned int n = 0;
 	char buf[256] = "";
-	size_t used = strlen(res->note);
 
 	if (!cell->workload->note || !res->nreps)
 		return;
@@ -172,9 +205,7 @@ static void add_workload_note(const struct fl_cell *cell,
 		cell->workload->note(cell, (const uint64_t (*)[FL_NCOUNTERS])
 				     counters, n, buf, sizeof(buf));
 	free(counters);
-	if (buf[0] && used < sizeof(res->note))
-		snprintf(res->note + used, sizeof(res->note) - used, "%s%s",
-			 used ? "; " : "", buf);
+	add_note(res, buf);
 }
 
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
@@ -242,6 +273,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 				 res->reps[r].reason);
 		}
 	}
+	check_busy_drift(sh, res);
 	if (sh->setup_done == -1) {
 		set_all(res, FL_STATUS_SKIPPED, sh->setup_reason);
 	} else if (rc) {

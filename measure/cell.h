@@ -33,6 +33,29 @@ const char *fl_status_name(enum fl_status s);
 #define FL_GRACE_NS(duration_ns) (2000000000ull + (duration_ns))
 #define FL_SETUP_TIMEOUT_NS 15000000000ull
 
+/*
+ * Throughput over time: while the threads run, the controller wakes every
+ * cell->bin_ns and sums the counts the threads publish (fl_ops_publish),
+ * so the measured loops do nothing for it. A long repetition widens its
+ * bins to a multiple of the asked width so that at most FL_MAX_BINS fit.
+ */
+#define FL_MAX_BINS 2048
+
+struct fl_bins {
+	uint64_t bin_ns;		/* the width actually used */
+	unsigned int n;
+	uint64_t end_ns[FL_MAX_BINS];	/* when the controller read bin i,
+					 * from the start barrier (the last
+					 * bin ends at the join) */
+	uint64_t ops[FL_MAX_BINS];	/* operations completed in bin i */
+};
+
+/* The busy loop's speed (loops/us) in the cell's process, measured
+ * before the first repetition (and used by it) and after the last; a
+ * cell whose speed moved by more than this share is flagged, because
+ * its --critical and --think lengths were not what they said. */
+#define FL_BUSY_DRIFT_MAX 0.10
+
 struct fl_rep_result {
 	int done;			/* written last by the child */
 	enum fl_status status;
@@ -46,6 +69,7 @@ struct fl_rep_result {
 	uint64_t thread_ops[FL_MAX_THREADS];
 	uint64_t counters[FL_NCOUNTERS];
 	struct fl_hist hist;		/* merged over the threads */
+	struct fl_bins bins;		/* ops over time */
 };
 
 struct fl_cell_result {
@@ -55,6 +79,8 @@ struct fl_cell_result {
 	unsigned int nreps;		/* results below (== cell->reps) */
 	struct fl_rep_result *reps;	/* owned, free with fl_cell_result_free */
 	struct fl_hist merged;		/* over all completed repetitions */
+	uint64_t busy_start, busy_end;	/* loops/us before and after the
+					 * repetitions; 0 if not measured */
 };
 
 /* Run a cell (all its repetitions); never fails: the status says how. */
@@ -74,6 +100,7 @@ struct fl_cell_shared {
 	char setup_reason[256];
 	volatile int rep;		/* repetition in progress, -1 warm-up */
 	volatile uint64_t rep_deadline_ns;	/* parent aborts after this */
+	uint64_t busy_start, busy_end;	/* see fl_cell_result */
 	struct fl_rep_result reps[];	/* cell->reps of them */
 };
 

@@ -4,11 +4,15 @@
  * and each repetition with fresh threads, and write each repetition's
  * merged result into the shared mapping.
  *
+ * Before the first repetition the busy loop is calibrated in this process,
+ * and measured again after the last one (the parent flags a drift).
+ *
  * A repetition: the controller (this process's main thread) allocates the
  * threads' slots and histograms, lets the workload build its shared state,
  * starts the threads pinned to their CPUs, and releases them all from one
- * barrier. It sleeps until the end of the duration, sets stop, asks the
- * workload to wake sleepers (kick), and joins the threads with a deadline.
+ * barrier. It sleeps bin by bin until the end of the duration, reading the
+ * counts the threads publish, sets stop, asks the workload to wake
+ * sleepers (kick), and joins the threads with a deadline.
  * Nothing in between allocates, locks or prints on the threads' behalf.
  */
 #include <errno.h>
@@ -140,6 +144,65 @@ static void merge_into(struct fl_rep_result *out, const struct fl_rep *rep)
 	}
 }
 
+/* The counts the threads have published so far. */
+static uint64_t ops_so_far(const struct fl_rep *rep)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < rep->nthreads; i++)
+		sum += __atomic_load_n(&rep->threads[i].ops, __ATOMIC_RELAXED);
+	return sum;
+}
+
+/*
+ * The timed part of a repetition, from the open barrier to the stop flag:
+ * sleep bin by bin to the end of the duration, reading the threads'
+ * counts at each bin's end. Returns the start time; *stopped_ns is when
+ * stop was set. The controller wakes 1/bin times a second for a few
+ * microseconds; on a machine whose CPUs all run threads that is the only
+ * cost, and it falls on no thread's loop.
+ */
+static uint64_t run_timed(struct fl_rep *rep, uint64_t duration_ns,
+			  uint64_t bin_ns, struct fl_bins *bins,
+			  uint64_t *stopped_ns)
+{
+	uint64_t width = bin_ns ? bin_ns : duration_ns, prev = 0;
+
+	if (duration_ns / width >= FL_MAX_BINS)
+		width = (duration_ns / ((uint64_t)FL_MAX_BINS * width) + 1) *
+			width;
+	bins->bin_ns = width;
+	bins->n = 0;
+
+	uint64_t t0 = fl_now_ns(), end = t0 + duration_ns;
+
+	for (uint64_t next = t0 + width; next < end &&
+	     bins->n < FL_MAX_BINS - 1; next += width) {
+		fl_sleep_until_ns(next);
+		uint64_t total = ops_so_far(rep);
+
+		bins->end_ns[bins->n] = fl_now_ns() - t0;
+		bins->ops[bins->n++] = total - prev;
+		prev = total;
+	}
+	fl_sleep_until_ns(end);
+	atomic_store(&rep->stop, 1);
+	*stopped_ns = fl_now_ns();
+	return t0;
+}
+
+/* The last bin, once the threads joined: what they did since the last
+ * read, up to the stop (a thread's operation in progress counts). */
+static void close_bins(struct fl_bins *bins, uint64_t ops, uint64_t elapsed)
+{
+	uint64_t counted = 0;
+
+	for (unsigned int i = 0; i < bins->n; i++)
+		counted += bins->ops[i];
+	bins->end_ns[bins->n] = elapsed;
+	bins->ops[bins->n++] = ops - counted;
+}
+
 /* Join every thread by the deadline; -1 if one is still running. */
 static int join_all(pthread_t *tids, unsigned int n, unsigned int *joined,
 		    uint64_t deadline_ns)
@@ -207,6 +270,7 @@ static void run_rep(const struct fl_cell *cell,
 		t->index = i;
 		t->cpu = cell->cpus[i];
 		t->seed = cell->seed * 0x9E3779B97F4A7C15ull + i + 1;
+		fl_sampler_init(&t->sampler, t->seed, cell->sample_every);
 	}
 	/* the deadline covers init too: a workload's set-up may wait */
 	rep->hard_deadline_ns = fl_now_ns() + duration_ns +
@@ -250,11 +314,8 @@ static void run_rep(const struct fl_cell *cell,
 		}
 	}
 	pthread_barrier_wait(&barrier);
-	uint64_t t0 = fl_now_ns();
-
-	fl_sleep_until_ns(t0 + duration_ns);
-	atomic_store(&rep->stop, 1);
-	uint64_t t1 = fl_now_ns();
+	uint64_t t1, t0 = run_timed(rep, duration_ns, cell->bin_ns, &out->bins,
+				    &t1);
 
 	if (impl->kick)
 		impl->kick(rep);
@@ -271,6 +332,7 @@ static void run_rep(const struct fl_cell *cell,
 				 (double)FL_GRACE_NS(duration_ns) / 1e9);
 			merge_into(out, rep);
 			out->elapsed_ns = t1 - t0;
+			close_bins(&out->bins, out->ops, out->elapsed_ns);
 			out->done = 1;
 			_exit(4);
 		}
@@ -279,6 +341,7 @@ static void run_rep(const struct fl_cell *cell,
 	out->hash_slots = fl_probe_hash_slots();
 	out->elapsed_ns = t1 - t0;
 	merge_into(out, rep);
+	close_bins(&out->bins, out->ops, out->elapsed_ns);
 	if (atomic_load(&rep->failed)) {
 		out->status = FL_STATUS_FAILED;
 		snprintf(out->reason, sizeof(out->reason), "%s",
@@ -319,6 +382,8 @@ void fl_cell_child(const struct fl_cell *cell,
 		_exit(0);
 	}
 	sh->setup_done = 1;
+	/* this process's own calibration, checked again at the end */
+	sh->busy_start = fl_calibrate_busy();
 	if (cell->warmup_ns) {
 		scratch = calloc(1, sizeof(*scratch));
 		sh->rep = -1;
@@ -332,6 +397,7 @@ void fl_cell_child(const struct fl_cell *cell,
 		run_rep(cell, impl, cell->duration_ns, sh, &sh->reps[r]);
 		__atomic_store_n(&sh->reps[r].done, 1, __ATOMIC_RELEASE);
 	}
+	sh->busy_end = fl_busy_speed();
 	b->teardown();
 	_exit(0);
 }

@@ -25,18 +25,18 @@ void fl_sleep_until_ns(uint64_t when)
  * fastest run is the one least disturbed by interrupts and preemption,
  * which is what a critical section costs when nothing interferes.
  */
-uint64_t fl_calibrate_busy(void)
+uint64_t fl_busy_speed(void)
 {
-	const uint64_t loops = 4000000;
-	uint64_t best = UINT64_MAX;
+	const uint64_t loops = 1000000;
+	uint64_t best = UINT64_MAX, speed;
 
 	/* the first milliseconds of busy work run slower (frequency ramp,
 	 * cold caches): warm up before timing anything */
-	uint64_t until = fl_now_ns() + 30000000ull;
+	uint64_t until = fl_now_ns() + 10000000ull;
 
 	while (fl_now_ns() < until)
 		fl_busy_loops(10000);
-	for (int i = 0; i < 7; i++) {
+	for (int i = 0; i < 5; i++) {
 		uint64_t t0 = fl_now_ns();
 
 		fl_busy_loops(loops);
@@ -47,8 +47,12 @@ uint64_t fl_calibrate_busy(void)
 	}
 	if (best == 0)
 		best = 1;
-	fl_busy_loops_per_us = loops * 1000 / best;
-	if (fl_busy_loops_per_us == 0)
-		fl_busy_loops_per_us = 1;
+	speed = loops * 1000 / best;
+	return speed ? speed : 1;
+}
+
+uint64_t fl_calibrate_busy(void)
+{
+	fl_busy_loops_per_us = fl_busy_speed();
 	return fl_busy_loops_per_us;
 }

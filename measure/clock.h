@@ -49,7 +49,9 @@ static inline void fl_cpu_relax(void)
 
 /*
  * Busy work of a given length without reading the clock: a loop of
- * compiler barriers whose speed fl_calibrate_busy() measured once per run.
+ * compiler barriers whose speed fl_calibrate_busy() measured in the cell's
+ * process before its repetitions (and once more after them, to see that
+ * the speed held: fl_busy_speed()).
  * Reading the clock inside a 100 ns critical section would itself be a
  * large part of it.
  */
@@ -60,12 +62,22 @@ extern uint64_t fl_busy_loops_per_us;	/* set by fl_calibrate_busy() */
  * alignment) make the calibration wrong by a factor of two. */
 void fl_busy_loops(uint64_t loops);
 
+/* The busy loop where a length of 0 costs nothing: no call at all, so
+ * --critical 0 --think 0 measures the lock alone. */
+static inline void fl_busy(uint64_t loops)
+{
+	if (loops)
+		fl_busy_loops(loops);
+}
+
 static inline uint64_t fl_busy_ns_to_loops(uint64_t ns)
 {
 	return ns * fl_busy_loops_per_us / 1000;
 }
 
-/* Measure fl_busy_loops_per_us (takes about 40 ms); returns it. */
+/* The busy loop's speed now, in loops per microsecond (about 15 ms). */
+uint64_t fl_busy_speed(void);
+/* Measure it and set fl_busy_loops_per_us; returns it. */
 uint64_t fl_calibrate_busy(void);
 
 /* Sleep until an absolute CLOCK_MONOTONIC time (restarts after signals). */

@@ -86,7 +86,9 @@ int fl_run_open(struct fl_run *run, const char *results_dir,
 			 results_dir, strerror(errno));
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/hist", run->tmp);
+	snprintf(path, sizeof(path), "%s/bins", run->tmp);
+	if (mkdir(path, 0755) == 0)
+		snprintf(path, sizeof(path), "%s/hist", run->tmp);
 	if (mkdir(path, 0755) == 0) {
 		snprintf(path, sizeof(path), "%s/cells.csv", run->tmp);
 		run->cells = fopen(path, "w");
@@ -111,6 +113,31 @@ static void extra_text(const struct fl_workload *w, const uint64_t *counters,
 		used += (size_t)snprintf(buf + used, len - used,
 					 "%s%s=%" PRIu64, i ? ";" : "",
 					 w->counters[i].name, counters[i]);
+}
+
+/* bins/cell-<i>-rep-<r>.csv: a repetition's operations over time, one
+ * row per bin (results/README.md). */
+static int write_bins(const struct fl_run *run, unsigned long cell,
+		      unsigned int rep, const struct fl_bins *b)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bins/cell-%04lu-rep-%03u.csv",
+		 run->tmp, cell, rep);
+	f = fopen(path, "w");
+	if (!f)
+		goto fail;
+	fprintf(f, "# bin_ns=%" PRIu64 "\nend_ns,ops\n", b->bin_ns);
+	for (unsigned int i = 0; i < b->n && i < FL_MAX_BINS; i++)
+		fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", b->end_ns[i],
+			b->ops[i]);
+	if (fclose(f) == 0)
+		return 0;
+fail:
+	fprintf(stderr, "futexlab: cannot write %s: %s\n", path,
+		strerror(errno));
+	return -1;
 }
 
 static void field_u64(FILE *f, uint64_t v)
@@ -166,7 +193,15 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 		extra_text(w, rr->counters, extra, sizeof(extra));
 		fl_csv_field(f, extra, 0);
 		fl_csv_field(f, hist, 0);
-		fprintf(f, "%ld\n", rr->done ? rr->hash_slots : -1L);
+		fprintf(f, "%ld,", rr->done ? rr->hash_slots : -1L);
+		fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			cell->sample_every, rr->bins.bin_ns, res->busy_start,
+			res->busy_end);
+		if (rr->done && rr->bins.n &&
+		    write_bins(run, run->bins_as.set ? run->bins_as.cell : idx,
+			       run->bins_as.set ? run->bins_as.rep + r : r,
+			       &rr->bins))
+			return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", run->tmp, hist);
 	FILE *h = fopen(path, "w");

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A run directory: results/<UTC time>-<host>[-<n>]/ holding meta.json,
- * cells.csv (one row per cell and repetition) and hist/cell-<i>.csv (each
- * cell's merged latency histogram). It is written under a hidden
+ * cells.csv (one row per cell and repetition), hist/cell-<i>.csv (each
+ * cell's merged latency histogram) and bins/cell-<i>-rep-<r>.csv (each
+ * repetition's operations over time). It is written under a hidden
  * temporary name, results/.partial-<name>-<pid>-<n>, and renamed with
  * RENAME_NOREPLACE when complete, so an interrupted or killed run never
  * leaves a half-written directory under a final name, and no run replaces
@@ -22,7 +23,8 @@
 	"reason,note,duration_ns,elapsed_ns,ops,ops_per_sec," \
 	"ops_per_sec_per_thread,lat_count,lat_p50_ns,lat_p90_ns,lat_p99_ns," \
 	"lat_p999_ns,lat_max_ns,lat_mean_ns,jain,thread_ops_min," \
-	"thread_ops_max,extra,hist,futex_hash_slots"
+	"thread_ops_max,extra,hist,futex_hash_slots,sample_every,bin_ns," \
+	"busy_loops_per_us_start,busy_loops_per_us_end"
 
 struct fl_run {
 	char dir[PATH_MAX];		/* the results directory */
@@ -31,6 +33,14 @@ struct fl_run {
 	char final[PATH_MAX];		/* where it ends up */
 	FILE *cells;
 	unsigned int ncells;
+	/* The matrix writes each visit (one repetition of a cell) under
+	 * its visit's index; its bins are filed under the cell and the
+	 * repetition it is, set here before fl_run_write_cell. */
+	struct {
+		int set;
+		unsigned long cell;
+		unsigned int rep;
+	} bins_as;
 };
 
 /* Create the results directory if needed and the temporary run directory.

@@ -23,10 +23,18 @@ void fl_spec_init(struct fl_spec *s, const struct fl_workload *w)
 	s->reps = 3;
 	s->seed = 1;
 	s->hash_slots = -1;
+	s->bin_ns = FL_BIN_NS_DEFAULT;
 	for (unsigned int i = 0; w && i < w->noptions; i++)
 		if (fl_opt_parse(&w->options[i], w->options[i].def,
 				 &s->opts[i], err, sizeof(err)) == 0)
 			s->opts[i].given = 0;
+}
+
+unsigned int fl_spec_sample_every(const struct fl_spec *s)
+{
+	if (s->sample_every)
+		return s->sample_every;
+	return s->workload->sample_every ? s->workload->sample_every : 1;
 }
 
 unsigned long fl_spec_ncells(const struct fl_spec *s)
@@ -75,6 +83,8 @@ int fl_spec_cell(const struct fl_spec *s, unsigned long i,
 	cell->reps = s->reps;
 	cell->seed = s->seed;
 	cell->hash_slots = s->hash_slots;
+	cell->sample_every = fl_spec_sample_every(s);
+	cell->bin_ns = s->bin_ns;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 
 	cell->ncpus_online = online > 0 ? (unsigned int)online : 1;
@@ -145,5 +155,35 @@ int fl_parse_threads(const char *text, struct fl_spec *s, char *err,
 	s->nthreads = v.n;
 	for (unsigned int i = 0; i < v.n; i++)
 		s->threads[i] = (unsigned int)v.v[i];
+	return 0;
+}
+
+int fl_parse_sample(const char *text, struct fl_spec *s, char *err,
+		    size_t errlen)
+{
+	uint64_t u;
+
+	if (fl_parse_u64(text, &u) || u < 1 || u > FL_SAMPLE_EVERY_MAX) {
+		snprintf(err, errlen, "--sample: '%s' is not a whole number "
+			 "from 1 (time every operation) to %u", text,
+			 FL_SAMPLE_EVERY_MAX);
+		return -1;
+	}
+	s->sample_every = (unsigned int)u;
+	return 0;
+}
+
+int fl_parse_bin(const char *text, struct fl_spec *s, char *err,
+		 size_t errlen)
+{
+	uint64_t ns;
+
+	if (fl_parse_duration_ns(text, &ns) || ns < 1000000ull ||
+	    ns > 10 * FL_NSEC_PER_SEC) {
+		snprintf(err, errlen, "--bin: '%s' is not a duration from 1ms "
+			 "to 10s (e.g. 10ms)", text);
+		return -1;
+	}
+	s->bin_ns = ns;
 	return 0;
 }

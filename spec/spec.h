@@ -27,9 +27,22 @@ struct fl_spec {
 	unsigned int reps;
 	uint64_t seed;
 	long hash_slots;
+	unsigned int sample_every;	/* 0: the workload's default */
+	uint64_t bin_ns;		/* FL_BIN_NS_DEFAULT unless given */
 };
 
-/* Defaults: every backend unset, 1 thread, compact, 1 s, 3 reps. */
+/* Throughput over time is counted in bins of 10 ms unless --bin says
+ * otherwise: fine enough to show a stall, coarse enough that the
+ * controller's wake-ups cost the threads nothing measurable. */
+#define FL_BIN_NS_DEFAULT 10000000ull
+#define FL_SAMPLE_EVERY_MAX 1000000u
+
+/* The sampling rate a cell of spec s runs with: --sample, or the
+ * workload's default. */
+unsigned int fl_spec_sample_every(const struct fl_spec *s);
+
+/* Defaults: every backend unset, 1 thread, compact, 1 s, 3 reps, the
+ * workload's sampling rate, 10 ms bins. */
 void fl_spec_init(struct fl_spec *s, const struct fl_workload *w);
 unsigned long fl_spec_ncells(const struct fl_spec *s);
 /* Fill cell i of the product; 0, or -1 with err (placement failure). */
@@ -42,5 +55,11 @@ int fl_parse_backends(const char *text, struct fl_spec *s, char *err,
 		      size_t errlen);
 int fl_parse_threads(const char *text, struct fl_spec *s, char *err,
 		     size_t errlen);
+/* --sample N: time one operation in N on average (1: every one). */
+int fl_parse_sample(const char *text, struct fl_spec *s, char *err,
+		    size_t errlen);
+/* --bin DURATION: the throughput-over-time bin, 1ms to 10s. */
+int fl_parse_bin(const char *text, struct fl_spec *s, char *err,
+		 size_t errlen);
 
 #endif

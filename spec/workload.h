@@ -32,6 +32,7 @@
 #include "backends/backend.h"
 #include "measure/clock.h"
 #include "measure/hist.h"
+#include "measure/sample.h"
 #include "spec/options.h"
 
 #define FL_CACHELINE	128	/* two lines: adjacent-line prefetch pairs them */
@@ -54,6 +55,8 @@ struct fl_cell {
 	uint64_t duration_ns, warmup_ns;
 	unsigned int reps;
 	uint64_t seed;
+	unsigned int sample_every;	/* --sample: time 1 op in this many */
+	uint64_t bin_ns;		/* --bin: throughput-over-time bins */
 };
 
 /* A thread's own slot: its counters and histogram on lines of its own. */
@@ -66,6 +69,7 @@ struct fl_thread {
 	int cpu;
 	pid_t tid;
 	uint64_t seed;				/* per-thread, from the run seed */
+	struct fl_sampler sampler;		/* which ops to time (sample.h) */
 	void *local;				/* the workload's per-thread state */
 	char pad[FL_CACHELINE];			/* nothing else shares the line */
 };
@@ -102,6 +106,9 @@ struct fl_workload {
 	 * threads (Jain's index, min and max per thread) means nothing */
 	int ops_by_one_thread;
 	const char *latency;		/* what the histogram holds */
+	/* --sample's default: time one operation in this many on average
+	 * (1: every one, for rounds whose latency dwarfs a clock read) */
+	unsigned int sample_every;
 	const struct fl_option *options;
 	unsigned int noptions;
 	const struct fl_counter_desc *counters;
@@ -171,6 +178,22 @@ static inline uint32_t fl_shared_cap(const struct fl_cell *cell,
  * '?' when it cannot be read. */
 char fl_thread_state(pid_t tid);
 
+/*
+ * Publish the thread's operation count so far. The controller reads it
+ * every --bin for throughput over time: a relaxed store to the thread's
+ * own line is a plain store, no fence and no locked instruction.
+ */
+static inline void fl_ops_publish(struct fl_thread *t, uint64_t ops)
+{
+	__atomic_store_n(&t->ops, ops, __ATOMIC_RELAXED);
+}
+
+/* A thread's operations counted in memory, one more. */
+static inline void fl_ops_add_one(struct fl_thread *t)
+{
+	fl_ops_publish(t, t->ops + 1);
+}
+
 static inline int fl_should_stop(const struct fl_rep *rep)
 {
 	return atomic_load_explicit(&rep->stop, memory_order_relaxed);
@@ -195,18 +218,6 @@ static inline uint64_t fl_rep_ops(const struct fl_rep *rep)
 	for (unsigned int i = 0; i < rep->nthreads; i++)
 		sum += rep->threads[i].ops;
 	return sum;
-}
-
-/* A small, fast per-thread random generator (xorshift64*). */
-static inline uint64_t fl_rand(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545F4914F6CDD1Dull;
 }
 
 #define FL_WORKLOAD_DESCRIPTOR(wl) \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The keys every section may hold (backend, threads, placement, duration,
- * warmup, reps, seed, hash-slots): parsing one value into an fl_spec, and
+ * warmup, reps, seed, hash-slots, sample, bin): parsing one value into an fl_spec, and
  * listing the known keys for an "unknown key" message.
  */
 #include "sweep/matrix.h"
@@ -17,7 +17,7 @@
 
 static const char *const common_keys[] = {
 	"workload", "backend", "threads", "placement", "duration", "warmup",
-	"reps", "seed", "hash-slots", NULL,
+	"reps", "seed", "hash-slots", "sample", "bin", NULL,
 };
 
 static int parse_u(const char *text, uint64_t *v)
@@ -162,6 +162,17 @@ int matrix_apply_common(struct fl_spec *s, const char *key, const char *val,
 			return -1;
 		}
 		s->hash_slots = (long)u;
+		return 0;
+	}
+	if (strcmp(key, "sample") == 0 || strcmp(key, "bin") == 0) {
+		while (*val == ' ')
+			val++;
+		if ((key[0] == 's' ? fl_parse_sample : fl_parse_bin)(val, s,
+								   err,
+								   errlen)) {
+			memmove(err, undash(err), strlen(undash(err)) + 1);
+			return -1;
+		}
 		return 0;
 	}
 	return 1;

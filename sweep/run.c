@@ -150,6 +150,9 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 		/* the row's cell index is the visit's, so a resumed visit
 		 * lands under the same index and histogram file */
 		j->run.ncells = (unsigned int)i;
+		j->run.bins_as.set = 1;
+		j->run.bins_as.cell = j->m.visits[i].cell;
+		j->run.bins_as.rep = j->m.visits[i].rep;
 		if (fl_run_write_cell(&j->run, &cell, &res))
 			worst = FL_JOB_FAILED;
 		j->done[i] = 1;

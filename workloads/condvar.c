@@ -480,6 +480,7 @@ static void broadcaster(struct fl_thread *t, struct cv_state *s, int mode)
 	const int sleeps = !!(rep->cell->backend->caps() & FL_CAP_SLEEP);
 	const int rt = !!rep->cell->opt[OPT_RT_WAITERS];
 	uint64_t rounds = 0, inversions = 0;
+	struct fl_sampler smp = t->sampler;
 
 	for (uint32_t round = 1;; round++) {
 		if (wait_count(rep, s, s->armed, n * round, 1, sleeps) ||
@@ -539,12 +540,14 @@ static void broadcaster(struct fl_thread *t, struct cv_state *s, int mode)
 			if (w->acq_ns > last)
 				last = w->acq_ns;
 		}
-		fl_hist_record(t->hist, last);
+		/* the clock reads serve the round's other figures too; only
+		 * the record follows --sample */
+		if (fl_sample_due(&smp))
+			fl_hist_record(t->hist, last);
 		if (rt)
 			inversions += order_inversions(s);
-		rounds++;
+		fl_ops_publish(t, ++rounds);
 	}
-	t->ops = rounds;
 	t->counters[C_ROUNDS] = rounds;
 	t->counters[C_WAKE_P50] = fl_hist_quantile(&s->wake_hist, 0.50);
 	t->counters[C_WAKE_P99] = fl_hist_quantile(&s->wake_hist, 0.99);

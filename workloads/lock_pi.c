@@ -105,7 +105,8 @@ FL_WORKLOAD_DESCRIPTOR(lock_pi) = {
 		    "ops/s per thread (perf's figure) and lock_pi latency "
 		    "percentiles, checking ownership on every acquisition.",
 	.ops_unit = "lock+unlock",
-	.latency = "lock_pi call latency",
+	.latency = "lock_pi call latency (sampled)",
+	.sample_every = 64,
 	.options = options,
 	.noptions = sizeof(options) / sizeof(options[0]),
 	.counters = counters,
@@ -127,12 +128,14 @@ static void thread(struct fl_thread *t)
 	uint32_t *w = (uint32_t *)(s->words + (multi ? t->index : 0) *
 				   FL_LOCK_PI_STRIDE);
 	const uint32_t tid = (uint32_t)t->tid;
+	struct fl_sampler smp = t->sampler;
 	uint64_t ops = 0;
 
 	while (!fl_should_stop(rep)) {
-		uint64_t t0 = fl_now_ns();
+		const int timed = fl_sample_due(&smp);
+		uint64_t t0 = timed ? fl_now_ns() : 0;
 		int r = fl_lock_pi(w, &rep->hard_deadline);
-		uint64_t t1 = fl_now_ns();
+		uint64_t t1 = timed ? fl_now_ns() : 0;
 
 		if (r == -EINTR)
 			continue;
@@ -143,7 +146,6 @@ static void thread(struct fl_thread *t)
 				    t->index, r);
 			break;
 		}
-		fl_hist_record(t->hist, t1 - t0);
 		uint32_t v = __atomic_load_n(w, __ATOMIC_RELAXED);
 
 		if ((v & FUTEX_TID_MASK) != tid) {
@@ -153,9 +155,10 @@ static void thread(struct fl_thread *t)
 			break;
 		}
 		/* one shared futex: a second owner would find inside set */
-		if (!multi && __atomic_exchange_n(&s->inside, 1,
-						  __ATOMIC_RELAXED))
+		if (!multi && __atomic_load_n(&s->inside, __ATOMIC_RELAXED))
 			t->counters[C_VIOLATIONS]++;
+		if (!multi)	/* plain stores: see workloads/lib/exclusion.h */
+			__atomic_store_n(&s->inside, 1, __ATOMIC_RELAXED);
 		if (hold_ns)
 			nanosleep(&hold, NULL);
 		if (!multi)
@@ -168,9 +171,11 @@ static void thread(struct fl_thread *t)
 				    t->index, r);
 			break;
 		}
-		ops++;
+		/* recorded after the unlock: not inside the critical section */
+		if (timed)
+			fl_hist_record(t->hist, t1 - t0);
+		fl_ops_publish(t, ++ops);
 	}
-	t->ops = ops;
 }
 
 FL_WORKLOAD_IMPL(lock_pi, thread, NULL);

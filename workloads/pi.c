@@ -376,6 +376,7 @@ static void high(struct fl_thread *t, struct pi_state *s, int lock)
 	const uint64_t threshold = pi_threshold_ns(t->rep->cell);
 	const uint32_t tid = (uint32_t)t->tid;
 	uint64_t rounds = 0, inversions = 0, max = 0;
+	struct fl_sampler smp = t->sampler;
 
 	for (uint32_t round = 1;; round++) {
 		if (wait_for(t, s, s->owner_has, round, "owner"))
@@ -397,15 +398,17 @@ static void high(struct fl_thread *t, struct pi_state *s, int lock)
 		s->acquisitions[ROLE_HIGH]++;
 		leave(s);
 		drop(s, lock, tid);
-		fl_hist_record(t->hist, blocked);
+		/* the clock reads serve the watchdog's verdict too; only the
+		 * record follows --sample */
+		if (fl_sample_due(&smp))
+			fl_hist_record(t->hist, blocked);
 		if (blocked > threshold)
 			inversions++;
 		if (blocked > max)
 			max = blocked;
-		rounds++;
+		fl_ops_publish(t, ++rounds);
 		post(s->high_done, round);
 	}
-	t->ops = rounds;
 	t->counters[C_ROUNDS] = rounds;
 	t->counters[C_INVERSIONS] = inversions;
 	t->counters[C_MAX_BLOCKED] = max;

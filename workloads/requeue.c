@@ -220,13 +220,15 @@ static void requeuer(struct fl_thread *t, struct requeue_state *s)
 	const int nrequeue = rep->cell->opt[OPT_BROADCAST] ? (int)n :
 			     (int)rep->cell->opt[OPT_NREQUEUE];
 	const uint64_t settle = (uint64_t)rep->cell->opt[OPT_SETTLE];
+	struct fl_sampler smp = t->sampler;
 
 	for (uint32_t round = 1;; round++) {
 		if (fl_rounds_begin(rs, rep, round, settle, "returned"))
 			break;
-		uint64_t t0 = fl_now_ns();
+		const int timed = fl_sample_due(&smp);
+		uint64_t t0 = timed ? fl_now_ns() : 0;
 		int moved = requeue_all(t, s, n, nrequeue, pi);
-		uint64_t t1 = fl_now_ns();
+		uint64_t t1 = timed ? fl_now_ns() : 0;
 
 		if (moved < 0)
 			break;
@@ -237,8 +239,9 @@ static void requeuer(struct fl_thread *t, struct requeue_state *s)
 		}
 		if (!pi && wake_moved(t, s, n, round))
 			break;
-		fl_hist_record(t->hist, t1 - t0);
-		t->ops++;
+		if (timed)
+			fl_hist_record(t->hist, t1 - t0);
+		fl_ops_add_one(t);
 		t->counters[C_MOVED] += (uint64_t)moved;
 		fl_rounds_finish(rs, round);
 	}

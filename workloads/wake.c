@@ -118,6 +118,7 @@ static void waker(struct fl_thread *t, struct wake_state *s)
 	const unsigned int n = rs->nwaiters;
 	const int nwakes = (int)rep->cell->opt[OPT_NWAKES];
 	const uint64_t settle = (uint64_t)rep->cell->opt[OPT_SETTLE];
+	struct fl_sampler smp = t->sampler;
 
 	for (uint32_t round = 1;; round++) {
 		unsigned int woken = 0;
@@ -125,7 +126,8 @@ static void waker(struct fl_thread *t, struct wake_state *s)
 
 		if (fl_rounds_begin(rs, rep, round, settle, "was woken"))
 			break;
-		uint64_t t0 = fl_now_ns();
+		const int timed = fl_sample_due(&smp);
+		uint64_t t0 = timed ? fl_now_ns() : 0;
 
 		while (woken < n) {
 			int w = fl_wake(s->word, nwakes);
@@ -140,15 +142,16 @@ static void waker(struct fl_thread *t, struct wake_state *s)
 				return;	/* the kick took the rest */
 			}
 		}
-		uint64_t t1 = fl_now_ns();
+		uint64_t t1 = timed ? fl_now_ns() : 0;
 
 		if (woken != n) {
 			fl_rep_fail(rep, "round %u: wake calls woke %u of %u "
 				    "waiters", round, woken, n);
 			break;
 		}
-		fl_hist_record(t->hist, t1 - t0);
-		t->ops++;
+		if (timed)
+			fl_hist_record(t->hist, t1 - t0);
+		fl_ops_add_one(t);
 		t->counters[C_WAKE_CALLS] += calls;
 		fl_rounds_finish(rs, round);
 	}

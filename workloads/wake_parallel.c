@@ -177,7 +177,7 @@ static int end_round(struct fl_thread *t, struct wp_state *s, uint32_t round)
 						 n), n);
 		return -1;
 	}
-	t->ops++;
+	fl_ops_add_one(t);
 	fl_rounds_finish(s->rounds, round);
 	return 0;
 }
@@ -188,17 +188,20 @@ static void waker(struct fl_thread *t, struct wp_state *s)
 	const unsigned int n = s->rounds->nwaiters;
 	const unsigned int k = t->index - n;
 	const int share = (int)(n / s->nwakers + (k < n % s->nwakers));
+	struct fl_sampler smp = t->sampler;
 
 	for (uint32_t round = 1; !wait_reach(rep, &s->go, round); round++) {
-		uint64_t t0 = fl_now_ns();
+		const int timed = fl_sample_due(&smp);
+		uint64_t t0 = timed ? fl_now_ns() : 0;
 		int w = fl_wake(s->word, share);
-		uint64_t t1 = fl_now_ns();
+		uint64_t t1 = timed ? fl_now_ns() : 0;
 
 		if (w < 0) {
 			fl_rep_fail(rep, "waker %u: wake returned %d", k, w);
 			break;
 		}
-		fl_hist_record(t->hist, t1 - t0);
+		if (timed)
+			fl_hist_record(t->hist, t1 - t0);
 		t->counters[C_WAKE_CALLS]++;
 		__atomic_fetch_add(&s->woken, (uint64_t)w, __ATOMIC_RELEASE);
 		if (__atomic_add_fetch(&s->arrived, 1, __ATOMIC_ACQ_REL) ==

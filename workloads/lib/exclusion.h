@@ -2,10 +2,25 @@
 /*
  * The mutual-exclusion check of the lock workloads (mutex, numa, condvar,
  * pi): the data a lock guards is an owner flag and a plain counter. An
- * owner swaps the flag to 1 on entry and back to 0 on leaving, so a
- * second owner inside finds it set; and it bumps the counter with a
+ * owner reads the flag, sets it to 1 on entry and back to 0 on leaving,
+ * so a second owner inside finds it set; and it bumps the counter with a
  * plain (non-atomic) increment, so two owners at once lose updates,
  * which verify() sees as fewer counted than acquired.
+ *
+ * None of it is a locked instruction: plain loads and stores to a line
+ * the lock holder owns anyway, a few cycles beside the lock's own atomic
+ * operations. (It used to be an atomic swap, which cost as much as the
+ * lock's uncontended path.) What that buys and gives up:
+ *   caught: a second owner that enters while the first is inside for
+ *     longer than a store takes to become visible (tens of ns), which is
+ *     every overlap a broken lock produces in practice, since the
+ *     overlap lasts the critical section; and any overlap in which the
+ *     two increments interleave (a lost update, seen by verify()).
+ *   missed: two owners whose entries fall within one store's visibility
+ *     window and whose increments happen not to interleave, i.e. an
+ *     overlap of a few ns that leaves no trace in the data. A swap would
+ *     order the two entries and catch those; a lock that is wrong that
+ *     narrowly is for a model checker, not a benchmark.
  *
  * The caller aligns the struct as real data would lie, e.g.
  * `_Alignas(FL_CACHELINE) struct fl_guarded guarded;`: it carries no
@@ -26,8 +41,9 @@ struct fl_guarded {
  * for the caller to count), else 0. */
 static inline int fl_guarded_enter(struct fl_guarded *g)
 {
-	int clash = __atomic_exchange_n(&g->inside, 1, __ATOMIC_RELAXED) != 0;
+	int clash = __atomic_load_n(&g->inside, __ATOMIC_RELAXED) != 0;
 
+	__atomic_store_n(&g->inside, 1, __ATOMIC_RELAXED);
 	/* a plain increment: a second owner would lose updates */
 	g->count = g->count + 1;
 	return clash;

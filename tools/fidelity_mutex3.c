@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bare loop that `futexlab run mutex --critical 0 --think 0` is held
+ * against (tools/fidelity.py, docs/measurement.md): Drepper's mutex 3
+ * from "Futexes Are Tricky", written here from the paper and nothing
+ * else. Each thread, pinned to its CPU from the list, locks, increments a
+ * counter that the lock protects (on a cache line of its own, as
+ * futexlab's guarded data is), and unlocks, until a stop flag is set; it
+ * counts in a local variable. No clock read, no check, no histogram, no
+ * published count: what a hand-written benchmark of the lock would do.
+ * A 0.2 s warm-up precedes the timed run, as futexlab's default does.
+ *
+ *   fidelity-mutex3 CPU[,CPU...] SECONDS
+ * prints "acquisitions_per_sec N" and "counter_ok 1".
+ */
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_THREADS 64
+
+static _Alignas(128) uint32_t lock_word;
+static _Alignas(128) uint64_t counter;		/* what the lock protects */
+static _Alignas(128) int stop;
+static pthread_barrier_t start;
+
+struct worker {
+	_Alignas(128) uint64_t ops;
+	int cpu;
+	pthread_t thread;
+};
+
+static void futex_wait(uint32_t *w, uint32_t val)
+{
+	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *w, int n)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+static uint32_t cmpxchg(uint32_t *w, uint32_t old, uint32_t new)
+{
+	__atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_ACQUIRE,
+				    __ATOMIC_RELAXED);
+	return old;
+}
+
+/* mutex 3: 0 free, 1 locked, 2 locked with waiters */
+static void lock(uint32_t *w)
+{
+	uint32_t c = cmpxchg(w, 0, 1);
+
+	if (c == 0)
+		return;
+	if (c != 2)
+		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+	while (c != 0) {
+		futex_wait(w, 2);
+		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+	}
+}
+
+static void unlock(uint32_t *w)
+{
+	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
+		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+		futex_wake(w, 1);
+	}
+}
+
+static void *run(void *arg)
+{
+	struct worker *me = arg;
+	uint64_t ops = 0;
+
+	pthread_barrier_wait(&start);
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		lock(&lock_word);
+		counter++;
+		unlock(&lock_word);
+		ops++;
+	}
+	me->ops = ops;
+	return NULL;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* One timed run of n threads: acquisitions per second. */
+static double timed_run(struct worker *w, int n, uint64_t duration_ns)
+{
+	struct timespec until;
+	uint64_t t0, t1, total = 0;
+
+	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
+	counter = 0;
+	pthread_barrier_init(&start, NULL, (unsigned int)n + 1);
+	for (int i = 0; i < n; i++) {
+		pthread_attr_t attr;
+		cpu_set_t set;
+
+		pthread_attr_init(&attr);
+		CPU_ZERO(&set);
+		CPU_SET(w[i].cpu, &set);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		if (pthread_create(&w[i].thread, &attr, run, &w[i])) {
+			fprintf(stderr, "fidelity-mutex3: pthread_create\n");
+			exit(1);
+		}
+		pthread_attr_destroy(&attr);
+	}
+	pthread_barrier_wait(&start);
+	t0 = now_ns();
+	until.tv_sec = (time_t)((t0 + duration_ns) / 1000000000ull);
+	until.tv_nsec = (long)((t0 + duration_ns) % 1000000000ull);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) ==
+	       EINTR)
+		;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	t1 = now_ns();
+	for (int i = 0; i < n; i++) {
+		pthread_join(w[i].thread, NULL);
+		total += w[i].ops;
+	}
+	pthread_barrier_destroy(&start);
+	if (counter != total) {
+		fprintf(stderr, "fidelity-mutex3: counter %llu, acquisitions "
+			"%llu: the lock is broken\n",
+			(unsigned long long)counter,
+			(unsigned long long)total);
+		exit(1);
+	}
+	return (double)total * 1e9 / (double)(t1 - t0);
+}
+
+int main(int argc, char **argv)
+{
+	static struct worker w[MAX_THREADS];
+	char *cpus, *save = NULL;
+	int n = 0;
+
+	if (argc != 3 || atof(argv[2]) <= 0) {
+		fprintf(stderr, "usage: fidelity-mutex3 CPU[,CPU...] SECONDS\n");
+		return 2;
+	}
+	cpus = strdup(argv[1]);
+	for (char *tok = strtok_r(cpus, ",", &save); tok && n < MAX_THREADS;
+	     tok = strtok_r(NULL, ",", &save))
+		w[n++].cpu = atoi(tok);
+	timed_run(w, n, 200000000ull);		/* warm-up, discarded */
+	printf("acquisitions_per_sec %.1f\ncounter_ok 1\n",
+	       timed_run(w, n, (uint64_t)(atof(argv[2]) * 1e9)));
+	free(cpus);
+	return 0;
+}
