@@ -153,7 +153,7 @@ GOLDEN = [
      "[experiment NAME]"),
     ("[defaults]\nrepetitions = 2\n[experiment x]\nworkload = mutex\n",
      "2: unknown key 'repetitions' in [defaults] (known: backend, threads, "
-     "placement, duration, warmup, reps, seed, hash-slots)"),
+     "placement, duration, warmup, reps, seed, hash-slots, sample, bin)"),
     ("[experiment x]\nworkload = mutex\nalgorithm = pi\n",
      "3: unknown key 'algorithm' in [experiment x] (known for workload "
      "mutex: backend, threads, placement, duration, warmup, reps, seed, "
