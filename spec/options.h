@@ -31,6 +31,37 @@ struct fl_option {
 	int64_t min, max;		/* FL_OPT_INT/NS bounds (max 0: none) */
 };
 
+/*
+ * Rows of an option table, one macro per kind, perf-style: the name, the
+ * default as it would be typed, the bounds or choices, the help last.
+ * An FL_SWEEP_ row accepts a comma-separated list, one cell per value;
+ * an FL_OPTION_ row takes one value. A max of 0 means no upper bound.
+ *
+ *   FL_SWEEP_NS("critical", "100", 0, 1000000000,
+ *               "critical section length, ns of busy work"),
+ */
+#define FL_OPTION_ROW(name_, type_, def_, choices_, sweep_, min_, max_, \
+		      help_) \
+	{ .name = (name_), .type = (type_), .def = (def_), \
+	  .help = (help_), .choices = (choices_), .sweep = (sweep_), \
+	  .min = (min_), .max = (max_) }
+
+#define FL_OPTION_INT(name, def, min, max, help) \
+	FL_OPTION_ROW(name, FL_OPT_INT, def, NULL, 0, min, max, help)
+#define FL_SWEEP_INT(name, def, min, max, help) \
+	FL_OPTION_ROW(name, FL_OPT_INT, def, NULL, 1, min, max, help)
+#define FL_OPTION_NS(name, def, min, max, help) \
+	FL_OPTION_ROW(name, FL_OPT_NS, def, NULL, 0, min, max, help)
+#define FL_SWEEP_NS(name, def, min, max, help) \
+	FL_OPTION_ROW(name, FL_OPT_NS, def, NULL, 1, min, max, help)
+/* a flag without a value: "no" unless given */
+#define FL_OPTION_BOOL(name, help) \
+	FL_OPTION_ROW(name, FL_OPT_BOOL, "no", NULL, 0, 0, 0, help)
+#define FL_OPTION_ENUM(name, def, choices, help) \
+	FL_OPTION_ROW(name, FL_OPT_ENUM, def, choices, 0, 0, 0, help)
+#define FL_SWEEP_ENUM(name, def, choices, help) \
+	FL_OPTION_ROW(name, FL_OPT_ENUM, def, choices, 1, 0, 0, help)
+
 /* The parsed values of one option: one, or a list for a sweep. */
 struct fl_opt_values {
 	unsigned int n;

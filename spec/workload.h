@@ -97,6 +97,11 @@ struct fl_counter_desc {
 	enum fl_merge merge;
 };
 
+/* Rows of a counter table: merged over threads by their sum, or by their
+ * largest value (a maximum, or a figure every thread holds alike). */
+#define FL_COUNTER_SUM(name_) { .name = (name_), .merge = FL_MERGE_SUM }
+#define FL_COUNTER_MAX(name_) { .name = (name_), .merge = FL_MERGE_MAX }
+
 struct fl_workload {
 	const char *name;
 	const char *summary;		/* one line for `futexlab list` */
@@ -164,9 +169,8 @@ int fl_wait_threads_sleeping(struct fl_thread *const *threads, unsigned int n,
  * perf bench futex's -S/--shared, one definition for every workload that
  * takes it: a yes/no option, and the capability a cell then needs.
  */
-#define FL_OPT_PERF_SHARED { "shared", FL_OPT_BOOL, "no", \
-	"shared keys (perf -S/--shared): needs a shared backend", \
-	NULL, 0, 0, 0 }
+#define FL_OPT_PERF_SHARED FL_OPTION_BOOL("shared", \
+	"shared keys (perf -S/--shared): needs a shared backend")
 
 static inline uint32_t fl_shared_cap(const struct fl_cell *cell,
 				     unsigned int opt)

@@ -105,26 +105,26 @@ struct cv_state {
 static const char *const wakes[] = { "all", "requeue", "requeue-pi", NULL };
 
 static const struct fl_option options[] = {
-	[OPT_WAKE] = { "wake", FL_OPT_ENUM, "all",
-		       "how the broadcast wakes the waiters", wakes, 1, 0, 0 },
-	[OPT_CRITICAL] = { "critical", FL_OPT_NS, "1000",
-			   "each waiter's time holding the mutex, ns of busy "
-			   "work", NULL, 1, 0, 1000000000 },
-	[OPT_RT_WAITERS] = { "rt-waiters", FL_OPT_BOOL, "no",
-			     "waiters run SCHED_FIFO, one priority each, and "
-			     "wake order is checked against priority (needs "
-			     "CAP_SYS_NICE)", NULL, 0, 0, 0 },
+	[OPT_WAKE] = FL_SWEEP_ENUM("wake", "all", wakes,
+			"how the broadcast wakes the waiters"),
+	[OPT_CRITICAL] = FL_SWEEP_NS("critical", "1000", 0, 1000000000,
+			"each waiter's time holding the mutex, ns of busy "
+			"work"),
+	[OPT_RT_WAITERS] = FL_OPTION_BOOL("rt-waiters",
+			"waiters run SCHED_FIFO, one priority each, and "
+			"wake order is checked against priority (needs "
+			"CAP_SYS_NICE)"),
 };
 
 static const struct fl_counter_desc counters[] = {
-	[C_ROUNDS] = { "rounds", FL_MERGE_SUM },
-	[C_MUTEX_FAILS] = { "mutex_fails", FL_MERGE_SUM },
-	[C_CTX_VOL] = { "ctx_voluntary", FL_MERGE_SUM },
-	[C_CTX_INVOL] = { "ctx_involuntary", FL_MERGE_SUM },
-	[C_WAKE_P50] = { "wake_p50_ns", FL_MERGE_MAX },
-	[C_WAKE_P99] = { "wake_p99_ns", FL_MERGE_MAX },
-	[C_WAKE_MAX] = { "wake_max_ns", FL_MERGE_MAX },
-	[C_ORDER_INVERSIONS] = { "order_inversions", FL_MERGE_SUM },
+	[C_ROUNDS] = FL_COUNTER_SUM("rounds"),
+	[C_MUTEX_FAILS] = FL_COUNTER_SUM("mutex_fails"),
+	[C_CTX_VOL] = FL_COUNTER_SUM("ctx_voluntary"),
+	[C_CTX_INVOL] = FL_COUNTER_SUM("ctx_involuntary"),
+	[C_WAKE_P50] = FL_COUNTER_MAX("wake_p50_ns"),
+	[C_WAKE_P99] = FL_COUNTER_MAX("wake_p99_ns"),
+	[C_WAKE_MAX] = FL_COUNTER_MAX("wake_max_ns"),
+	[C_ORDER_INVERSIONS] = FL_COUNTER_SUM("order_inversions"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)

@@ -30,13 +30,13 @@ enum { C_ERRORS };
 #ifdef FL_DESCRIBE
 
 static const struct fl_option options[] = {
-	[OPT_FUTEXES] = { "futexes", FL_OPT_INT, "1024",
-			  "futexes per thread", NULL, 1, 1, 1 << 20 },
+	[OPT_FUTEXES] = FL_SWEEP_INT("futexes", "1024", 1, 1 << 20,
+			"futexes per thread"),
 	[OPT_SHARED] = FL_OPT_PERF_SHARED,
 };
 
 static const struct fl_counter_desc counters[] = {
-	[C_ERRORS] = { "errors", FL_MERGE_SUM },
+	[C_ERRORS] = FL_COUNTER_SUM("errors"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)

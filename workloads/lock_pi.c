@@ -43,18 +43,17 @@ struct lock_pi_state {
 #ifdef FL_DESCRIBE
 
 static const struct fl_option options[] = {
-	[OPT_MULTI] = { "multi", FL_OPT_BOOL, "no",
-			"a futex per thread (perf -M): no contention",
-			NULL, 0, 0, 0 },
-	[OPT_HOLD] = { "hold", FL_OPT_NS, "1us",
-		       "time asleep holding the lock (perf: usleep(1)); 0: "
-		       "unlock at once", NULL, 1, 0, 100000000 },
+	[OPT_MULTI] = FL_OPTION_BOOL("multi",
+			"a futex per thread (perf -M): no contention"),
+	[OPT_HOLD] = FL_SWEEP_NS("hold", "1us", 0, 100000000,
+			"time asleep holding the lock (perf: usleep(1)); 0: "
+			"unlock at once"),
 	[OPT_SHARED] = FL_OPT_PERF_SHARED,
 };
 
 static const struct fl_counter_desc counters[] = {
-	[C_WAITERS_SEEN] = { "waiters_seen", FL_MERGE_SUM },
-	[C_VIOLATIONS] = { "violations", FL_MERGE_SUM },
+	[C_WAITERS_SEEN] = FL_COUNTER_SUM("waiters_seen"),
+	[C_VIOLATIONS] = FL_COUNTER_SUM("violations"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)

@@ -47,21 +47,18 @@ struct mutex_state {
 static const char *const algos[] = { "mutex3", "mutex2", "pi", NULL };
 
 static const struct fl_option options[] = {
-	[OPT_ALGO] = { "algo", FL_OPT_ENUM, "mutex3",
-		       "lock algorithm", algos, 1, 0, 0 },
-	[OPT_CRITICAL] = { "critical", FL_OPT_NS, "100",
-			   "critical section length, ns of busy work",
-			   NULL, 1, 0, 1000000000 },
-	[OPT_THINK] = { "think", FL_OPT_NS, "0",
-			"think time between acquisitions, ns of busy work",
-			NULL, 1, 0, 1000000000 },
+	[OPT_ALGO] = FL_SWEEP_ENUM("algo", "mutex3", algos, "lock algorithm"),
+	[OPT_CRITICAL] = FL_SWEEP_NS("critical", "100", 0, 1000000000,
+			"critical section length, ns of busy work"),
+	[OPT_THINK] = FL_SWEEP_NS("think", "0", 0, 1000000000,
+			"think time between acquisitions, ns of busy work"),
 };
 
 static const struct fl_counter_desc counters[] = {
-	[C_VIOLATIONS] = { "violations", FL_MERGE_SUM },
-	[C_WAITS] = { "wait_calls", FL_MERGE_SUM },
-	[C_WAKES] = { "wake_calls", FL_MERGE_SUM },
-	[C_TIMEOUTS] = { "timeouts", FL_MERGE_SUM },
+	[C_VIOLATIONS] = FL_COUNTER_SUM("violations"),
+	[C_WAITS] = FL_COUNTER_SUM("wait_calls"),
+	[C_WAKES] = FL_COUNTER_SUM("wake_calls"),
+	[C_TIMEOUTS] = FL_COUNTER_SUM("timeouts"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)

@@ -99,28 +99,26 @@ static const char *const mem_choices[] = {
 };
 
 static const struct fl_option options[] = {
-	[OPT_CPU_NODES] = { "cpu-nodes", FL_OPT_ENUM, "0",
-			    "node whose CPUs run the threads, or all",
-			    cpu_choices, 1, 0, 0 },
-	[OPT_MEM_NODE] = { "mem-node", FL_OPT_ENUM, "local,remote",
-			   "where the futex words lie: local, remote, "
-			   "spread or a node", mem_choices, 1, 0, 0 },
-	[OPT_FUTEXES] = { "futexes", FL_OPT_INT, "1",
-			  "futex words (a page each); threads move round "
-			  "them", NULL, 1, 1, NUMA_MAX_FUTEXES },
-	[OPT_CRITICAL] = { "critical", FL_OPT_NS, "100",
-			   "critical section length, ns of busy work",
-			   NULL, 1, 0, 1000000000 },
+	[OPT_CPU_NODES] = FL_SWEEP_ENUM("cpu-nodes", "0", cpu_choices,
+			"node whose CPUs run the threads, or all"),
+	[OPT_MEM_NODE] = FL_SWEEP_ENUM("mem-node", "local,remote", mem_choices,
+			"where the futex words lie: local, remote, "
+			"spread or a node"),
+	[OPT_FUTEXES] = FL_SWEEP_INT("futexes", "1", 1, NUMA_MAX_FUTEXES,
+			"futex words (a page each); threads move round "
+			"them"),
+	[OPT_CRITICAL] = FL_SWEEP_NS("critical", "100", 0, 1000000000,
+			"critical section length, ns of busy work"),
 };
 
 static const struct fl_counter_desc counters[] = {
-	[C_NODES] = { "nodes", FL_MERGE_MAX },
-	[C_CPU_NODES] = { "cpu_nodes", FL_MERGE_MAX },
-	[C_MEM_NODES] = { "mem_nodes", FL_MERGE_MAX },
-	[C_LOCAL] = { "local_ops", FL_MERGE_SUM },
-	[C_REMOTE] = { "remote_ops", FL_MERGE_SUM },
-	[C_MISPLACED] = { "misplaced", FL_MERGE_SUM },
-	[C_VIOLATIONS] = { "violations", FL_MERGE_SUM },
+	[C_NODES] = FL_COUNTER_MAX("nodes"),
+	[C_CPU_NODES] = FL_COUNTER_MAX("cpu_nodes"),
+	[C_MEM_NODES] = FL_COUNTER_MAX("mem_nodes"),
+	[C_LOCAL] = FL_COUNTER_SUM("local_ops"),
+	[C_REMOTE] = FL_COUNTER_SUM("remote_ops"),
+	[C_MISPLACED] = FL_COUNTER_SUM("misplaced"),
+	[C_VIOLATIONS] = FL_COUNTER_SUM("violations"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)

@@ -84,36 +84,30 @@ static inline uint64_t pi_threshold_ns(const struct fl_cell *cell)
 static const char *const locks[] = { "plain", "pi", NULL };
 
 static const struct fl_option options[] = {
-	[OPT_LOCK] = { "lock", FL_OPT_ENUM, "plain",
-		       "plain futex mutex, or the PI protocol", locks, 1, 0,
-		       0 },
-	[OPT_HOLD] = { "hold", FL_OPT_NS, "1ms",
-		       "low's work inside the lock, ns of busy work", NULL, 1,
-		       1000, 100000000 },
-	[OPT_HOG] = { "hog", FL_OPT_NS, "8ms",
-		      "medium's CPU burst per round, ns of wall time", NULL,
-		      1, 1000, 100000000 },
-	[OPT_GAP] = { "gap", FL_OPT_NS, "2ms",
-		      "low's sleep between rounds (leaves the CPU to others)",
-		      NULL, 1, 0, 100000000 },
-	[OPT_PRIO_LOW] = { "prio-low", FL_OPT_INT, "10",
-			   "SCHED_FIFO priority of the lock owner", NULL, 0, 1,
-			   99 },
-	[OPT_PRIO_MEDIUM] = { "prio-medium", FL_OPT_INT, "20",
-			      "SCHED_FIFO priority of the CPU hog", NULL, 0, 1,
-			      99 },
-	[OPT_PRIO_HIGH] = { "prio-high", FL_OPT_INT, "30",
-			    "SCHED_FIFO priority of the blocked thread", NULL,
-			    0, 1, 99 },
+	[OPT_LOCK] = FL_SWEEP_ENUM("lock", "plain", locks,
+			"plain futex mutex, or the PI protocol"),
+	[OPT_HOLD] = FL_SWEEP_NS("hold", "1ms", 1000, 100000000,
+			"low's work inside the lock, ns of busy work"),
+	[OPT_HOG] = FL_SWEEP_NS("hog", "8ms", 1000, 100000000,
+			"medium's CPU burst per round, ns of wall time"),
+	[OPT_GAP] = FL_SWEEP_NS("gap", "2ms", 0, 100000000,
+			"low's sleep between rounds (leaves the CPU to "
+			"others)"),
+	[OPT_PRIO_LOW] = FL_OPTION_INT("prio-low", "10", 1, 99,
+			"SCHED_FIFO priority of the lock owner"),
+	[OPT_PRIO_MEDIUM] = FL_OPTION_INT("prio-medium", "20", 1, 99,
+			"SCHED_FIFO priority of the CPU hog"),
+	[OPT_PRIO_HIGH] = FL_OPTION_INT("prio-high", "30", 1, 99,
+			"SCHED_FIFO priority of the blocked thread"),
 };
 
 static const struct fl_counter_desc counters[] = {
-	[C_ROUNDS] = { "rounds", FL_MERGE_SUM },
-	[C_INVERSIONS] = { "inversions", FL_MERGE_SUM },
-	[C_MAX_BLOCKED] = { "max_blocked_ns", FL_MERGE_MAX },
-	[C_THRESHOLD] = { "threshold_ns", FL_MERGE_MAX },
-	[C_HOLD_MAX] = { "max_hold_ns", FL_MERGE_MAX },
-	[C_TIMEOUTS] = { "timeouts", FL_MERGE_SUM },
+	[C_ROUNDS] = FL_COUNTER_SUM("rounds"),
+	[C_INVERSIONS] = FL_COUNTER_SUM("inversions"),
+	[C_MAX_BLOCKED] = FL_COUNTER_MAX("max_blocked_ns"),
+	[C_THRESHOLD] = FL_COUNTER_MAX("threshold_ns"),
+	[C_HOLD_MAX] = FL_COUNTER_MAX("max_hold_ns"),
+	[C_TIMEOUTS] = FL_COUNTER_SUM("timeouts"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)

@@ -48,22 +48,19 @@ struct requeue_state {
 #ifdef FL_DESCRIBE
 
 static const struct fl_option options[] = {
-	[OPT_NREQUEUE] = { "nrequeue", FL_OPT_INT, "1",
-			   "waiters to requeue per call (perf -q)", NULL, 1, 1,
-			   FL_MAX_THREADS },
-	[OPT_BROADCAST] = { "broadcast", FL_OPT_BOOL, "no",
-			    "requeue all waiters in one call (perf -B)",
-			    NULL, 0, 0, 0 },
-	[OPT_PI] = { "pi", FL_OPT_BOOL, "no",
-		     "requeue-PI onto a PI futex (perf -p)", NULL, 0, 0, 0 },
+	[OPT_NREQUEUE] = FL_SWEEP_INT("nrequeue", "1", 1, FL_MAX_THREADS,
+			"waiters to requeue per call (perf -q)"),
+	[OPT_BROADCAST] = FL_OPTION_BOOL("broadcast",
+			"requeue all waiters in one call (perf -B)"),
+	[OPT_PI] = FL_OPTION_BOOL("pi", "requeue-PI onto a PI futex (perf -p)"),
 	[OPT_SHARED] = FL_OPT_PERF_SHARED,
 	[OPT_SETTLE] = FL_ROUNDS_OPT_SETTLE,
 };
 
 static const struct fl_counter_desc counters[] = {
-	[C_REQUEUE_CALLS] = { "requeue_calls", FL_MERGE_SUM },
-	[C_MOVED] = { "woken_plus_requeued", FL_MERGE_SUM },
-	[C_WAKEUPS] = { "wakeups", FL_MERGE_SUM },
+	[C_REQUEUE_CALLS] = FL_COUNTER_SUM("requeue_calls"),
+	[C_MOVED] = FL_COUNTER_SUM("woken_plus_requeued"),
+	[C_WAKEUPS] = FL_COUNTER_SUM("wakeups"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)

@@ -44,16 +44,15 @@ struct wake_state {
 #ifdef FL_DESCRIBE
 
 static const struct fl_option options[] = {
-	[OPT_NWAKES] = { "nwakes", FL_OPT_INT, "1",
-			 "waiters to wake per wake call (perf -w)", NULL, 1, 1,
-			 FL_MAX_THREADS },
+	[OPT_NWAKES] = FL_SWEEP_INT("nwakes", "1", 1, FL_MAX_THREADS,
+			"waiters to wake per wake call (perf -w)"),
 	[OPT_SHARED] = FL_OPT_PERF_SHARED,
 	[OPT_SETTLE] = FL_ROUNDS_OPT_SETTLE,
 };
 
 static const struct fl_counter_desc counters[] = {
-	[C_WAKE_CALLS] = { "wake_calls", FL_MERGE_SUM },
-	[C_WAKEUPS] = { "wakeups", FL_MERGE_SUM },
+	[C_WAKE_CALLS] = FL_COUNTER_SUM("wake_calls"),
+	[C_WAKEUPS] = FL_COUNTER_SUM("wakeups"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)

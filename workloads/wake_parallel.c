@@ -58,16 +58,15 @@ static inline unsigned int wakers_of(const struct fl_cell *cell)
 #ifdef FL_DESCRIBE
 
 static const struct fl_option options[] = {
-	[OPT_NWAKERS] = { "nwakers", FL_OPT_INT, "0",
-			  "waking threads (perf -w); 0: one per waiter",
-			  NULL, 1, 0, FL_MAX_THREADS / 2 },
+	[OPT_NWAKERS] = FL_SWEEP_INT("nwakers", "0", 0, FL_MAX_THREADS / 2,
+			"waking threads (perf -w); 0: one per waiter"),
 	[OPT_SHARED] = FL_OPT_PERF_SHARED,
 	[OPT_SETTLE] = FL_ROUNDS_OPT_SETTLE,
 };
 
 static const struct fl_counter_desc counters[] = {
-	[C_WAKE_CALLS] = { "wake_calls", FL_MERGE_SUM },
-	[C_WAKEUPS] = { "wakeups", FL_MERGE_SUM },
+	[C_WAKE_CALLS] = FL_COUNTER_SUM("wake_calls"),
+	[C_WAKEUPS] = FL_COUNTER_SUM("wakeups"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)

@@ -17,21 +17,16 @@
 
 static const char *const colours[] = { "red", "green", "blue", NULL };
 
-static const struct fl_option opt_int = {
-	"futexes", FL_OPT_INT, "1024", "futexes per thread", NULL, 0, 1, 1000000
-};
-static const struct fl_option opt_int_sweep = {
-	"nwakes", FL_OPT_INT, "1", "waiters woken per call", NULL, 1, 0, 0
-};
-static const struct fl_option opt_ns = {
-	"critical", FL_OPT_NS, "100", "busy ns", NULL, 1, 0, 1000000000
-};
-static const struct fl_option opt_bool = {
-	"shared", FL_OPT_BOOL, "no", "shared futexes", NULL, 0, 0, 0
-};
-static const struct fl_option opt_enum = {
-	"colour", FL_OPT_ENUM, "red", "a colour", colours, 1, 0, 0
-};
+static const struct fl_option opt_int =
+	FL_OPTION_INT("futexes", "1024", 1, 1000000, "futexes per thread");
+static const struct fl_option opt_int_sweep =
+	FL_SWEEP_INT("nwakes", "1", 0, 0, "waiters woken per call");
+static const struct fl_option opt_ns =
+	FL_SWEEP_NS("critical", "100", 0, 1000000000, "busy ns");
+static const struct fl_option opt_bool =
+	FL_OPTION_BOOL("shared", "shared futexes");
+static const struct fl_option opt_enum =
+	FL_SWEEP_ENUM("colour", "red", colours, "a colour");
 
 static int64_t parse_one(const struct fl_option *o, const char *text)
 {

@@ -37,8 +37,8 @@ const char *fl_status_name(enum fl_status s)
 }
 
 static const struct fl_counter_desc counters[] = {
-	{ "violations", FL_MERGE_SUM },
-	{ "wait_calls", FL_MERGE_SUM },
+	FL_COUNTER_SUM("violations"),
+	FL_COUNTER_SUM("wait_calls"),
 };
 
 static const struct fl_workload workload = {

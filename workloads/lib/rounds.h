@@ -120,9 +120,8 @@ static inline void *fl_rounds_init(struct fl_rep *rep, size_t size,
 
 /* The --settle option of the three workloads, for fl_rounds_settle(). */
 #define FL_ROUNDS_OPT_SETTLE \
-	{ "settle", FL_OPT_NS, "0", \
-	  "idle time before each round's wakes (perf: 100ms)", NULL, 1, 0, \
-	  1000000000 }
+	FL_SWEEP_NS("settle", "0", 0, 1000000000, \
+		    "idle time before each round's wakes (perf: 100ms)")
 
 /* The stock private futex, for coordination only (absolute deadline). */
 static inline long fl_rounds_futex(uint32_t *w, int op, uint32_t val,
