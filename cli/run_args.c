@@ -72,10 +72,12 @@ void fl_run_usage(FILE *f, const struct fl_workload *w)
 	fprintf(f, "options for every workload:\n");
 	for (size_t i = 0; i < NCOMMON; i++)
 		fprintf(f, "  --%-12s %s\n", common[i].name, common[i].help);
-	if (w)
-		fprintf(f, "\n%s times one operation in %u by default "
-			"(--sample)\n", w->name,
-			w->sample_every ? w->sample_every : 1);
+	if (w && w->sample_every > 1)
+		fprintf(f, "\n%s times one operation in %u, at random, by "
+			"default (--sample)\n", w->name, w->sample_every);
+	else if (w)
+		fprintf(f, "\n%s times every operation by default "
+			"(--sample 1)\n", w->name);
 	if (!w || !w->noptions)
 		return;
 	fprintf(f, "\noptions of %s:\n", w->name);
