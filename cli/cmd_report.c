@@ -17,19 +17,13 @@
 #include "measure/busy.h"
 #include "rundir/read.h"
 #include "stats/stats.h"
+#include "spec/workload.h"
 
 static const char *const plot_kinds[][2] = {
 	{ "throughput", "throughput against threads" },
 	{ "latency", "latency percentiles against threads" },
 	{ "cdf", "latency distribution" },
 	{ "fairness", "fairness against threads" },
-};
-
-static const char *const special_plots[][3] = {
-	{ "pi", "pi-blocked", "blocked time per lock type" },
-	{ "condvar", "condvar-wake", "time to last acquire per wake "
-	  "strategy" },
-	{ "numa", "numa-locality", "local against remote memory" },
 };
 
 /* Markdown table cells must not contain '|' or newlines. */
@@ -128,16 +122,15 @@ static void plots(FILE *f, const struct fl_rd_run *r, const char *w)
 			plot_kinds[k][1], w, plot_kinds[k][0]);
 		any = 1;
 	}
-	for (size_t k = 0; k < sizeof(special_plots) /
-	     sizeof(special_plots[0]); k++) {
-		if (strcmp(special_plots[k][0], w) != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/plots/%s.png", r->dir,
-			 special_plots[k][1]);
-		if (access(path, R_OK))
-			continue;
-		fprintf(f, "![%s: %s](plots/%s.png)\n\n", w,
-			special_plots[k][2], special_plots[k][1]);
+	/* the workload's own plot, as its descriptor declares it */
+	const struct fl_workload *wd = fl_workload_find(w);
+	const struct fl_special_plot *sp = wd ? wd->plot : NULL;
+
+	snprintf(path, sizeof(path), "%s/plots/%s.png", r->dir,
+		 sp ? sp->name : "");
+	if (sp && access(path, R_OK) == 0) {
+		fprintf(f, "![%s: %s](plots/%s.png)\n\n", w, sp->caption,
+			sp->name);
 		any = 1;
 	}
 	if (!any)

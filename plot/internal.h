@@ -12,6 +12,7 @@
 
 #include "plot/gp.h"
 #include "plot/plot.h"
+#include "spec/workload.h"
 
 #define MAX_SERIES 48
 #define MAX_X 64
@@ -28,20 +29,17 @@ struct wl {
 	int vary_placement;
 };
 
-enum fig { F_OPS, F_P50, F_P99, F_P999, F_JAIN, F_EXTRA };
+/* the figures a panel draws: the descriptors' enum, shorter */
+enum fig {
+	F_OPS = FL_FIG_OPS, F_P50 = FL_FIG_P50, F_P99 = FL_FIG_P99,
+	F_P999 = FL_FIG_P999, F_JAIN = FL_FIG_JAIN, F_EXTRA = FL_FIG_EXTRA,
+};
 
 struct panel {
 	enum fig fig;
 	const char *extra;		/* F_EXTRA: the counter's name */
 	const char *title;
 	const char *ylabel;
-};
-
-/* A specialised plot (the table of them is in run_plots.c): a bar per
- * series and value of option, for one workload. */
-struct special {
-	const char *workload, *option, *name, *title, *ylabel;
-	struct panel panels[2];
 };
 
 /* plot_series.c: the workload's ok cells, their thread counts and the
@@ -78,8 +76,9 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 int plot_cdf(const struct fl_rd_run *r, const struct wl *w, const char *dir,
 	     const struct fl_plot_opts *o, FILE *log, char *err,
 	     size_t errlen);
+/* the workload's own plot, from its descriptor (spec/workload.h) */
 int plot_special(const struct fl_rd_run *r, const struct wl *w,
-		 const struct special *sp, const char *dir,
+		 const struct fl_special_plot *sp, const char *dir,
 		 const struct fl_plot_opts *o, FILE *log, char *err,
 		 size_t errlen);
 

@@ -19,27 +19,6 @@
 
 #include "plot/internal.h"
 
-/*
- * The specialised plots: a bar per series and option value, at the
- * largest thread count. They appear when the workload's rows carry the
- * option, and are skipped quietly otherwise.
- */
-static const struct special specials[] = {
-	{ "condvar", "wake", "condvar-wake",
-	  "condvar: time until the last waiter holds the mutex, per wake "
-	  "strategy", "time (ns)",
-	  { { F_P50, NULL, "median of the rounds (p50)", NULL },
-	    { F_P99, NULL, "p99 of the rounds", NULL } } },
-	{ "pi", "lock", "pi-blocked",
-	  "pi: high-priority thread's blocked time per lock type",
-	  "blocked time (ns)",
-	  { { F_P50, NULL, "p50", NULL }, { F_P99, NULL, "p99", NULL } } },
-	{ "numa", "mem-node", "numa-locality",
-	  "numa: local against remote futex memory", NULL,
-	  { { F_OPS, NULL, "throughput", NULL },
-	    { F_P99, NULL, "p99 latency", "latency (ns)" } } },
-};
-
 static int plot_workload(const struct fl_rd_run *r, const char *name,
 			 const char *dir, const struct fl_plot_opts *o,
 			 FILE *log, char *err, size_t errlen)
@@ -95,12 +74,12 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 				     "threads (Jain's index of per-thread ops)",
 				     fair, 1, o, log, err, errlen);
 	}
-	for (size_t s = 0; rc >= 0 && s < sizeof(specials) /
-	     sizeof(specials[0]); s++) {
+	/* a plot of the workload's own, declared in its descriptor */
+	const struct fl_workload *wd = fl_workload_find(name);
+
+	if (rc >= 0 && wd && wd->plot) {
 		n += rc;
-		rc = strcmp(specials[s].workload, name) ? 0 :
-		     plot_special(r, &w, &specials[s], dir, o, log, err,
-				  errlen);
+		rc = plot_special(r, &w, wd->plot, dir, o, log, err, errlen);
 	}
 	free(w.cells);
 	return rc < 0 ? -1 : n + rc;

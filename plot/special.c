@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The specialised plots (condvar wake strategies, pi lock types, numa
- * memory locality): a bar per series and option value at the largest
- * thread count, median with min and max as error bars.
+ * A workload's own plot, declared in its descriptor (condvar's wake
+ * strategies, pi's lock types, numa's memory locality): a bar per series
+ * and option value at the largest thread count, median with min and max
+ * as error bars.
  */
 #include "plot/plot.h"
 
@@ -10,8 +11,15 @@
 
 #include "plot/internal.h"
 
+/* A descriptor's panel as the plot files' own. */
+static struct panel panel_of(const struct fl_plot_panel *p)
+{
+	return (struct panel){ .fig = (enum fig)p->fig, .extra = p->extra,
+			       .title = p->title, .ylabel = p->ylabel };
+}
+
 int plot_special(const struct fl_rd_run *r, const struct wl *w,
-		 const struct special *sp, const char *dir,
+		 const struct fl_special_plot *sp, const char *dir,
 		 const struct fl_plot_opts *o, FILE *log, char *err,
 		 size_t errlen)
 {
@@ -69,6 +77,7 @@ int plot_special(const struct fl_rd_run *r, const struct wl *w,
 	int logy[2];
 
 	for (unsigned int p = 0; p < 2; p++) {
+		const struct panel pn = panel_of(&sp->panels[p]);
 		double vals[MAX_SERIES * MAX_X];
 		unsigned int nv = 0;
 
@@ -94,7 +103,7 @@ int plot_special(const struct fl_rd_run *r, const struct wl *w,
 						      sp->option, l, sizeof(l));
 					if (strcmp(l, labels[s]) == 0)
 						f = plot_fig_of(w->cells[i],
-								&sp->panels[p]);
+								&pn);
 				}
 				if (f && nv < MAX_SERIES * MAX_X)
 					vals[nv++] = f->med;
@@ -107,7 +116,7 @@ int plot_special(const struct fl_rd_run *r, const struct wl *w,
 			fprintf(g.f, "\n");
 		}
 		fl_gp_end_block(&g);
-		logy[p] = sp->panels[p].fig != F_JAIN &&
+		logy[p] = pn.fig != F_JAIN &&
 			  plot_wants_logy(vals, nv);
 	}
 	fl_gp_begin_draw(&g, 1100, 800);
@@ -120,16 +129,17 @@ int plot_special(const struct fl_rd_run *r, const struct wl *w,
 	fl_gp_str(g.f, sp->option);
 	fprintf(g.f, "\n");
 	for (unsigned int p = 0; p < 2; p++) {
-		plot_ylabel_of(r, w, &sp->panels[p], yl, sizeof(yl));
-		if (!sp->panels[p].ylabel && sp->ylabel &&
-		    sp->panels[p].fig != F_OPS)
+		const struct panel pn = panel_of(&sp->panels[p]);
+
+		plot_ylabel_of(r, w, &pn, yl, sizeof(yl));
+		if (!pn.ylabel && sp->ylabel && pn.fig != F_OPS)
 			snprintf(yl, sizeof(yl), "%s", sp->ylabel);
 		fprintf(g.f, "set title ");
-		fl_gp_str(g.f, sp->panels[p].title);
+		fl_gp_str(g.f, pn.title);
 		fprintf(g.f, "\nset ylabel ");
 		fl_gp_str(g.f, yl);
 		fprintf(g.f, "\n");
-		plot_set_yformat(g.f, &sp->panels[p]);
+		plot_set_yformat(g.f, &pn);
 		/* a spinning outlier 100x above would flatten the rest */
 		fprintf(g.f, "%s\n", logy[p] ? "set logscale y 10\n"
 			"set yrange [*:*]" : "unset logscale y\n"

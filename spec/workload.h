@@ -102,6 +102,35 @@ struct fl_counter_desc {
 #define FL_COUNTER_SUM(name_) { .name = (name_), .merge = FL_MERGE_SUM }
 #define FL_COUNTER_MAX(name_) { .name = (name_), .merge = FL_MERGE_MAX }
 
+/*
+ * A plot of a workload's own beside the ones every workload gets (plot/):
+ * a bar per series and value of `option`, at the largest thread count,
+ * median with min and max as error bars, on two panels; the report shows
+ * it with its caption.
+ */
+enum fl_plot_figure {
+	FL_FIG_OPS,		/* ops/s */
+	FL_FIG_P50, FL_FIG_P99, FL_FIG_P999,	/* latency percentiles */
+	FL_FIG_JAIN,		/* fairness */
+	FL_FIG_EXTRA,		/* one of the workload's counters */
+};
+
+struct fl_plot_panel {
+	enum fl_plot_figure fig;
+	const char *extra;		/* FL_FIG_EXTRA: the counter's name */
+	const char *title;
+	const char *ylabel;		/* NULL: the figure's own */
+};
+
+struct fl_special_plot {
+	const char *option;		/* one bar group per value of it */
+	const char *name;		/* the file: plots/<name>.png */
+	const char *title;
+	const char *ylabel;		/* latency panels' label, or NULL */
+	struct fl_plot_panel panels[2];
+	const char *caption;		/* the report's words for it */
+};
+
 struct fl_workload {
 	const char *name;
 	const char *summary;		/* one line for `futexlab list` */
@@ -141,6 +170,9 @@ struct fl_workload {
 	void (*note)(const struct fl_cell *cell,
 		     const uint64_t (*counters)[FL_NCOUNTERS],
 		     unsigned int nreps, char *buf, size_t len);
+	/* optional: a plot of its own, drawn by `futexlab plot` and shown
+	 * by `futexlab report` when the run has the workload's cells */
+	const struct fl_special_plot *plot;
 };
 
 struct fl_workload_impl {

@@ -214,6 +214,20 @@ static int verify(struct fl_rep *rep, char *why, size_t len)
 	return fl_guarded_check_count(&s->guarded, acquisitions, why, len);
 }
 
+/* futexlab plot's condvar-wake: the wake strategies side by side */
+static const struct fl_special_plot wake_plot = {
+	.option = "wake",
+	.name = "condvar-wake",
+	.title = "condvar: time until the last waiter holds the mutex, per "
+		 "wake strategy",
+	.ylabel = "time (ns)",
+	.panels = {
+		{ .fig = FL_FIG_P50, .title = "median of the rounds (p50)" },
+		{ .fig = FL_FIG_P99, .title = "p99 of the rounds" },
+	},
+	.caption = "time to last acquire per wake strategy",
+};
+
 FL_WORKLOAD_DESCRIPTOR(condvar) = {
 	.name = "condvar",
 	.summary = "broadcast to N waiters who then take one mutex",
@@ -236,6 +250,7 @@ FL_WORKLOAD_DESCRIPTOR(condvar) = {
 	.nthreads = nthreads,
 	.init = init,
 	.verify = verify,
+	.plot = &wake_plot,
 };
 
 #else /* one build per backend */

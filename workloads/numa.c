@@ -275,6 +275,19 @@ static void note(const struct fl_cell *cell,
 			 100.0 * (double)remote / (double)(local + remote));
 }
 
+/* futexlab plot's numa-locality: local against remote memory */
+static const struct fl_special_plot locality_plot = {
+	.option = "mem-node",
+	.name = "numa-locality",
+	.title = "numa: local against remote futex memory",
+	.panels = {
+		{ .fig = FL_FIG_OPS, .title = "throughput" },
+		{ .fig = FL_FIG_P99, .title = "p99 latency",
+		  .ylabel = "latency (ns)" },
+	},
+	.caption = "local against remote memory",
+};
+
 FL_WORKLOAD_DESCRIPTOR(numa) = {
 	.name = "numa",
 	.summary = "contended futex mutex with threads and words on chosen "
@@ -299,6 +312,7 @@ FL_WORKLOAD_DESCRIPTOR(numa) = {
 	.init = init,
 	.verify = verify,
 	.note = note,
+	.plot = &locality_plot,
 };
 
 #else /* one build per backend */

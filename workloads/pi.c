@@ -205,6 +205,19 @@ static void note(const struct fl_cell *cell,
 		 limit, longest);
 }
 
+/* futexlab plot's pi-blocked: the lock types side by side */
+static const struct fl_special_plot blocked_plot = {
+	.option = "lock",
+	.name = "pi-blocked",
+	.title = "pi: high-priority thread's blocked time per lock type",
+	.ylabel = "blocked time (ns)",
+	.panels = {
+		{ .fig = FL_FIG_P50, .title = "p50" },
+		{ .fig = FL_FIG_P99, .title = "p99" },
+	},
+	.caption = "blocked time per lock type",
+};
+
 FL_WORKLOAD_DESCRIPTOR(pi) = {
 	.name = "pi",
 	.summary = "priority inversion: low owner, medium hog, high waiter",
@@ -228,6 +241,7 @@ FL_WORKLOAD_DESCRIPTOR(pi) = {
 	.init = init,
 	.verify = verify,
 	.note = note,
+	.plot = &blocked_plot,
 };
 
 #else /* one build per backend */
