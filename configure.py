@@ -68,14 +68,14 @@ LIBRARIES = {
     # figures of repetitions and cells: medians, spreads, fairness
     "stats": ["figures.c", "stats.c"],
     # the run directory: its one writer and its one reader
-    "rundir": ["csv.c", "meta.c", "read.c", "write.c"],
+    "rundir": ["csv.c", "meta.c", "read.c", "read_bins.c", "write.c"],
     # the matrix engine: matrix files, cells, visits, resume
     "sweep": ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
               "job_resume.c", "keys.c", "load.c", "parse.c", "run.c",
               "threads.c"],
     # readers of run directories
     "plot": ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
-             "special.c", "threads.c"],
+             "special.c", "threads.c", "timeline.c"],
     # the subcommands: parse flags, call a library, map to exit statuses
     "cli": ["cmd_compare.c", "cmd_list.c", "cmd_matrix.c", "cmd_plot.c",
             "cmd_report.c", "cmd_run.c", "flags.c", "interrupt.c",

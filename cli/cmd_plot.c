@@ -27,6 +27,8 @@ static void usage(FILE *f)
 		"the largest)\n"
 		"  --cdf-cells LIST  CDF of these cell indices instead, e.g. "
 		"3,7\n"
+		"  --timeline LIST   also throughput over time of these cell\n"
+		"                    indices, e.g. 3,7: a line per repetition\n"
 		"  --out DIR         write elsewhere than RUN-DIR/plots\n"
 		"  --scripts-only    write the .gp scripts, do not run "
 		"gnuplot\n"
@@ -38,6 +40,7 @@ int fl_cmd_plot(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "cdf-threads", 1, NULL, 't' },
 		{ "cdf-cells", 1, NULL, 'c' },
+		{ "timeline", 1, NULL, 'T' },
 		{ "out", 1, NULL, 'o' },
 		{ "scripts-only", 0, NULL, 's' },
 		{ "help", 0, NULL, 'h' },
@@ -74,6 +77,16 @@ int fl_cmd_plot(int argc, char **argv)
 				return 2;
 			}
 			o.cdf_cells = optarg;
+			break;
+		case 'T':
+			if (!*optarg || strspn(optarg, "0123456789,") !=
+			    strlen(optarg)) {
+				fprintf(stderr, "futexlab plot: --timeline: "
+					"'%s' is not a list of cell indices\n",
+					optarg);
+				return 2;
+			}
+			o.timeline_cells = optarg;
 			break;
 		case 'o':
 			outdir = optarg;

@@ -9,10 +9,10 @@
  *   <w>-cdf          the latency distribution of chosen cells from their
  *                    merged histograms: CDF and tail (1 - CDF), log x;
  *   <w>-fairness     Jain's index across threads against threads;
- * and where the workload's rows exist, the specialised ones:
- *   pi-blocked       high-priority blocked time per lock type;
- *   condvar-wake     time to the last waiter's acquire per wake strategy;
- *   numa-locality    local against remote memory.
+ *   <w>-timeline-cell-<i>  throughput over time of a chosen cell, a line
+ *                    per repetition (only when asked: --timeline);
+ * and the plot a workload's descriptor declares of its own (spec/
+ * workload.h: pi-blocked, condvar-wake, numa-locality).
  */
 #ifndef FUTEXLAB_PLOT_PLOT_H
 #define FUTEXLAB_PLOT_PLOT_H
@@ -26,6 +26,8 @@ struct fl_plot_opts {
 					 * the largest that ran) */
 	const char *cdf_cells;		/* or these cell indices, "3,7" */
 	int no_render;			/* write the scripts only */
+	const char *timeline_cells;	/* throughput over time of these
+					 * cell indices, "3,7"; NULL none */
 };
 
 /*

@@ -85,6 +85,37 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 	return rc < 0 ? -1 : n + rc;
 }
 
+/* The timelines of the cells o->timeline_cells lists: the number drawn,
+ * or -1 with err (a listed cell the run does not have). */
+static int plot_timelines(const struct fl_rd_run *r, const char *outdir,
+			  const struct fl_plot_opts *o, FILE *log, char *err,
+			  size_t errlen)
+{
+	int total = 0;
+
+	for (const char *p = o->timeline_cells; p && *p;) {
+		char *end;
+		unsigned long idx = strtoul(p, &end, 10);
+		const struct fl_rd_cell *c = NULL;
+
+		for (unsigned long i = 0; i < r->ncells && !c; i++)
+			if (r->cells[i].index == idx && end != p)
+				c = &r->cells[i];
+		if (!c) {
+			snprintf(err, errlen, "--timeline: the run has no cell "
+				 "%.*s", (int)strcspn(p, ","), p);
+			return -1;
+		}
+		int n = plot_timeline(r, c, outdir, o, log, err, errlen);
+
+		if (n < 0)
+			return -1;
+		total += n;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return total;
+}
+
 int fl_plot_run(const struct fl_rd_run *r, const char *outdir,
 		const struct fl_plot_opts *o, FILE *log, char *err,
 		size_t errlen)
@@ -106,5 +137,7 @@ int fl_plot_run(const struct fl_rd_run *r, const char *outdir,
 			return -1;
 		total += n;
 	}
-	return total;
+	int n = plot_timelines(r, outdir, o, log, err, errlen);
+
+	return n < 0 ? -1 : total + n;
 }

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Throughput over time of one chosen cell (futexlab plot --timeline):
+ * each repetition's operations per second bin by bin against the time
+ * since its start barrier, a line per repetition, so a stall, a slow
+ * start or a thread that stopped early shows instead of being averaged
+ * into one figure. From the run's bins/ files (rundir/read_bins.c).
+ */
+#include "plot/plot.h"
+
+#include "plot/internal.h"
+
+/* Write repetition rep's bins as the datablock $r<rep>: the start of
+ * each bin in seconds and its rate, the last rate repeated at the end so
+ * that `steps` draws the last bin too. */
+static void rep_block(struct fl_gp *g, unsigned int rep,
+		      const struct fl_rd_bins *b)
+{
+	char name[32];
+	unsigned long long start = 0;
+	double rate = 0;
+
+	snprintf(name, sizeof(name), "r%u", rep);
+	fl_gp_block(g, name);
+	for (unsigned int k = 0; k < b->n; k++) {
+		unsigned long long len = b->end_ns[k] - start;
+
+		rate = len ? (double)b->ops[k] * 1e9 / (double)len : 0;
+		fprintf(g->f, "%.6f %.6g\n", (double)start / 1e9, rate);
+		start = b->end_ns[k];
+	}
+	fprintf(g->f, "%.6f %.6g\n", (double)start / 1e9, rate);
+	fl_gp_end_block(g);
+}
+
+int plot_timeline(const struct fl_rd_run *r, const struct fl_rd_cell *c,
+		  const char *dir, const struct fl_plot_opts *o, FILE *log,
+		  char *err, size_t errlen)
+{
+	static struct fl_rd_bins b;
+	char name[128], title[1024], sub[512], yl[128];
+	unsigned int reps[FL_RD_MAX_REPS], nreps = 0;
+	unsigned long long bin_ns = 0;
+	struct fl_gp g;
+
+	snprintf(name, sizeof(name), "%s-timeline-cell-%lu", c->workload,
+		 c->index);
+	fl_plot_subtitle(r, sub, sizeof(sub));
+	for (unsigned int rep = 0; rep < c->nrows && rep < FL_RD_MAX_REPS;
+	     rep++) {
+		int rc = fl_rd_bins(r, c->index, rep, &b, err, errlen);
+
+		if (rc < 0)
+			return -1;
+		if (rc > 0 || !b.n)
+			continue;
+		if (!nreps) {
+			bin_ns = b.bin_ns;
+			snprintf(title, sizeof(title), "%s on %s, %u threads, "
+				 "%s (cell %lu): throughput over time, bins "
+				 "of %.3g ms\n%s", c->workload, c->backend,
+				 c->threads, c->options, c->index,
+				 (double)bin_ns / 1e6, sub);
+			if (fl_gp_open(&g, dir, name, title, err, errlen))
+				return -1;
+		}
+		rep_block(&g, rep, &b);
+		reps[nreps++] = rep;
+	}
+	if (!nreps) {
+		if (log)
+			fprintf(log, "cell %lu: no bins recorded; no "
+				"timeline\n", c->index);
+		return 0;
+	}
+	snprintf(yl, sizeof(yl), "%s/s", fl_rd_ops_unit(r, c->workload));
+	fl_gp_begin_draw(&g, 1100, 600);
+	fprintf(g.f, "set title ");
+	fl_gp_dstr(g.f, title);
+	fprintf(g.f, "\nset xlabel 'time since the start (s)'\nset ylabel ");
+	fl_gp_str(g.f, yl);
+	fprintf(g.f, "\nset yrange [0:*]\nset format y '%%.1s%%c'\nplot ");
+	for (unsigned int i = 0; i < nreps; i++)
+		fprintf(g.f, "%s$r%u using 1:2 with steps lt %u title "
+			"'repetition %u'", i ? ", \\\n\t" : "", reps[i], i + 1,
+			reps[i] + 1);
+	fprintf(g.f, "\n");
+	return plot_finish(&g, o, log, err, errlen);
+}
