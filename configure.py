@@ -93,7 +93,8 @@ CONFORMANCE = ["conformance.c", "waiters.c", "cases_wait.c", "cases_requeue.c",
 # unit tests: tests/unit/<name>.c, each linked with every library (the
 # linker takes only what a test calls)
 UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
-              "test_placement", "test_results", "test_rounds", "test_stats"]
+              "test_placement", "test_results", "test_rounds", "test_sample",
+              "test_stats"]
 
 # Debian packages the suite needs: (package, what shows it is there)
 PACKAGES = [
