@@ -12,7 +12,7 @@ void fl_sampler_init(struct fl_sampler *s, uint64_t seed, unsigned int every)
 	if (!s->rng)
 		s->rng = 1;
 	s->inv_log_miss = every > 1 ? 1.0 / log1p(-1.0 / every) : 0;
-	s->left = fl_sampler_gap(s);
+	s->first = fl_sampler_gap(s);
 }
 
 /*

@@ -8,12 +8,17 @@
  * layout (hash's futex array, a lock handed over in turn), and a run is
  * reproducible from its seed.
  *
- * An unsampled operation costs one decrement and a predicted branch; it
- * reads no clock. The draw of the next gap (a logarithm) happens only on
+ * An unsampled operation costs one compare and a predicted branch; it
+ * reads no clock and stores nothing. The draw of the next gap (a logarithm) happens only on
  * a timed operation, outside the caller's timed interval.
  *
- * Use: copy the thread's sampler into a local so the countdown lives in a
- * register, then `if (fl_sample_due(&smp))` around the clock reads.
+ * Use: the caller numbers its operations from 1 (it counts them anyway)
+ * and keeps the number of the next one to time in a local; deciding is
+ * then a compare, with no store on the measured path:
+ *
+ *	uint64_t next_timed = t->sampler.first;
+ *	...
+ *	if (fl_sample_due(ops + 1, &next_timed, &t->sampler))
  */
 #ifndef FUTEXLAB_SAMPLE_H
 #define FUTEXLAB_SAMPLE_H
@@ -34,7 +39,7 @@ static inline uint64_t fl_rand(uint64_t *state)
 }
 
 struct fl_sampler {
-	uint64_t left;		/* operations until the next timed one */
+	uint64_t first;		/* the number of the first operation timed */
 	uint64_t rng;		/* xorshift64* state, from the seed */
 	double inv_log_miss;	/* 1 / ln(1 - 1/every); 0 when every is 1 */
 };
@@ -44,12 +49,14 @@ void fl_sampler_init(struct fl_sampler *s, uint64_t seed, unsigned int every);
 /* The next gap: geometric with mean `every`, at least 1. */
 uint64_t fl_sampler_gap(struct fl_sampler *s);
 
-/* 1 when this operation is to be timed. */
-static inline int fl_sample_due(struct fl_sampler *s)
+/* 1 when operation number op is to be timed; then *next moves on to the
+ * next one to time. */
+static inline int fl_sample_due(uint64_t op, uint64_t *next,
+				struct fl_sampler *s)
 {
-	if (__builtin_expect(--s->left != 0, 1))
+	if (__builtin_expect(op != *next, 1))
 		return 0;
-	s->left = fl_sampler_gap(s);
+	*next += fl_sampler_gap(s);
 	return 1;
 }
 

@@ -114,7 +114,9 @@ void fl_meta_add_workload(json_t *meta, const struct fl_workload *w)
 		json_array_append_new(counters,
 				      json_string(w->counters[c].name));
 	json_object_set_new(all, w->name, json_pack(
-		"{s:s, s:s, s:s, s:o, s:b}", "summary", w->summary,
+		"{s:s, s:s, s:s, s:o, s:b, s:i}", "summary", w->summary,
 		"ops_unit", w->ops_unit, "latency", w->latency,
-		"counters", counters, "fairness", !w->ops_by_one_thread));
+		"counters", counters, "fairness", !w->ops_by_one_thread,
+		"default_sample_every",
+		(int)(w->sample_every ? w->sample_every : 1)));
 }

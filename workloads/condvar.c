@@ -495,7 +495,7 @@ static void broadcaster(struct fl_thread *t, struct cv_state *s, int mode)
 	const int sleeps = !!(rep->cell->backend->caps() & FL_CAP_SLEEP);
 	const int rt = !!rep->cell->opt[OPT_RT_WAITERS];
 	uint64_t rounds = 0, inversions = 0;
-	struct fl_sampler smp = t->sampler;
+	uint64_t next_timed = t->sampler.first;
 
 	for (uint32_t round = 1;; round++) {
 		if (wait_count(rep, s, s->armed, n * round, 1, sleeps) ||
@@ -557,7 +557,7 @@ static void broadcaster(struct fl_thread *t, struct cv_state *s, int mode)
 		}
 		/* the clock reads serve the round's other figures too; only
 		 * the record follows --sample */
-		if (fl_sample_due(&smp))
+		if (fl_sample_due(rounds + 1, &next_timed, &t->sampler))
 			fl_hist_record(t->hist, last);
 		if (rt)
 			inversions += order_inversions(s);

@@ -111,7 +111,7 @@ static void thread(struct fl_thread *t)
 	struct fl_rep *rep = t->rep;
 	const size_t n = (size_t)rep->cell->opt[OPT_FUTEXES];
 	void *words = t->local;
-	struct fl_sampler smp = t->sampler;
+	uint64_t next_timed = t->sampler.first;
 	uint64_t ops = 0, errors = 0;
 	size_t i = 0;
 
@@ -120,7 +120,7 @@ static void thread(struct fl_thread *t)
 		uint32_t *word = fl_word_at(words, i);
 		int r;
 
-		if (fl_sample_due(&smp)) {
+		if (fl_sample_due(ops + 1, &next_timed, &t->sampler)) {
 			uint64_t t0 = fl_now_ns();
 
 			r = fl_wait(word, FL_HASH_BAD_VAL, NULL);

@@ -127,11 +127,12 @@ static void thread(struct fl_thread *t)
 	uint32_t *w = (uint32_t *)(s->words + (multi ? t->index : 0) *
 				   FL_LOCK_PI_STRIDE);
 	const uint32_t tid = (uint32_t)t->tid;
-	struct fl_sampler smp = t->sampler;
+	uint64_t next_timed = t->sampler.first;
 	uint64_t ops = 0;
 
 	while (!fl_should_stop(rep)) {
-		const int timed = fl_sample_due(&smp);
+		const int timed = fl_sample_due(ops + 1, &next_timed,
+						  &t->sampler);
 		uint64_t t0 = timed ? fl_now_ns() : 0;
 		int r = fl_lock_pi(w, &rep->hard_deadline);
 		uint64_t t1 = timed ? fl_now_ns() : 0;

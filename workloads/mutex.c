@@ -19,9 +19,9 @@
  * attempt to holding the lock) of a random sample of acquisitions (one in
  * 512 by default, --sample); fairness across threads (Jain's index, min
  * and max acquisitions); wait and wake calls. Every run checks mutual
- * exclusion (workloads/lib/exclusion.h, no locked instruction): an owner
- * flag set on entry and a plain counter bumped inside the critical
- * section; two owners at once or a lost increment fails the cell.
+ * exclusion (workloads/lib/exclusion.h, no locked instruction): a plain
+ * counter bumped on entry and on leaving, odd while an owner is inside;
+ * two owners at once or a lost increment fails the cell.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -108,42 +108,76 @@ FL_WORKLOAD_DESCRIPTOR(mutex) = {
 
 #else /* one build per backend */
 
-static int lock(int algo, uint32_t *w, uint32_t tid,
-		const struct timespec *deadline, uint64_t *waits)
+static inline int lock(int algo, uint32_t *w, uint32_t tid,
+		       const struct timespec *deadline, uint64_t *waits)
 {
 	return algo == ALGO_MUTEX3 ? fl_mutex3_lock(w, deadline, waits) :
 	       algo == ALGO_MUTEX2 ? fl_mutex2_lock(w, deadline, waits) :
 	       fl_pi_mutex_lock(w, tid, deadline, waits);
 }
 
+static inline void unlock(int algo, uint32_t *w, uint32_t tid,
+			  uint64_t *wakes)
+{
+	if (algo == ALGO_PI)
+		fl_pi_mutex_unlock(w, tid, wakes);
+	else
+		fl_drepper_unlock(w, wakes);
+}
+
 /*
- * The measured loop. A sampled acquisition reads the clock before the
- * first attempt and once the lock is held, and records after the unlock,
- * so the histogram's work never lengthens the critical section; the other
- * acquisitions read no clock at all.
+ * One acquisition, the critical section and the release; algo and timed
+ * are constants where this inlines, so the untimed copy holds no clock
+ * read and no timestamp at all. Timed, it reads the clock before the
+ * first attempt and once the lock is held, and *lat gets the difference;
+ * the caller records it after the unlock, so the histogram's work never
+ * lengthens the critical section. 0, or the lock's error.
  */
-static void thread(struct fl_thread *t)
+static inline __attribute__((always_inline)) int
+acquire_release(struct fl_thread *t, struct mutex_state *s, const int algo,
+		const int timed, uint64_t crit, uint64_t *lat)
+{
+	const struct timespec *deadline = &t->rep->hard_deadline;
+	const uint32_t tid = (uint32_t)t->tid;
+	uint64_t t0 = timed ? fl_now_ns() : 0;
+	int r = lock(algo, s->word, tid, deadline, &t->counters[C_WAITS]);
+
+	if (r)
+		return r;
+	if (timed)
+		*lat = fl_now_ns() - t0;
+	if (fl_guarded_enter(&s->guarded))
+		t->counters[C_VIOLATIONS]++;
+	fl_busy(crit);
+	fl_guarded_leave(&s->guarded);
+	unlock(algo, s->word, tid, &t->counters[C_WAKES]);
+	return 0;
+}
+
+/* The measured loop, inlined once per algorithm (algo a constant) so
+ * that the loop carries no choice between them. */
+static inline __attribute__((always_inline)) void
+measured_loop(struct fl_thread *t, const int algo)
 {
 	struct fl_rep *rep = t->rep;
 	struct mutex_state *s = rep->shared;
-	uint32_t *w = s->word;
-	const int algo = (int)rep->cell->opt[OPT_ALGO];
 	const uint64_t crit = fl_busy_ns_to_loops(
 		(uint64_t)rep->cell->opt[OPT_CRITICAL]);
 	const uint64_t think = fl_busy_ns_to_loops(
 		(uint64_t)rep->cell->opt[OPT_THINK]);
-	const uint32_t tid = (uint32_t)t->tid;
-	const struct timespec *deadline = &rep->hard_deadline;
-	uint64_t *waits = &t->counters[C_WAITS];
-	uint64_t *wakes = &t->counters[C_WAKES];
-	struct fl_sampler smp = t->sampler;
-	uint64_t ops = 0, violations = 0;
+	uint64_t next_timed = t->sampler.first, ops = 0, lat = 0;
 
 	while (!fl_should_stop(rep)) {
-		const int timed = fl_sample_due(&smp);
-		uint64_t t0 = timed ? fl_now_ns() : 0, t1 = 0;
-		int r = lock(algo, w, tid, deadline, waits);
+		int r;
 
+		if (__builtin_expect(fl_sample_due(ops + 1, &next_timed,
+						   &t->sampler), 0)) {
+			r = acquire_release(t, s, algo, 1, crit, &lat);
+			if (!r)
+				fl_hist_record(t->hist, lat);
+		} else {
+			r = acquire_release(t, s, algo, 0, crit, &lat);
+		}
 		if (r) {
 			if (r == -ETIMEDOUT) {
 				t->counters[C_TIMEOUTS]++;
@@ -152,21 +186,24 @@ static void thread(struct fl_thread *t)
 			fl_rep_fail(rep, "lock returned %d", r);
 			break;
 		}
-		if (timed)
-			t1 = fl_now_ns();
-		violations += fl_guarded_enter(&s->guarded);
-		fl_busy(crit);
-		fl_guarded_leave(&s->guarded);
-		if (algo == ALGO_PI)
-			fl_pi_mutex_unlock(w, tid, wakes);
-		else
-			fl_drepper_unlock(w, wakes);
-		if (timed)
-			fl_hist_record(t->hist, t1 - t0);
 		fl_ops_publish(t, ++ops);
 		fl_busy(think);
 	}
-	t->counters[C_VIOLATIONS] = violations;
+}
+
+static void thread(struct fl_thread *t)
+{
+	switch ((int)t->rep->cell->opt[OPT_ALGO]) {
+	case ALGO_MUTEX3:
+		measured_loop(t, ALGO_MUTEX3);
+		break;
+	case ALGO_MUTEX2:
+		measured_loop(t, ALGO_MUTEX2);
+		break;
+	default:
+		measured_loop(t, ALGO_PI);
+		break;
+	}
 }
 
 FL_WORKLOAD_IMPL(mutex, thread, NULL);

@@ -232,7 +232,7 @@ static int verify(struct fl_rep *rep, char *why, size_t len)
 	uint64_t misplaced = fl_rep_sum(rep, C_MISPLACED);
 
 	for (unsigned int j = 0; j < s->nfutexes; j++)
-		count += s->words[j]->guarded.count;
+		count += fl_guarded_entries(&s->words[j]->guarded);
 	if (violations || count != ops) {
 		snprintf(why, len, "mutual exclusion violated: %llu double "
 			 "owners, %llu acquisitions against %llu counted",
@@ -325,7 +325,7 @@ static void thread(struct fl_thread *t)
 		(uint64_t)rep->cell->opt[OPT_CRITICAL]);
 	const int node = s->thread_node[t->index];
 	unsigned int j = t->index % s->nfutexes;
-	struct fl_sampler smp = t->sampler;
+	uint64_t next_timed = t->sampler.first;
 	uint64_t ops = 0, local = 0;
 	unsigned int cpu = 0, cpu_node = 0;
 
@@ -334,7 +334,8 @@ static void thread(struct fl_thread *t)
 		t->counters[C_MISPLACED]++;
 	while (!fl_should_stop(rep)) {
 		struct numa_word *nw = s->words[j];
-		const int timed = fl_sample_due(&smp);
+		const int timed = fl_sample_due(ops + 1, &next_timed,
+						  &t->sampler);
 		uint64_t t0 = timed ? fl_now_ns() : 0, t1 = 0;
 		int r = fl_mutex3_lock(nw->word, &rep->hard_deadline, NULL);
 

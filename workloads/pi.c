@@ -384,7 +384,7 @@ static void high(struct fl_thread *t, struct pi_state *s, int lock)
 	const uint64_t threshold = pi_threshold_ns(t->rep->cell);
 	const uint32_t tid = (uint32_t)t->tid;
 	uint64_t rounds = 0, inversions = 0, max = 0;
-	struct fl_sampler smp = t->sampler;
+	uint64_t next_timed = t->sampler.first;
 
 	for (uint32_t round = 1;; round++) {
 		if (wait_for(t, s, s->owner_has, round, "owner"))
@@ -408,7 +408,7 @@ static void high(struct fl_thread *t, struct pi_state *s, int lock)
 		drop(s, lock, tid);
 		/* the clock reads serve the watchdog's verdict too; only the
 		 * record follows --sample */
-		if (fl_sample_due(&smp))
+		if (fl_sample_due(rounds + 1, &next_timed, &t->sampler))
 			fl_hist_record(t->hist, blocked);
 		if (blocked > threshold)
 			inversions++;

@@ -217,12 +217,13 @@ static void requeuer(struct fl_thread *t, struct requeue_state *s)
 	const int nrequeue = rep->cell->opt[OPT_BROADCAST] ? (int)n :
 			     (int)rep->cell->opt[OPT_NREQUEUE];
 	const uint64_t settle = (uint64_t)rep->cell->opt[OPT_SETTLE];
-	struct fl_sampler smp = t->sampler;
+	uint64_t next_timed = t->sampler.first;
 
 	for (uint32_t round = 1;; round++) {
 		if (fl_rounds_begin(rs, rep, round, settle, "returned"))
 			break;
-		const int timed = fl_sample_due(&smp);
+		const int timed = fl_sample_due(t->ops + 1, &next_timed,
+						  &t->sampler);
 		uint64_t t0 = timed ? fl_now_ns() : 0;
 		int moved = requeue_all(t, s, n, nrequeue, pi);
 		uint64_t t1 = timed ? fl_now_ns() : 0;

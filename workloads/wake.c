@@ -117,7 +117,7 @@ static void waker(struct fl_thread *t, struct wake_state *s)
 	const unsigned int n = rs->nwaiters;
 	const int nwakes = (int)rep->cell->opt[OPT_NWAKES];
 	const uint64_t settle = (uint64_t)rep->cell->opt[OPT_SETTLE];
-	struct fl_sampler smp = t->sampler;
+	uint64_t next_timed = t->sampler.first;
 
 	for (uint32_t round = 1;; round++) {
 		unsigned int woken = 0;
@@ -125,7 +125,8 @@ static void waker(struct fl_thread *t, struct wake_state *s)
 
 		if (fl_rounds_begin(rs, rep, round, settle, "was woken"))
 			break;
-		const int timed = fl_sample_due(&smp);
+		const int timed = fl_sample_due(t->ops + 1, &next_timed,
+						  &t->sampler);
 		uint64_t t0 = timed ? fl_now_ns() : 0;
 
 		while (woken < n) {

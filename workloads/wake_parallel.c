@@ -187,10 +187,11 @@ static void waker(struct fl_thread *t, struct wp_state *s)
 	const unsigned int n = s->rounds->nwaiters;
 	const unsigned int k = t->index - n;
 	const int share = (int)(n / s->nwakers + (k < n % s->nwakers));
-	struct fl_sampler smp = t->sampler;
+	uint64_t next_timed = t->sampler.first;
 
 	for (uint32_t round = 1; !wait_reach(rep, &s->go, round); round++) {
-		const int timed = fl_sample_due(&smp);
+		const int timed = fl_sample_due(round, &next_timed,
+						  &t->sampler);
 		uint64_t t0 = timed ? fl_now_ns() : 0;
 		int w = fl_wake(s->word, share);
 		uint64_t t1 = timed ? fl_now_ns() : 0;

@@ -23,8 +23,10 @@ static void test_every_one_times_all(void **state)
 
 	(void)state;
 	fl_sampler_init(&s, 7, 1);
-	for (int i = 0; i < 1000; i++)
-		assert_int_equal(fl_sample_due(&s), 1);
+	uint64_t next = s.first;
+
+	for (uint64_t op = 1; op <= 1000; op++)
+		assert_int_equal(fl_sample_due(op, &next, &s), 1);
 }
 
 /* Mean and variance of DRAWS gaps at rate every. */
@@ -65,9 +67,10 @@ static void test_gaps_are_geometric(void **state)
 static unsigned int timed_of(struct fl_sampler *s, unsigned int n)
 {
 	unsigned int timed = 0;
+	uint64_t next = s->first;
 
-	for (unsigned int i = 0; i < n; i++)
-		timed += (unsigned int)fl_sample_due(s);
+	for (uint64_t op = 1; op <= n; op++)
+		timed += (unsigned int)fl_sample_due(op, &next, s);
 	return timed;
 }
 
@@ -92,8 +95,10 @@ static void test_no_period_aliases(void **state)
 
 	(void)state;
 	fl_sampler_init(&s, 1, 64);
-	for (unsigned int op = 0; op < 1024 * 640; op++)
-		if (fl_sample_due(&s))
+	uint64_t next = s.first;
+
+	for (uint64_t op = 1; op <= 1024 * 640; op++)
+		if (fl_sample_due(op, &next, &s))
 			hits[op % 1024]++;
 	for (unsigned int w = 0; w < 1024; w++)
 		words_hit += hits[w] > 0;

@@ -1,26 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The mutual-exclusion check of the lock workloads (mutex, numa, condvar,
- * pi): the data a lock guards is an owner flag and a plain counter. An
- * owner reads the flag, sets it to 1 on entry and back to 0 on leaving,
- * so a second owner inside finds it set; and it bumps the counter with a
- * plain (non-atomic) increment, so two owners at once lose updates,
- * which verify() sees as fewer counted than acquired.
+ * pi): the data a lock guards is one counter that an owner bumps with a
+ * plain (non-atomic) increment on entry and again on leaving, so it is
+ * odd while an owner is inside. An owner that finds it odd on entry has
+ * found a second owner inside; and two owners at once lose increments,
+ * which verify() sees as fewer entries (half the counter) than
+ * acquisitions.
  *
- * None of it is a locked instruction: plain loads and stores to a line
- * the lock holder owns anyway, a few cycles beside the lock's own atomic
- * operations. (It used to be an atomic swap, which cost as much as the
- * lock's uncontended path.) What that buys and gives up:
+ * None of it is a locked instruction: a load and a store on entry, one
+ * on leaving, to a line the lock holder owns anyway; a bare lock loop
+ * would bump a counter there too. (It used to be an atomic swap of an
+ * owner flag, which cost as much as the lock's uncontended path, and a
+ * store drains before every locked instruction that follows it.) What
+ * that buys and gives up:
  *   caught: a second owner that enters while the first is inside for
  *     longer than a store takes to become visible (tens of ns), which is
- *     every overlap a broken lock produces in practice, since the
- *     overlap lasts the critical section; and any overlap in which the
- *     two increments interleave (a lost update, seen by verify()).
+ *     every overlap a broken lock produces in practice, since it lasts
+ *     the critical section; and any overlap in which the two owners'
+ *     increments interleave (lost updates, seen by verify()).
  *   missed: two owners whose entries fall within one store's visibility
- *     window and whose increments happen not to interleave, i.e. an
- *     overlap of a few ns that leaves no trace in the data. A swap would
- *     order the two entries and catch those; a lock that is wrong that
- *     narrowly is for a model checker, not a benchmark.
+ *     window and whose increments happen not to interleave: an overlap
+ *     of a few ns that leaves no trace in the data. An atomic swap would
+ *     order the two entries and catch those; a lock wrong that narrowly
+ *     is for a model checker, not a benchmark.
  *
  * The caller aligns the struct as real data would lie, e.g.
  * `_Alignas(FL_CACHELINE) struct fl_guarded guarded;`: it carries no
@@ -33,26 +36,32 @@
 #include <stdio.h>
 
 struct fl_guarded {
-	uint32_t inside;	/* 1 while an owner is inside */
-	uint64_t count;		/* entries, by plain increments */
+	uint64_t seq;	/* plain increments: odd while an owner is inside,
+			 * twice the entries once all have left */
 };
 
 /* The lock is held: enter. 1 if another owner was inside (a violation
  * for the caller to count), else 0. */
 static inline int fl_guarded_enter(struct fl_guarded *g)
 {
-	int clash = __atomic_load_n(&g->inside, __ATOMIC_RELAXED) != 0;
+	uint64_t v = __atomic_load_n(&g->seq, __ATOMIC_RELAXED);
 
-	__atomic_store_n(&g->inside, 1, __ATOMIC_RELAXED);
-	/* a plain increment: a second owner would lose updates */
-	g->count = g->count + 1;
-	return clash;
+	__atomic_store_n(&g->seq, v + 1, __ATOMIC_RELAXED);
+	return __builtin_expect(v & 1, 0);
 }
 
 /* Before the unlock. */
 static inline void fl_guarded_leave(struct fl_guarded *g)
 {
-	__atomic_store_n(&g->inside, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&g->seq,
+			 __atomic_load_n(&g->seq, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+}
+
+/* After the threads joined: how many entries the counter saw. */
+static inline uint64_t fl_guarded_entries(const struct fl_guarded *g)
+{
+	return g->seq / 2;
 }
 
 /* verify(): the counter saw every one of acquisitions. 0, or -1 with a
@@ -61,12 +70,12 @@ static inline int fl_guarded_check_count(const struct fl_guarded *g,
 					 uint64_t acquisitions, char *why,
 					 size_t len)
 {
-	if (g->count == acquisitions)
+	if (fl_guarded_entries(g) == acquisitions)
 		return 0;
 	snprintf(why, len, "mutual exclusion violated: %llu acquisitions but "
 		 "the protected counter says %llu",
 		 (unsigned long long)acquisitions,
-		 (unsigned long long)g->count);
+		 (unsigned long long)fl_guarded_entries(g));
 	return -1;
 }
 
