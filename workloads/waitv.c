@@ -60,15 +60,14 @@ static inline uint32_t *futex_of(struct waitv_slot *slot, unsigned int j)
 #ifdef FL_DESCRIBE
 
 static const struct fl_option options[] = {
-	[OPT_FUTEXES] = { "futexes", FL_OPT_INT, "8",
-			  "futexes each waiter waits on at once (1-128)",
-			  NULL, 1, 1, FL_WAITV_MAX },
+	[OPT_FUTEXES] = FL_SWEEP_INT("futexes", "8", 1, FL_WAITV_MAX,
+			"futexes each waiter waits on at once (1-128)"),
 };
 
 static const struct fl_counter_desc counters[] = {
-	[C_INDEX_WRONG] = { "index_wrong", FL_MERGE_SUM },
-	[C_EAGAIN] = { "eagain", FL_MERGE_SUM },
-	[C_MISSES] = { "misses", FL_MERGE_SUM },
+	[C_INDEX_WRONG] = FL_COUNTER_SUM("index_wrong"),
+	[C_EAGAIN] = FL_COUNTER_SUM("eagain"),
+	[C_MISSES] = FL_COUNTER_SUM("misses"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)
@@ -149,6 +148,7 @@ static void waiter(struct fl_thread *t, struct waitv_state *s,
 {
 	struct fl_rep *rep = t->rep;
 	struct fl_waitv v[FL_WAITV_MAX];
+	uint64_t received = 0, next_timed = t->sampler.first;
 
 	for (unsigned int j = 0; j < s->nfutexes; j++)
 		v[j] = (struct fl_waitv){ .val = 0, .flags = FL_WAITV_FLAGS,
@@ -173,7 +173,10 @@ static void waiter(struct fl_thread *t, struct waitv_state *s,
 			continue;	/* EAGAIN without a signal: re-arm */
 		uint32_t j = slot->signalled;
 
-		fl_hist_record(t->hist, fl_now_ns() - slot->stamp_ns);
+		/* the waker's stamp times every signal; only the record
+		 * follows --sample */
+		if (fl_sample_due(++received, &next_timed, &t->sampler))
+			fl_hist_record(t->hist, fl_now_ns() - slot->stamp_ns);
 		if (r >= 0 && (uint32_t)r != j)
 			t->counters[C_INDEX_WRONG]++;
 		__atomic_store_n(futex_of(slot, j), 0, __ATOMIC_RELAXED);
@@ -204,9 +207,8 @@ static void waker(struct fl_thread *t, struct waitv_state *s)
 		slot->stamp_ns = fl_now_ns();
 		__atomic_store_n(futex_of(slot, j), 1, __ATOMIC_RELEASE);
 		fl_wake(futex_of(slot, j), 1);
-		wakes++;
+		fl_ops_publish(t, ++wakes);
 	}
-	t->ops = wakes;
 }
 
 static void thread(struct fl_thread *t)
