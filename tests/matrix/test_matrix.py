@@ -157,7 +157,7 @@ GOLDEN = [
     ("[experiment x]\nworkload = mutex\nalgorithm = pi\n",
      "3: unknown key 'algorithm' in [experiment x] (known for workload "
      "mutex: backend, threads, placement, duration, warmup, reps, seed, "
-     "hash-slots, algo, critical, think)"),
+     "hash-slots, sample, bin, algo, critical, think)"),
     ("[experiment x]\nworkload = mutexx\n",
      "2: workload: unknown workload 'mutexx' (known: ..."),
     ("[experiment x]\nworkload = mutex\nbackend = futex-private,futex3\n",
