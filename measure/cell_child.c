@@ -224,6 +224,116 @@ static int join_all(pthread_t *tids, unsigned int n, unsigned int *joined,
 	return 0;
 }
 
+/* Each thread's slot: its histogram, index, CPU, seed and sampler.
+ * 0, or -1 when a histogram cannot be allocated (the ones made are
+ * freed by the caller, which frees every slot's). */
+static int init_threads(struct fl_rep *rep, const struct fl_cell *cell)
+{
+	for (unsigned int i = 0; i < rep->nthreads; i++) {
+		struct fl_thread *t = &rep->threads[i];
+
+		t->hist = aligned_alloc(4096, (sizeof(struct fl_hist) + 4095) &
+					~(size_t)4095);
+		if (!t->hist)
+			return -1;
+		fl_hist_init(t->hist);
+		t->rep = rep;
+		t->index = i;
+		t->cpu = cell->cpus[i];
+		t->seed = cell->seed * 0x9E3779B97F4A7C15ull + i + 1;
+		fl_sampler_init(&t->sampler, t->seed, cell->sample_every);
+	}
+	return 0;
+}
+
+/*
+ * Start every thread, pinned, on one barrier. A thread that cannot be
+ * created leaves a barrier nobody can release: the cell is given up
+ * (the parent reads the reason and the child exits at once).
+ */
+static void start_threads(struct fl_rep *rep,
+			  const struct fl_workload_impl *impl,
+			  struct thread_start *starts, pthread_t *tids,
+			  pthread_barrier_t *barrier, struct fl_cell_shared *sh,
+			  struct fl_rep_result *out)
+{
+	for (unsigned int i = 0; i < rep->nthreads; i++) {
+		struct fl_thread *t = &rep->threads[i];
+		pthread_attr_t attr;
+		cpu_set_t set;
+
+		pthread_attr_init(&attr);
+		if (t->cpu >= 0) {
+			CPU_ZERO(&set);
+			CPU_SET(t->cpu, &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		starts[i] = (struct thread_start){ impl, t, barrier };
+		int err = pthread_create(&tids[i], &attr, thread_main,
+					 &starts[i]);
+
+		pthread_attr_destroy(&attr);
+		if (err) {
+			snprintf(sh->setup_reason, sizeof(sh->setup_reason),
+				 "pthread_create for thread %u: %s", i,
+				 strerror(err));
+			out->status = FL_STATUS_FAILED;
+			snprintf(out->reason, sizeof(out->reason), "%s",
+				 sh->setup_reason);
+			out->done = 1;
+			_exit(3);
+		}
+	}
+}
+
+/*
+ * After the stop: kick sleepers and join every thread by the hard
+ * deadline; if one still runs, let bounded waits end, kick once more and
+ * give it a second. A thread that outlives that aborts the cell: the
+ * result so far is written and the child exits, taking the thread along.
+ */
+static void stop_threads(struct fl_rep *rep,
+			 const struct fl_workload_impl *impl, pthread_t *tids,
+			 uint64_t duration_ns, struct fl_rep_result *out)
+{
+	unsigned int joined = 0, n = rep->nthreads;
+
+	if (impl->kick)
+		impl->kick(rep);
+	if (!join_all(tids, n, &joined, rep->hard_deadline_ns))
+		return;
+	__atomic_store_n(&fl_abort_waits, 1, __ATOMIC_RELAXED);
+	if (impl->kick)
+		impl->kick(rep);
+	if (!join_all(tids, n, &joined, fl_now_ns() + 1000000000ull))
+		return;
+	out->status = FL_STATUS_ABORTED;
+	snprintf(out->reason, sizeof(out->reason),
+		 "%u of %u threads still running %.1f s after the end of the "
+		 "repetition", n - joined, n,
+		 (double)FL_GRACE_NS(duration_ns) / 1e9);
+	merge_into(out, rep);
+	close_bins(&out->bins, out->ops, out->elapsed_ns);
+	out->done = 1;
+	_exit(4);
+}
+
+/* The repetition's verdict: a thread's reported failure, then verify(). */
+static void judge(struct fl_rep *rep, struct fl_rep_result *out)
+{
+	const struct fl_workload *w = rep->cell->workload;
+	char why[256] = "";
+
+	if (atomic_load(&rep->failed)) {
+		out->status = FL_STATUS_FAILED;
+		snprintf(out->reason, sizeof(out->reason), "%s",
+			 rep->fail_reason);
+	} else if (w->verify && w->verify(rep, why, sizeof(why))) {
+		out->status = FL_STATUS_FAILED;
+		snprintf(out->reason, sizeof(out->reason), "%s", why);
+	}
+}
+
 static void run_rep(const struct fl_cell *cell,
 		    const struct fl_workload_impl *impl, uint64_t duration_ns,
 		    struct fl_cell_shared *sh, struct fl_rep_result *out)
@@ -238,7 +348,6 @@ static void run_rep(const struct fl_cell *cell,
 	struct thread_start *starts = calloc(n, sizeof(*starts));
 	pthread_t *tids = calloc(n, sizeof(*tids));
 	pthread_barrier_t barrier;
-	unsigned int started = 0, joined = 0;
 	char why[256] = "";
 
 	out->status = FL_STATUS_OK;
@@ -254,23 +363,11 @@ static void run_rep(const struct fl_cell *cell,
 	rep->cell = cell;
 	rep->nthreads = n;
 	rep->threads = threads;
-	for (unsigned int i = 0; i < n; i++) {
-		struct fl_thread *t = &threads[i];
-
-		t->hist = aligned_alloc(4096, (sizeof(struct fl_hist) + 4095) &
-					~(size_t)4095);
-		if (!t->hist) {
-			out->status = FL_STATUS_FAILED;
-			snprintf(out->reason, sizeof(out->reason),
-				 "cannot allocate histograms");
-			goto out_hists;
-		}
-		fl_hist_init(t->hist);
-		t->rep = rep;
-		t->index = i;
-		t->cpu = cell->cpus[i];
-		t->seed = cell->seed * 0x9E3779B97F4A7C15ull + i + 1;
-		fl_sampler_init(&t->sampler, t->seed, cell->sample_every);
+	if (init_threads(rep, cell)) {
+		out->status = FL_STATUS_FAILED;
+		snprintf(out->reason, sizeof(out->reason),
+			 "cannot allocate histograms");
+		goto out_hists;
 	}
 	/* the deadline covers init too: a workload's set-up may wait */
 	rep->hard_deadline_ns = fl_now_ns() + duration_ns +
@@ -285,71 +382,18 @@ static void run_rep(const struct fl_cell *cell,
 		goto out_hists;
 	}
 	pthread_barrier_init(&barrier, NULL, n + 1);
-	for (; started < n; started++) {
-		pthread_attr_t attr;
-		cpu_set_t set;
-
-		pthread_attr_init(&attr);
-		if (threads[started].cpu >= 0) {
-			CPU_ZERO(&set);
-			CPU_SET(threads[started].cpu, &set);
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		}
-		starts[started] = (struct thread_start){ impl,
-			&threads[started], &barrier };
-		int err = pthread_create(&tids[started], &attr, thread_main,
-					 &starts[started]);
-
-		pthread_attr_destroy(&attr);
-		if (err) {
-			/* cannot release a partial barrier: give up the cell */
-			snprintf(sh->setup_reason, sizeof(sh->setup_reason),
-				 "pthread_create for thread %u: %s", started,
-				 strerror(err));
-			out->status = FL_STATUS_FAILED;
-			snprintf(out->reason, sizeof(out->reason), "%s",
-				 sh->setup_reason);
-			out->done = 1;
-			_exit(3);
-		}
-	}
+	start_threads(rep, impl, starts, tids, &barrier, sh, out);
 	pthread_barrier_wait(&barrier);
 	uint64_t t1, t0 = run_timed(rep, duration_ns, cell->bin_ns, &out->bins,
 				    &t1);
 
-	if (impl->kick)
-		impl->kick(rep);
-	if (join_all(tids, n, &joined, rep->hard_deadline_ns)) {
-		/* let bounded waits end now, wake sleepers once more */
-		__atomic_store_n(&fl_abort_waits, 1, __ATOMIC_RELAXED);
-		if (impl->kick)
-			impl->kick(rep);
-		if (join_all(tids, n, &joined, fl_now_ns() + 1000000000ull)) {
-			out->status = FL_STATUS_ABORTED;
-			snprintf(out->reason, sizeof(out->reason),
-				 "%u of %u threads still running %.1f s after "
-				 "the end of the repetition", n - joined, n,
-				 (double)FL_GRACE_NS(duration_ns) / 1e9);
-			merge_into(out, rep);
-			out->elapsed_ns = t1 - t0;
-			close_bins(&out->bins, out->ops, out->elapsed_ns);
-			out->done = 1;
-			_exit(4);
-		}
-	}
+	out->elapsed_ns = t1 - t0;
+	stop_threads(rep, impl, tids, duration_ns, out);
 	pthread_barrier_destroy(&barrier);
 	out->hash_slots = fl_probe_hash_slots();
-	out->elapsed_ns = t1 - t0;
 	merge_into(out, rep);
 	close_bins(&out->bins, out->ops, out->elapsed_ns);
-	if (atomic_load(&rep->failed)) {
-		out->status = FL_STATUS_FAILED;
-		snprintf(out->reason, sizeof(out->reason), "%s",
-			 rep->fail_reason);
-	} else if (w->verify && w->verify(rep, why, sizeof(why))) {
-		out->status = FL_STATUS_FAILED;
-		snprintf(out->reason, sizeof(out->reason), "%s", why);
-	}
+	judge(rep, out);
 out_hists:
 	for (unsigned int i = 0; i < n; i++)
 		free(threads[i].hist);
