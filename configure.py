@@ -96,6 +96,17 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_placement", "test_results", "test_rounds", "test_sample",
               "test_stats"]
 
+# The preload shim, libfutexlab-shim.so (shim/, docs/kmod.md): a shared
+# library of its own, compiled position-independent with only syscall()
+# exported, never linked into futexlab.
+SHIM_SOURCES = ["device.c", "futex2.c", "futex_op.c", "interpose.c",
+                "kernel.c", "lacking.c", "timeout.c", "waitv.c"]
+
+# its test (tests/shim/): the same futex(2) cases with and without it
+SHIM_TEST_SOURCES = ["test_shim.c", "run_case.c", "cases_checks.c",
+                     "cases_waitwake.c", "cases_pi.c", "cases_signals.c",
+                     "cases_process.c", "helpers.c"]
+
 # Debian packages the suite needs: (package, what shows it is there)
 PACKAGES = [
     ("gcc", "tool:gcc"),
@@ -317,6 +328,37 @@ def workload_objects(n):
     return objs
 
 
+def preload_shim(n, link):
+    """The shim, its test, and the guest's copy of both with perf: the
+    guest suite copies $builddir/tests into the guest, so the shim and the
+    perf binary its benchmarks run (tools/vm_perf_shim.py stage-perf)
+    are put there too. Returns the outputs `all` builds."""
+    n.rule("shlib", "$cc -shared -o $out $in -Wl,-z,defs -pthread -ldl",
+           description="LINK $out")
+    n.rule("copy", "cp $in $out", description="COPY $out")
+    n.rule("stage_perf", "python3 $root/tools/vm_perf_shim.py stage-perf "
+           "$out", description="PERF $out")
+    objs = [compile_c(n, src("shim/" + s), tag="_pic",
+                      extra=["-fPIC", "-fvisibility=hidden"])
+            for s in SHIM_SOURCES]
+    shim = n.build(built("libfutexlab-shim.so"), "shlib", objs)[0]
+    test = link("tests/test_shim",
+                [compile_c(n, src("tests/shim/" + s))
+                 for s in SHIM_TEST_SOURCES], ["-lcmocka"])
+    guest_shim = n.build(built("tests/shim/libfutexlab-shim.so"), "copy",
+                         [shim])[0]
+    guest_perf = n.build(built("tests/shim/perf"), "stage_perf",
+                         implicit=["$root/tools/vm_perf_shim.py"])[0]
+    n.build("vm-perf-shim", "run", [shim, guest_shim, guest_perf, test],
+            implicit=["$root/tools/vm_perf_shim.py",
+                      "$root/tools/perf_shim_guest.sh", built("gen/always")],
+            variables={"command": "python3 $root/tools/vm_perf_shim.py run "
+                       "--builddir $builddir",
+                       "desc": "VM-PERF-SHIM perf bench futex: stock and "
+                       "each design (QEMU guest)"})
+    return [shim, test, guest_shim, guest_perf]
+
+
 def kernels_under_test(n, guest_inputs):
     """Kernels built from Debian's linux-source (tools/kernel_build.py,
     docs/kernels.md): not part of `ninja test`, a kernel build is too long
@@ -405,6 +447,8 @@ def write_ninja(n, args, configure_args, kmod_part):
                           extra=force_include(header, flags))
                 for f in CONFORMANCE]
         tests.append(link("tests/conformance-" + name, objs, ["-lcmocka"]))
+    n.newline()
+    tests += preload_shim(n, link)
     n.newline()
 
     # the fidelity benchmark: futexlab's loops against bare ones
