@@ -67,7 +67,8 @@ LIBRARIES = {
     # figures of repetitions and cells: medians, spreads, fairness
     "stats": ["figures.c", "stats.c"],
     # the run directory: its one writer and its one reader
-    "rundir": ["csv.c", "meta.c", "read.c", "write.c"],
+    "rundir": ["csv.c", "meta.c", "read.c", "read_cells.c", "regular.c",
+               "write.c"],
     # the matrix engine: matrix files, cells, visits, resume
     "sweep": ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
               "job_resume.c", "keys.c", "load.c", "parse.c", "run.c",
