@@ -97,8 +97,7 @@ int fl_cmd_plot(int argc, char **argv)
 		return 2;
 	}
 	snprintf(out, sizeof(out), "%s/plots", run.dir);
-	n = fl_plot_run(&run, outdir ? outdir : out, &o, stdout, err,
-			sizeof(err));
+	n = fl_plot_run(&run, outdir, &o, stdout, err, sizeof(err));
 	fl_rd_close(&run);
 	if (n < 0) {
 		fprintf(stderr, "futexlab plot: %s\n", err);
