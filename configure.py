@@ -78,8 +78,8 @@ LIBRARIES = {
              "special.c", "threads.c"],
     # the subcommands: parse flags, call a library, map to exit statuses
     "cli": ["cmd_compare.c", "cmd_list.c", "cmd_matrix.c", "cmd_plot.c",
-            "cmd_report.c", "cmd_run.c", "flags.c", "interrupt.c",
-            "run_args.c"],
+            "cmd_report.c", "cmd_run.c", "estimate.c", "flags.c",
+            "interrupt.c", "outputs.c", "run_args.c"],
 }
 
 # the binary: main() and every library

@@ -7,12 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/outputs.h"
 #include "measure/placement.h"
 
 enum {
 	OPT_BACKEND = 1000, OPT_THREADS, OPT_DURATION, OPT_WARMUP, OPT_REPS,
 	OPT_PLACEMENT, OPT_RESULTS, OPT_SEED, OPT_JSON, OPT_HASH_SLOTS,
-	OPT_HELP, OPT_WORKLOAD_BASE = 2000,
+	OPT_YES, OPT_HELP, OPT_WORKLOAD_BASE = 2000,
 };
 
 static const struct {
@@ -39,6 +40,7 @@ static const struct {
 	  "N  futex hash slots: futex-private/futex2 set the 6.16+ private "
 	  "hash (0: the global table); kmod-private sizes its table (0: the "
 	  "module's default); default: leave it" },
+	{ "yes", 0, OPT_YES, "  run even when the estimate passes a day" },
 	{ "help", 0, OPT_HELP, "  this help" },
 };
 #define NCOMMON (sizeof(common) / sizeof(common[0]))
@@ -105,10 +107,12 @@ int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->results_dir = "results";
-	if (argc < 1 || strcmp(argv[0], "--help") == 0 ||
-	    strcmp(argv[0], "-h") == 0) {
+	if (argc < 1)
+		return usage_error("give a workload (futexlab run --help lists "
+				   "them)%s%s", "", "");
+	if (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
 		fl_run_usage(stdout, NULL);
-		return argc < 1 ? 2 : 1;
+		return 1;
 	}
 	w = fl_workload_find(argv[0]);
 	if (!w)
@@ -141,7 +145,9 @@ int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
 			break;
 		case OPT_THREADS:
 			if (fl_parse_threads(optarg, &a->spec, err,
-					     sizeof(err)))
+					     sizeof(err)) ||
+			    fl_spec_check_fixed_threads(&a->spec, err,
+							sizeof(err)))
 				return usage_error("%s%s", err, "");
 			break;
 		case OPT_DURATION:
@@ -171,10 +177,13 @@ int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
 				 sizeof(a->spec.placements[0]), "%s", optarg);
 			break;
 		case OPT_RESULTS:
-			if (!*optarg)
-				return usage_error("--results: empty path%s%s",
-						   "", "");
+			if (fl_check_output("run", "--results", optarg,
+					    FL_OUT_DIR_TREE))
+				return 2;
 			a->results_dir = optarg;
+			break;
+		case OPT_YES:
+			a->yes = 1;
 			break;
 		case OPT_SEED:
 			if (fl_parse_u64(optarg, &a->spec.seed))

@@ -29,7 +29,8 @@ struct fl_spec {
 	long hash_slots;
 };
 
-/* Defaults: every backend unset, 1 thread, compact, 1 s, 3 reps. */
+/* Defaults: every backend unset, 1 thread (or the workload's fixed
+ * count), compact, 1 s, 3 reps. */
 void fl_spec_init(struct fl_spec *s, const struct fl_workload *w);
 unsigned long fl_spec_ncells(const struct fl_spec *s);
 /* Fill cell i of the product; 0, or -1 with err (placement failure). */
@@ -42,5 +43,9 @@ int fl_parse_backends(const char *text, struct fl_spec *s, char *err,
 		      size_t errlen);
 int fl_parse_threads(const char *text, struct fl_spec *s, char *err,
 		     size_t errlen);
+/* A workload with a fixed thread count refuses any other: 0, or -1 with
+ * err naming the count. */
+int fl_spec_check_fixed_threads(const struct fl_spec *s, char *err,
+				size_t errlen);
 
 #endif
