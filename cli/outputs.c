@@ -6,6 +6,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +21,23 @@ static int refuse(const char *cmd, const char *flag, const char *path,
 	fprintf(stderr, "futexlab %s: %s: '%s' %s\n", cmd, flag,
 		fl_path_shown(path, sb, 160), why);
 	return -1;
+}
+
+/*
+ * Can an entry be made in dir? Tried, not guessed: access() says yes to
+ * root on a read-only file system and in /proc. 0, or an errno.
+ */
+static int probe_dir(const char *dir)
+{
+	char probe[PATH_MAX];
+
+	if (snprintf(probe, sizeof(probe), "%s/.futexlab-probe-XXXXXX",
+		     dir) >= (int)sizeof(probe))
+		return ENAMETOOLONG;
+	if (!mkdtemp(probe))
+		return errno;
+	rmdir(probe);
+	return 0;
 }
 
 /* The directory a new entry path would go in: writable, or refused. */
@@ -46,9 +64,11 @@ static int parent_writable(const char *cmd, const char *flag,
 			 "directory", parent);
 		return refuse(cmd, flag, path, why);
 	}
-	if (access(parent, W_OK | X_OK)) {
+	int e = probe_dir(parent);
+
+	if (e) {
 		snprintf(why, sizeof(why), "cannot be created in %s: %s",
-			 parent, strerror(errno));
+			 parent, strerror(e));
 		return refuse(cmd, flag, path, why);
 	}
 	return 0;
@@ -79,9 +99,12 @@ int fl_check_output(const char *cmd, const char *flag, const char *path,
 		return refuse(cmd, flag, path, "is a directory, not a file");
 	if (kind != FL_OUT_FILE && !S_ISDIR(st.st_mode))
 		return refuse(cmd, flag, path, "exists and is not a directory");
-	if (access(path, kind == FL_OUT_FILE ? W_OK : W_OK | X_OK)) {
+	int e = kind == FL_OUT_FILE ? (access(path, W_OK) ? errno : 0) :
+		probe_dir(path);
+
+	if (e) {
 		snprintf(why, sizeof(why), "cannot be written: %s",
-			 strerror(errno));
+			 strerror(e));
 		return refuse(cmd, flag, path, why);
 	}
 	return 0;

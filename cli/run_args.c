@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/flags.h"
 #include "cli/outputs.h"
 #include "measure/placement.h"
 
@@ -130,8 +131,7 @@ int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
 			OPT_WORKLOAD_BASE + (int)i };
 	longopts[n] = (struct option){ 0 };
 
-	optind = 1;
-	opterr = 0;
+	fl_getopt_start();
 	for (;;) {
 		int c = getopt_long(argc, argv, ":", longopts, NULL);
 

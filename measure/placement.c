@@ -117,8 +117,8 @@ static int order_from_hwloc(int scatter, const cpu_set_t *mask, int *cpus,
 		hwloc_bitmap_t *sets = calloc((size_t)npu, sizeof(*sets));
 		hwloc_obj_t root = hwloc_get_root_obj(topo);
 
-		for (int i = 0; sets && i < npu; i++)
-			sets[i] = hwloc_bitmap_alloc();
+		/* hwloc_distrib allocates each set itself (it dups
+		 * cpusets into them): bitmaps allocated here leaked */
 		if (sets && hwloc_distrib(topo, &root, 1, sets, (unsigned)npu,
 					  INT_MAX, 0) == 0) {
 			for (int i = 0; i < npu && n < max; i++) {

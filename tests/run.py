@@ -10,6 +10,8 @@ Suites, in this order:
                tests/{harness,matrix,vm}/test_*.py, each run as `python3 SCRIPT
                --builddir B` and ending with a line `NAME: N passed,
                N failed[, N skipped]`
+  fuzz         tests/fuzz/run.py: every fuzz target replays its seeds and
+               regressions, then fuzzes for FUZZ_SECONDS (all at once)
   guest        --guest-cmd COMMAND, if given: its output is streamed and
                must contain a line `guest: N passed, N failed`
 
@@ -45,6 +47,9 @@ UNIT_TIMEOUT = 60
 CONFORMANCE_TIMEOUT = 120
 SCRIPT_TIMEOUT = 180
 GUEST_TIMEOUT = 1800
+# each fuzz target's time in CI (they run at the same time): about a
+# minute, as `ninja fuzz` gives them ten
+FUZZ_SECONDS = 60
 
 # a script's closing line; the guest command prints the same form
 # (anywhere in a line: a guest's serial console may prefix it)
@@ -309,6 +314,13 @@ def main():
         suites.append((rel, lambda p=path, n=rel: run_counted(
             n, [sys.executable, p, "--builddir", builddir],
             SCRIPT_TIMEOUT)))
+
+    fuzz = os.path.join(ROOT, "tests", "fuzz", "run.py")
+    if os.path.exists(fuzz):
+        suites.append(("fuzz", lambda: run_counted(
+            "fuzz", [sys.executable, fuzz, "--builddir", builddir,
+                     "--seconds", str(FUZZ_SECONDS)],
+            FUZZ_SECONDS * 3 + 120, label="fuzz")))
 
     total = Result("tests")
     if not suites:
