@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include "cli/flags.h"
 #include "cli/outputs.h"
@@ -148,11 +150,24 @@ int fl_cmd_plot(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		usage(stderr);
+		fprintf(stderr, "futexlab plot: %s%s%s (see --help)\n",
+			optind < argc ? "give one RUN-DIR, not also '" :
+			"give a RUN-DIR", optind < argc ? argv[argc - 1] : "",
+			optind < argc ? "'" : "");
 		return 2;
 	}
 	if (fl_rd_open(argv[optind], &run, err, sizeof(err))) {
 		fprintf(stderr, "futexlab plot: %s\n", err);
+		return 2;
+	}
+	struct stat st;
+
+	if (!outdir && fstatat(run.dirfd, "plots", &st, AT_SYMLINK_NOFOLLOW) ==
+	    0 && !S_ISDIR(st.st_mode)) {
+		/* a link planted in a run directory: refused, not followed */
+		fprintf(stderr, "futexlab plot: %s/plots is not a directory "
+			"(a symbolic link is refused)\n", run.dir);
+		fl_rd_close(&run);
 		return 2;
 	}
 	if (o.cdf_cells && cdf_cells_in_run(o.cdf_cells, &run)) {

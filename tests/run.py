@@ -6,7 +6,8 @@
 Suites, in this order:
   unit         every build/tests/test_* (cmocka, read through its TAP output)
   conformance  every build/tests/conformance-<backend> (cmocka, TAP)
-  scripts      tests/cli/test_cli.py, tests/smoke/test_smoke.py and every
+  scripts      tests/cli/test_cli.py, tests/cli/test_untrusted.py,
+               tests/smoke/test_smoke.py and every
                tests/{harness,matrix,vm}/test_*.py, each run as `python3 SCRIPT
                --builddir B` and ending with a line `NAME: N passed,
                N failed[, N skipped]`
@@ -303,6 +304,7 @@ def main():
             n, p, CONFORMANCE_TIMEOUT, args=["--require"] if u else [],
             may_skip_all=not u)))
     scripts = [os.path.join(ROOT, "tests", "cli", "test_cli.py"),
+               os.path.join(ROOT, "tests", "cli", "test_untrusted.py"),
                os.path.join(ROOT, "tests", "smoke", "test_smoke.py")]
     for folder in ("harness", "matrix", "vm"):
         scripts += sorted(glob.glob(os.path.join(ROOT, "tests", folder,
