@@ -7,7 +7,8 @@ One tiny real run is made, then each case copies it into a fresh
 temporary tree, spoils it (a backquoted command in meta.json or in the
 directory's name, a workload named ../../X, a symbolic link under a
 plot's name, a FIFO under a file's name, NaN or wrapped numbers, a closed
-pipe, SIGHUP) and runs one command under a 10 s timeout. Each must end
+pipe, SIGHUP, a full file system: a 64 KiB tmpfs, when it can be
+mounted) and runs one command under a 10 s timeout. Each must end
 with the status and the first stderr line in tests/cli/untrusted.golden
 (`NAME: STATUS: LINE`, the tree's path written @TMP@), run no command (no
 CANARY file appears anywhere in the tree), and create nothing outside
@@ -259,6 +260,34 @@ def sighup_case(futexlab):
         shutil.rmtree(results, ignore_errors=True)
 
 
+def disk_full_case(futexlab):
+    """A run on a full file system: stopped at the first failed write."""
+    mnt = tempfile.mkdtemp(prefix="fl-untrusted-full-")
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs",
+                       mnt], capture_output=True).returncode:
+        os.rmdir(mnt)
+        print("note disk-full: cannot mount a small tmpfs (not root?): "
+              "not tried")
+        return "disk-full-run: not tried", []
+    try:
+        # one page left: cells.csv's header fits, the first histogram not
+        with open(os.path.join(mnt, "filler"), "wb") as f:
+            f.write(b"\0" * (60 * 1024))
+        r = subprocess.run([futexlab, "run", "mutex", "--threads", "1,2",
+                            "--duration", "0.05", "--reps", "1", "--warmup",
+                            "0", "--results", os.path.join(mnt, "res")],
+                           capture_output=True, text=True, timeout=60,
+                           cwd=ROOT)
+        lines = [re.sub(r"\.partial-[^/ ]*", ".partial-X",
+                        l.replace(mnt, "@MNT@"))
+                 for l in r.stderr.splitlines()[1:]]
+        return "disk-full-run: %d: %s" % (r.returncode,
+                                          " / ".join(lines)), []
+    finally:
+        subprocess.run(["umount", mnt])
+        os.rmdir(mnt)
+
+
 def make_base(futexlab, top):
     r = subprocess.run([futexlab, "run", "mutex", "--backend",
                         "futex-private", "--threads", "1", "--duration",
@@ -294,6 +323,7 @@ def main():
         results.append(("matrix-head", pipe_case(
             futexlab, "matrix-head", ["matrix", "matrix/vm.ini"], 1)))
         results.append(("sighup-run", sighup_case(futexlab)))
+        results.append(("disk-full-run", disk_full_case(futexlab)))
     finally:
         shutil.rmtree(top, ignore_errors=True)
     golden = {}
