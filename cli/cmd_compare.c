@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 
 #include "cli/flags.h"
+#include "cli/outputs.h"
 #include "cli/commands.h"
 #include "rundir/csv.h"
 #include "stats/figures.h"
@@ -395,6 +396,9 @@ int fl_cmd_compare(int argc, char **argv)
 			break;
 		switch (c) {
 		case 'o':
+			if (fl_check_output("compare", "--out", optarg,
+					    FL_OUT_DIR))
+				return 2;
 			outdir = optarg;
 			break;
 		case 'n':

@@ -91,10 +91,13 @@ static json_t *to_json(const struct fl_machine *m)
 	char caps[256], why[256];
 
 	for (unsigned int i = 0; i < fl_nworkloads; i++)
-		json_array_append_new(wl, json_pack("{s:s, s:s, s:o}", "name",
-			fl_workloads[i]->name, "summary",
+		json_array_append_new(wl, json_pack("{s:s, s:s, s:o, s:o}",
+			"name", fl_workloads[i]->name, "summary",
 			fl_workloads[i]->summary, "options",
-			options_json(fl_workloads[i])));
+			options_json(fl_workloads[i]), "fixed_threads",
+			fl_workloads[i]->fixed_threads ?
+			json_integer(fl_workloads[i]->fixed_threads) :
+			json_null()));
 	for (unsigned int i = 0; i < fl_nbackends; i++) {
 		const struct fl_backend *b = fl_backends[i];
 		int ok;

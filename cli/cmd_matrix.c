@@ -6,11 +6,15 @@
  * Exit 0 when every cell ran or was skipped, 1 when a cell failed a check
  * or was aborted, 2 on a bad matrix file or usage, 130 when interrupted.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/estimate.h"
 #include "cli/flags.h"
+#include "cli/outputs.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "measure/busy.h"
@@ -29,6 +33,7 @@ static void usage(FILE *f)
 		"matrix/default.ini) into one run directory under results/.\n\n"
 		"  --results DIR   where run directories go (default results)\n"
 		"  --list          print the cells and exit; runs nothing\n"
+		"  --yes           run even when the estimate passes a day\n"
 		"  --run-dir-file F  also write the finished run directory's\n"
 		"                  path to F (for scripts: stdout stays a\n"
 		"                  terminal)\n"
@@ -38,6 +43,28 @@ static void usage(FILE *f)
 		"                  cells without all their rows run. Refused\n"
 		"                  if the matrix file changed since.\n"
 		"  --help          this help\n");
+}
+
+static int __attribute__((format(printf, 1, 2)))
+bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "futexlab matrix: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+/* A bad matrix file already reads "FILE:LINE: ..." */
+static void print_matrix_error(const struct fl_matrix *m, const char *err)
+{
+	if (*m->name && strncmp(err, m->name, strlen(m->name)) == 0)
+		fprintf(stderr, "%s\n", err);
+	else
+		fprintf(stderr, "futexlab matrix: %s\n", err);
 }
 
 static int list_cells(const struct fl_matrix *m)
@@ -62,77 +89,189 @@ static int list_cells(const struct fl_matrix *m)
 	return 0;
 }
 
-/* futexlab matrix FILE | --resume DIR: parse, run every cell, finish the
- * run directory; meta.json also describes each workload (units, counters)
- * so the plots and the report can read the run directory alone. */
-int fl_cmd_matrix(int argc, char **argv)
+struct matrix_args {
+	const char *results, *resume, *file, *dir_file;
+	int results_given, list, yes;
+};
+
+/* The flags into a; 0, 1 after --help, or 2 after a one-line error. */
+static int parse_args(int argc, char **argv, struct matrix_args *a)
 {
 	static const struct option longopts[] = {
 		{ "results", 1, NULL, 'r' },
 		{ "resume", 1, NULL, 'R' },
 		{ "list", 0, NULL, 'l' },
 		{ "run-dir-file", 1, NULL, 'f' },
+		{ "yes", 0, NULL, 'y' },
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
-	static struct fl_matrix_job job;
-	const char *results = "results", *resume = NULL, *file = NULL;
-	const char *dir_file = NULL;
-	struct fl_machine machine;
-	struct fl_overhead overhead;
-	char err[2048];
-	int list = 0, rc;
 
+	memset(a, 0, sizeof(*a));
+	a->results = "results";
 	fl_getopt_start();
-	for (;;) {
-		int c = fl_getopt("matrix", argc, argv, longopts);
-
-		if (c == -1)
-			break;
+	for (int c; (c = fl_getopt("matrix", argc, argv, longopts)) != -1;) {
 		switch (c) {
 		case 'r':
-			if (!*optarg) {
-				fprintf(stderr, "futexlab matrix: --results: "
-					"empty path\n");
+			if (fl_check_output("matrix", "--results", optarg,
+					    FL_OUT_DIR_TREE))
 				return 2;
-			}
-			results = optarg;
+			a->results = optarg;
+			a->results_given = 1;
 			break;
 		case 'R':
-			resume = optarg;
+			a->resume = optarg;
 			break;
 		case 'l':
-			list = 1;
+			a->list = 1;
 			break;
 		case 'f':
-			dir_file = optarg;
+			if (fl_check_output("matrix", "--run-dir-file", optarg,
+					    FL_OUT_FILE))
+				return 2;
+			a->dir_file = optarg;
+			break;
+		case 'y':
+			a->yes = 1;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return 1;
 		default:	/* FL_GETOPT_BAD: it said why */
 			return 2;
 		}
 	}
 	if (optind < argc)
-		file = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "futexlab matrix: unexpected argument '%s'\n",
-			argv[optind]);
+		a->file = argv[optind++];
+	if (optind < argc)
+		return bad_usage("unexpected argument '%s'", argv[optind]);
+	if (!a->file && !a->resume)
+		return bad_usage("give a matrix FILE or --resume DIR (see "
+				 "--help)%s", "");
+	if (a->resume && a->results_given)
+		return bad_usage("--results: a resumed run stays where it "
+				 "started (%s); it takes no --results",
+				 a->resume);
+	if (a->list && (a->resume || !a->file))
+		return bad_usage("--list takes a matrix FILE, not --resume%s",
+				 "");
+	return 0;
+}
+
+/* The matrix's size and estimated time before a new run starts: 0, or 2
+ * when it is beyond the bound without --yes or the file is bad. */
+static int announce(const struct matrix_args *a)
+{
+	static struct fl_matrix m;
+	char err[2048];
+	double seconds = 0;
+	int rc;
+
+	if (fl_matrix_load(a->file, &m, err, sizeof(err))) {
+		print_matrix_error(&m, err);
+		fl_matrix_free(&m);
 		return 2;
 	}
-	if (!file && !resume) {
-		usage(stderr);
-		return 2;
+	for (unsigned int x = 0; x < m.nexps; x++)
+		seconds += fl_spec_seconds(&m.exps[x].spec, 1);
+	rc = fl_announce("matrix", m.ncells, m.nvisits, seconds, a->yes) ?
+	     2 : 0;
+	fl_matrix_free(&m);
+	return rc;
+}
+
+/* After the visits: the cells in order, meta.json, the rename; 0 or 1. */
+static int finish(struct fl_matrix_job *job, const struct fl_busy *busy,
+		  const struct fl_machine *machine,
+		  const struct fl_overhead *overhead)
+{
+	char err[2048];
+
+	if (fl_matrix_job_finalize(job, err, sizeof(err))) {
+		fprintf(stderr, "futexlab matrix: %s (resume with: futexlab "
+			"matrix --resume %s)\n", err, job->run.tmp);
+		return 1;
 	}
-	if (list) {
-		if (resume || !file) {
-			fprintf(stderr, "futexlab matrix: --list takes a "
-				"matrix FILE, not --resume\n");
-			return 2;
+	json_t *meta = fl_meta_new(fl_main_argc, fl_main_argv, machine,
+				   overhead, job->m.exps[0].spec.seed);
+
+	for (unsigned int x = 0; x < job->m.nexps; x++)
+		fl_meta_add_workload(meta, job->m.exps[x].spec.workload);
+	double foreign = fl_busy_foreign_share(busy);
+
+	if (foreign >= 0)	/* of this session, when resumed */
+		json_object_set_new(meta, "foreign_cpu_share",
+				    json_real(foreign));
+	fl_meta_finish(meta, (unsigned int)job->m.ncells, job->by_status, 0);
+	int rc = fl_matrix_job_finish(job, meta, err, sizeof(err));
+
+	json_decref(meta);
+	if (rc) {
+		fprintf(stderr, "futexlab matrix: %s (resume with: futexlab "
+			"matrix --resume %s)\n", err, job->run.tmp);
+		return 1;
+	}
+	return 0;
+}
+
+/* The visits stopped early: why, and the command that resumes them. */
+static int stopped(const struct fl_matrix_job *job, enum fl_job_outcome why)
+{
+	int e = errno;
+
+	if (why == FL_JOB_INTERRUPTED) {
+		fprintf(stderr, "futexlab matrix: interrupted after %lu of %lu "
+			"visits; resume with: futexlab matrix --resume %s\n",
+			job->ndone, job->m.nvisits, job->run.tmp);
+		return FL_EXIT_INTERRUPTED;
+	}
+	fprintf(stderr, "futexlab matrix: stopped after %lu of %lu visits: "
+		"%s%s; resume with: futexlab matrix --resume %s (or delete "
+		"it)\n", job->ndone, job->m.nvisits, ferror(stdout) ?
+		"cannot write the progress: " : "a write failed (above)",
+		ferror(stdout) ? strerror(e) : "", job->run.tmp);
+	return 1;
+}
+
+/* The finished run's path on stdout and in --run-dir-file; 0 or 1. */
+static int report_done(const struct fl_matrix_job *job, const char *dir_file)
+{
+	printf("%lu cells: %u ok, %u skipped, %u failed, %u aborted\n",
+	       job->m.ncells, job->by_status[FL_STATUS_OK],
+	       job->by_status[FL_STATUS_SKIPPED],
+	       job->by_status[FL_STATUS_FAILED],
+	       job->by_status[FL_STATUS_ABORTED]);
+	printf("%s\n", job->run.final);
+	if (dir_file) {
+		FILE *f = fopen(dir_file, "w");
+
+		if (!f || fprintf(f, "%s\n", job->run.final) < 0 || fclose(f)) {
+			fprintf(stderr, "futexlab matrix: cannot write %s: "
+				"%s\n", dir_file, strerror(errno));
+			return 1;
 		}
-		if (fl_matrix_load(file, &job.m, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
+	}
+	return 0;
+}
+
+/* futexlab matrix FILE | --resume DIR: parse, run every cell, finish the
+ * run directory; meta.json also describes each workload (units, counters)
+ * so the plots and the report can read the run directory alone. */
+int fl_cmd_matrix(int argc, char **argv)
+{
+	static struct fl_matrix_job job;
+	struct matrix_args a;
+	struct fl_machine machine;
+	struct fl_overhead overhead;
+	struct fl_busy busy;
+	char err[2048];
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		return rc == 1 ? 0 : 2;
+	if (a.list) {
+		if (fl_matrix_load(a.file, &job.m, err, sizeof(err))) {
+			print_matrix_error(&job.m, err);
 			fl_matrix_free(&job.m);
 			return 2;
 		}
@@ -140,95 +279,50 @@ int fl_cmd_matrix(int argc, char **argv)
 		fl_matrix_free(&job.m);
 		return rc;
 	}
-
-	rc = resume ? fl_matrix_job_resume(&job, fl_main_argc, fl_main_argv,
-					   resume, file, err, sizeof(err)) :
-		      fl_matrix_job_start(&job, fl_main_argc, fl_main_argv,
-					  file, results, err, sizeof(err));
+	if (!a.resume && announce(&a))
+		return 2;
+	rc = a.resume ? fl_matrix_job_resume(&job, fl_main_argc, fl_main_argv,
+					     a.resume, a.file, err,
+					     sizeof(err)) :
+	     fl_matrix_job_start(&job, fl_main_argc, fl_main_argv, a.file,
+				 a.results, err, sizeof(err));
 	if (rc) {
-		/* a bad matrix file already reads "FILE:LINE: ..." */
-		if (strncmp(err, job.m.name, strlen(job.m.name)) == 0 &&
-		    *job.m.name)
-			fprintf(stderr, "%s\n", err);
-		else
-			fprintf(stderr, "futexlab matrix: %s\n", err);
+		print_matrix_error(&job.m, err);
 		fl_matrix_job_free(&job);
 		return 2;
 	}
 	fl_catch_interrupts();
-	if (resume)
+	if (a.resume)
 		fprintf(stderr, "futexlab matrix: resuming %s: %lu of %lu "
 			"visits done\n", job.run.tmp, job.ndone,
 			job.m.nvisits);
 	else
-		fprintf(stderr, "futexlab matrix: %lu cells in %u experiment(s), "
-			"%lu visits (one repetition each, interleaved); "
-			"writing %s\n", job.m.ncells, job.m.nexps,
-			job.m.nvisits, job.run.tmp);
+		fprintf(stderr, "futexlab matrix: %u experiment(s), their "
+			"repetitions as interleaved visits; writing %s\n",
+			job.m.nexps, job.run.tmp);
 	fl_probe_machine(&machine);
 	fl_measure_overhead(&overhead);
-	struct fl_busy busy;
-
 	fl_busy_start(&busy);
 	enum fl_job_outcome outcome = fl_matrix_job_run(&job, stdout,
 							isatty(STDOUT_FILENO));
 	int worst = outcome == FL_JOB_FAILED ? FL_EXIT_FAILED : FL_EXIT_OK;
 
-	if (outcome == FL_JOB_INTERRUPTED) {
-		fprintf(stderr, "futexlab matrix: interrupted after %lu of %lu "
-			"visits; resume with: futexlab matrix --resume %s\n",
-			job.ndone, job.m.nvisits, job.run.tmp);
-		fl_matrix_job_free(&job);
-		return FL_EXIT_INTERRUPTED;
-	}
-	if (fl_matrix_job_finalize(&job, err, sizeof(err))) {
-		fprintf(stderr, "futexlab matrix: %s (resume with: futexlab "
-			"matrix --resume %s)\n", err, job.run.tmp);
-		fl_matrix_job_free(&job);
-		return 1;
-	}
+	if (outcome == FL_JOB_INTERRUPTED || outcome == FL_JOB_WRITE_FAILED)
+		rc = stopped(&job, outcome);
+	else if (finish(&job, &busy, &machine, &overhead))
+		rc = FL_EXIT_FAILED;
+	else if (report_done(&job, a.dir_file))
+		rc = FL_EXIT_FAILED;
 	/* cells that ran before a resume may have failed too */
-	if (job.by_status[FL_STATUS_FAILED] ||
-	    job.by_status[FL_STATUS_ABORTED])
-		worst = 1;
-	json_t *meta = fl_meta_new(fl_main_argc, fl_main_argv, &machine,
-				   &overhead, job.m.exps[0].spec.seed);
-
-	for (unsigned int x = 0; x < job.m.nexps; x++)
-		fl_meta_add_workload(meta, job.m.exps[x].spec.workload);
-	double foreign = fl_busy_foreign_share(&busy);
-
-	if (foreign >= 0)	/* of this session, when resumed */
-		json_object_set_new(meta, "foreign_cpu_share",
-				    json_real(foreign));
-	fl_meta_finish(meta, (unsigned int)job.m.ncells, job.by_status, 0);
-	if (fl_matrix_job_finish(&job, meta, err, sizeof(err))) {
-		fprintf(stderr, "futexlab matrix: %s\n", err);
-		json_decref(meta);
-		fl_matrix_job_free(&job);
-		return 1;
-	}
-	json_decref(meta);
-	printf("%lu cells: %u ok, %u skipped, %u failed, %u aborted\n",
-	       job.m.ncells, job.by_status[FL_STATUS_OK],
-	       job.by_status[FL_STATUS_SKIPPED],
-	       job.by_status[FL_STATUS_FAILED],
-	       job.by_status[FL_STATUS_ABORTED]);
-	printf("%s\n", job.run.final);
-	if (dir_file) {
-		FILE *f = fopen(dir_file, "w");
-
-		if (!f || fprintf(f, "%s\n", job.run.final) < 0 || fclose(f)) {
-			fprintf(stderr, "futexlab matrix: cannot write %s\n",
-				dir_file);
-			worst = 1;
-		}
-	}
-	if (!worst && !job.by_status[FL_STATUS_OK]) {
+	else if (worst || job.by_status[FL_STATUS_FAILED] ||
+		 job.by_status[FL_STATUS_ABORTED])
+		rc = FL_EXIT_FAILED;
+	else if (!job.by_status[FL_STATUS_OK]) {
 		fprintf(stderr, "futexlab matrix: no cell ran: all %lu were "
 			"skipped\n", job.m.ncells);
-		worst = FL_EXIT_NOTHING_RAN;
-	}
+		rc = FL_EXIT_NOTHING_RAN;
+	} else
+		rc = FL_EXIT_OK;
 	fl_matrix_job_free(&job);
-	return worst;
+	return rc;
 }

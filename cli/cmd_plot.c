@@ -8,8 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include "cli/flags.h"
+#include "cli/outputs.h"
 #include "cli/commands.h"
 #include "spec/options.h"
 #include "plot/plot.h"
@@ -33,6 +36,66 @@ static void usage(FILE *f)
 		"  --scripts-only    write the .gp scripts, do not run "
 		"gnuplot\n"
 		"  --help            this help\n");
+}
+
+static int bad_cdf_cells(const char *list, const char *item,
+			 const char *why)
+{
+	fprintf(stderr, "futexlab plot: --cdf-cells: '%s' in '%s' %s\n",
+		item, list, why);
+	return -1;
+}
+
+/* Each item a cell index (at most 9 digits), once; -1 after a message. */
+static int cdf_cells_check(const char *list)
+{
+	char buf[512], *save = NULL;
+	unsigned long seen[64];
+	unsigned int n = 0;
+
+	if (!*list || strlen(list) >= sizeof(buf) || list[0] == ',' ||
+	    list[strlen(list) - 1] == ',' || strstr(list, ",,")) {
+		fprintf(stderr, "futexlab plot: --cdf-cells: '%s' is not a "
+			"list of cell indices (e.g. 3,7)\n", list);
+		return -1;
+	}
+	strcpy(buf, list);
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (strspn(t, "0123456789") != strlen(t) || strlen(t) > 9)
+			return bad_cdf_cells(list, t, "is not a cell index");
+		unsigned long v = strtoul(t, NULL, 10);
+
+		for (unsigned int i = 0; i < n; i++)
+			if (seen[i] == v)
+				return bad_cdf_cells(list, t, "is given twice");
+		if (n == sizeof(seen) / sizeof(seen[0]))
+			return bad_cdf_cells(list, t, "is one cell too many "
+					     "(at most 64)");
+		seen[n++] = v;
+	}
+	return 0;
+}
+
+/* Every index of a checked list names a cell of run; -1 after a message. */
+static int cdf_cells_in_run(const char *list, const struct fl_rd_run *run)
+{
+	char buf[512], *save = NULL, why[128];
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		unsigned long v = strtoul(t, NULL, 10), i;
+
+		for (i = 0; i < run->ncells && run->cells[i].index != v; i++)
+			;
+		if (i == run->ncells) {
+			snprintf(why, sizeof(why), "is not a cell of %s (it "
+				 "has %lu)", run->name, run->ncells);
+			return bad_cdf_cells(list, t, why);
+		}
+	}
+	return 0;
 }
 
 int fl_cmd_plot(int argc, char **argv)
@@ -69,13 +132,8 @@ int fl_cmd_plot(int argc, char **argv)
 			o.cdf_threads = (unsigned int)u;
 			break;
 		case 'c':
-			if (!*optarg || strspn(optarg, "0123456789,") !=
-			    strlen(optarg)) {
-				fprintf(stderr, "futexlab plot: --cdf-cells: "
-					"'%s' is not a list of cell indices\n",
-					optarg);
+			if (cdf_cells_check(optarg))
 				return 2;
-			}
 			o.cdf_cells = optarg;
 			break;
 		case 'T':
@@ -89,6 +147,9 @@ int fl_cmd_plot(int argc, char **argv)
 			o.timeline_cells = optarg;
 			break;
 		case 'o':
+			if (fl_check_output("plot", "--out", optarg,
+					    FL_OUT_DIR))
+				return 2;
 			outdir = optarg;
 			break;
 		case 's':
@@ -102,16 +163,32 @@ int fl_cmd_plot(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		usage(stderr);
+		fprintf(stderr, "futexlab plot: %s%s%s (see --help)\n",
+			optind < argc ? "give one RUN-DIR, not also '" :
+			"give a RUN-DIR", optind < argc ? argv[argc - 1] : "",
+			optind < argc ? "'" : "");
 		return 2;
 	}
 	if (fl_rd_open(argv[optind], &run, err, sizeof(err))) {
 		fprintf(stderr, "futexlab plot: %s\n", err);
 		return 2;
 	}
+	struct stat st;
+
+	if (!outdir && fstatat(run.dirfd, "plots", &st, AT_SYMLINK_NOFOLLOW) ==
+	    0 && !S_ISDIR(st.st_mode)) {
+		/* a link planted in a run directory: refused, not followed */
+		fprintf(stderr, "futexlab plot: %s/plots is not a directory "
+			"(a symbolic link is refused)\n", run.dir);
+		fl_rd_close(&run);
+		return 2;
+	}
+	if (o.cdf_cells && cdf_cells_in_run(o.cdf_cells, &run)) {
+		fl_rd_close(&run);
+		return 2;
+	}
 	snprintf(out, sizeof(out), "%s/plots", run.dir);
-	n = fl_plot_run(&run, outdir ? outdir : out, &o, stdout, err,
-			sizeof(err));
+	n = fl_plot_run(&run, outdir, &o, stdout, err, sizeof(err));
 	fl_rd_close(&run);
 	if (n < 0) {
 		fprintf(stderr, "futexlab plot: %s\n", err);

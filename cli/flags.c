@@ -6,7 +6,9 @@
 
 void fl_getopt_start(void)
 {
-	optind = 1;
+	/* 0, not 1: glibc then forgets a previous parse entirely (its
+	 * position inside an argument of an argv that may be gone) */
+	optind = 0;
 	opterr = 0;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* SIGINT and SIGTERM set fl_interrupted: see interrupt.h. */
+/* SIGINT, SIGTERM and SIGHUP set fl_interrupted: see interrupt.h. */
 #include "cli/interrupt.h"
 
 #include <signal.h>
@@ -21,4 +21,8 @@ void fl_catch_interrupts(void)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a reader that went away (`| head`) is a write error to report */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * build/futexlab: the one binary. `futexlab COMMAND [args]`; every command
- * takes --help. Exit status: 0 success, 1 a failed check, 2 bad usage.
+ * takes --help. Exit status: 0 success, 1 a failed check or output that
+ * could not be written, 2 bad usage, 130 interrupted.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,12 +38,25 @@ static void usage(FILE *f)
 int fl_main_argc;
 char **fl_main_argv;
 
-int main(int argc, char **argv)
+/* --version alone, or a usage error naming what came with it. */
+static int version(int argc, char **argv, int at)
 {
-	fl_main_argc = argc;
-	fl_main_argv = argv;
+	for (int i = 1; i < argc; i++) {
+		if (i != at && (i != 1 || at == 1)) {
+			fprintf(stderr, "futexlab: --version takes no operands "
+				"('%s')\n", argv[i]);
+			return 2;
+		}
+	}
+	printf("futexlab %s (git %s)\n", FL_VERSION, FL_GIT_COMMIT);
+	return 0;
+}
+
+static int run_command(int argc, char **argv)
+{
 	if (argc < 2) {
-		usage(stderr);
+		fprintf(stderr, "futexlab: give a command (futexlab --help "
+			"lists them)\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -49,23 +64,38 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (strcmp(argv[1], "--version") == 0) {
-		printf("futexlab %s (git %s)\n", FL_VERSION, FL_GIT_COMMIT);
-		return 0;
-	}
+	if (strcmp(argv[1], "--version") == 0)
+		return version(argc, argv, 1);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[1], commands[i].name) == 0) {
-			for (int j = 2; j < argc; j++) {
-				if (strcmp(argv[j], "--version") == 0) {
-					printf("futexlab %s (git %s)\n",
-					       FL_VERSION, FL_GIT_COMMIT);
-					return 0;
-				}
-			}
-			return commands[i].fn(argc - 1, argv + 1);
-		}
+		if (strcmp(argv[1], commands[i].name) != 0)
+			continue;
+		/* `futexlab CMD --version`: the command's name may stay */
+		for (int j = 2; j < argc; j++)
+			if (strcmp(argv[j], "--version") == 0)
+				return version(argc, argv, j);
+		return commands[i].fn(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "futexlab: unknown command '%s' (futexlab --help "
 		"lists them)\n", argv[1]);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	fl_main_argc = argc;
+	fl_main_argv = argv;
+	rc = run_command(argc, argv);
+	/* output that never arrived is a failure: `futexlab list >/dev/full`
+	 * must not exit 0 (a command that failed already said why) */
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		if (!rc)
+			fprintf(stderr, "futexlab: cannot write to standard "
+				"output: %s\n", errno ? strerror(errno) :
+				"an earlier write failed");
+		return rc ? rc : 1;
+	}
+	return rc;
 }

@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/flags.h"
+#include "cli/outputs.h"
 #include "measure/placement.h"
 
 enum {
 	OPT_BACKEND = 1000, OPT_THREADS, OPT_DURATION, OPT_WARMUP, OPT_REPS,
 	OPT_PLACEMENT, OPT_RESULTS, OPT_SEED, OPT_JSON, OPT_HASH_SLOTS,
-	OPT_SAMPLE, OPT_BIN, OPT_HELP, OPT_WORKLOAD_BASE = 2000,
+	OPT_SAMPLE, OPT_BIN, OPT_YES, OPT_HELP, OPT_WORKLOAD_BASE = 2000,
 };
 
 static const struct {
@@ -44,6 +46,7 @@ static const struct {
 	  "shown below)" },
 	{ "bin", 1, OPT_BIN,
 	  "DURATION  throughput-over-time bin (default 10ms)" },
+	{ "yes", 0, OPT_YES, "  run even when the estimate passes a day" },
 	{ "help", 0, OPT_HELP, "  this help" },
 };
 #define NCOMMON (sizeof(common) / sizeof(common[0]))
@@ -106,28 +109,91 @@ static int parse_seconds(const char *name, const char *text, uint64_t *out,
 	return 0;
 }
 
-int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
+/* One of the flags every workload takes into a: 0, or 2 after its
+ * one-line error. */
+static int common_option(int c, struct fl_run_args *a)
 {
-	struct option longopts[NCOMMON + FL_MAX_OPTS + 1];
-	const struct fl_workload *w;
 	char err[512];
-	unsigned int n = 0;
 	uint64_t u;
 
-	memset(a, 0, sizeof(*a));
-	a->results_dir = "results";
-	if (argc < 1 || strcmp(argv[0], "--help") == 0 ||
-	    strcmp(argv[0], "-h") == 0) {
-		fl_run_usage(stdout, NULL);
-		return argc < 1 ? 2 : 1;
+	switch (c) {
+	case OPT_BACKEND:
+		if (fl_parse_backends(optarg, &a->spec, err, sizeof(err)))
+			return usage_error("%s%s", err, "");
+		return 0;
+	case OPT_THREADS:
+		if (fl_parse_threads(optarg, &a->spec, err, sizeof(err)) ||
+		    fl_spec_check_fixed_threads(&a->spec, err, sizeof(err)))
+			return usage_error("%s%s", err, "");
+		return 0;
+	case OPT_DURATION:
+		if (parse_seconds("duration", optarg, &a->spec.duration_ns, 0))
+			return 2;
+		return 0;
+	case OPT_WARMUP:
+		if (parse_seconds("warmup", optarg, &a->spec.warmup_ns, 1))
+			return 2;
+		return 0;
+	case OPT_REPS:
+		if (fl_parse_u64(optarg, &u) || u < 1 || u > 100)
+			return usage_error("--reps: '%s' is not a "
+					   "whole number from 1 to 100%s",
+					   optarg, "");
+		a->spec.reps = (unsigned int)u;
+		return 0;
+	case OPT_PLACEMENT:
+		if (strlen(optarg) >= sizeof(a->spec.placements[0]))
+			return usage_error("--placement: '%s' is too "
+					   "long%s", optarg, "");
+		if (fl_placement_check(optarg, err, sizeof(err)))
+			return usage_error("%s%s", err, "");
+		snprintf(a->spec.placements[0],
+			 sizeof(a->spec.placements[0]), "%s", optarg);
+		return 0;
+	case OPT_RESULTS:
+		if (fl_check_output("run", "--results", optarg,
+				    FL_OUT_DIR_TREE))
+			return 2;
+		a->results_dir = optarg;
+		return 0;
+	case OPT_YES:
+		a->yes = 1;
+		return 0;
+	case OPT_SEED:
+		if (fl_parse_u64(optarg, &a->spec.seed))
+			return usage_error("--seed: '%s' is not a "
+					   "non-negative integer%s",
+					   optarg, "");
+		return 0;
+	case OPT_JSON:
+		a->json = 1;
+		return 0;
+	case OPT_HASH_SLOTS:
+		if (fl_parse_u64(optarg, &u) || u > (1u << 30))
+			return usage_error("--hash-slots: '%s' is not "
+					   "a slot count%s", optarg, "");
+		a->spec.hash_slots = (long)u;
+		return 0;
+	case OPT_SAMPLE:
+		if (fl_parse_sample(optarg, &a->spec, err, sizeof(err)))
+			return usage_error("%s%s", err, "");
+		return 0;
+	case OPT_BIN:
+		if (fl_parse_bin(optarg, &a->spec, err, sizeof(err)))
+			return usage_error("%s%s", err, "");
+		return 0;
 	}
-	w = fl_workload_find(argv[0]);
-	if (!w)
-		return usage_error("unknown workload '%s'%s", argv[0],
-				   " (futexlab list shows them)");
-	fl_spec_init(&a->spec, w);
-	a->spec.backends[0] = fl_backend_find("futex-private");
-	a->spec.nbackends = 1;
+	return 0;
+}
+
+/* argv's flags for workload w into a: 0, 1 after --help, or 2. */
+static int parse_flags(int argc, char **argv, const struct fl_workload *w,
+		       struct fl_run_args *a)
+{
+	struct option longopts[NCOMMON + FL_MAX_OPTS + 1];
+	char err[512];
+	unsigned int n = 0;
+
 	for (size_t i = 0; i < NCOMMON; i++)
 		longopts[n++] = (struct option){ common[i].name,
 			common[i].has_arg, NULL, common[i].val };
@@ -136,80 +202,18 @@ int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
 			w->options[i].type == FL_OPT_BOOL ? 0 : 1, NULL,
 			OPT_WORKLOAD_BASE + (int)i };
 	longopts[n] = (struct option){ 0 };
-
-	optind = 1;
-	opterr = 0;
+	fl_getopt_start();
 	for (;;) {
 		int c = getopt_long(argc, argv, ":", longopts, NULL);
 
 		if (c == -1)
 			break;
+		if (c >= OPT_BACKEND && c < OPT_HELP) {
+			if (common_option(c, a))
+				return 2;
+			continue;
+		}
 		switch (c) {
-		case OPT_BACKEND:
-			if (fl_parse_backends(optarg, &a->spec, err,
-					      sizeof(err)))
-				return usage_error("%s%s", err, "");
-			break;
-		case OPT_THREADS:
-			if (fl_parse_threads(optarg, &a->spec, err,
-					     sizeof(err)))
-				return usage_error("%s%s", err, "");
-			break;
-		case OPT_DURATION:
-			if (parse_seconds("duration", optarg,
-					  &a->spec.duration_ns, 0))
-				return 2;
-			break;
-		case OPT_WARMUP:
-			if (parse_seconds("warmup", optarg, &a->spec.warmup_ns,
-					  1))
-				return 2;
-			break;
-		case OPT_REPS:
-			if (fl_parse_u64(optarg, &u) || u < 1 || u > 100)
-				return usage_error("--reps: '%s' is not a "
-						   "whole number from 1 to 100%s",
-						   optarg, "");
-			a->spec.reps = (unsigned int)u;
-			break;
-		case OPT_PLACEMENT:
-			if (strlen(optarg) >= sizeof(a->spec.placements[0]))
-				return usage_error("--placement: '%s' is too "
-						   "long%s", optarg, "");
-			if (fl_placement_check(optarg, err, sizeof(err)))
-				return usage_error("%s%s", err, "");
-			snprintf(a->spec.placements[0],
-				 sizeof(a->spec.placements[0]), "%s", optarg);
-			break;
-		case OPT_RESULTS:
-			if (!*optarg)
-				return usage_error("--results: empty path%s%s",
-						   "", "");
-			a->results_dir = optarg;
-			break;
-		case OPT_SEED:
-			if (fl_parse_u64(optarg, &a->spec.seed))
-				return usage_error("--seed: '%s' is not a "
-						   "non-negative integer%s",
-						   optarg, "");
-			break;
-		case OPT_JSON:
-			a->json = 1;
-			break;
-		case OPT_HASH_SLOTS:
-			if (fl_parse_u64(optarg, &u) || u > (1u << 30))
-				return usage_error("--hash-slots: '%s' is not "
-						   "a slot count%s", optarg, "");
-			a->spec.hash_slots = (long)u;
-			break;
-		case OPT_SAMPLE:
-			if (fl_parse_sample(optarg, &a->spec, err, sizeof(err)))
-				return usage_error("%s%s", err, "");
-			break;
-		case OPT_BIN:
-			if (fl_parse_bin(optarg, &a->spec, err, sizeof(err)))
-				return usage_error("%s%s", err, "");
-			break;
 		case OPT_HELP:
 			fl_run_usage(stdout, w);
 			return 1;
@@ -240,4 +244,27 @@ int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
 		return usage_error("unexpected argument '%s'%s", argv[optind],
 				   "");
 	return 0;
+}
+
+int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
+{
+	const struct fl_workload *w;
+
+	memset(a, 0, sizeof(*a));
+	a->results_dir = "results";
+	if (argc < 1)
+		return usage_error("give a workload (futexlab run --help lists "
+				   "them)%s%s", "", "");
+	if (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
+		fl_run_usage(stdout, NULL);
+		return 1;
+	}
+	w = fl_workload_find(argv[0]);
+	if (!w)
+		return usage_error("unknown workload '%s'%s", argv[0],
+				   " (futexlab list shows them)");
+	fl_spec_init(&a->spec, w);
+	a->spec.backends[0] = fl_backend_find("futex-private");
+	a->spec.nbackends = 1;
+	return parse_flags(argc, argv, w, a);
 }

@@ -12,6 +12,7 @@ struct fl_run_args {
 	struct fl_spec spec;
 	const char *results_dir;
 	int json;
+	int yes;			/* --yes: past the estimate's bound */
 };
 
 /*

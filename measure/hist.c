@@ -112,12 +112,14 @@ int fl_hist_read_csv(struct fl_hist *h, FILE *f)
 			return -1;
 		unsigned int i = fl_hist_index(lo);
 
-		if (fl_hist_bucket_low(i) != lo)
+		/* a file from elsewhere: a count that wraps 2^64 could
+		 * otherwise add up to anything */
+		if (fl_hist_bucket_low(i) != lo ||
+		    __builtin_add_overflow(h->buckets[i], n, &h->buckets[i]) ||
+		    __builtin_add_overflow(total, n, &total))
 			return -1;
-		h->buckets[i] += n;
-		total += n;
 	}
-	if (total != h->count)
+	if (total != h->count || (h->count && h->min > h->max))
 		return -1;
 	if (h->count == 0)
 		h->min = UINT64_MAX;

@@ -65,20 +65,41 @@ static int allowed(const cpu_set_t *set, int cpu)
 	return cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, set);
 }
 
+/*
+ * The machine's topology, loaded once per process: loading it costs
+ * milliseconds, and a matrix places every one of up to 100,000 cells
+ * when it is parsed (and again for --list).
+ */
+static hwloc_topology_t topology(void)
+{
+	static hwloc_topology_t topo;
+	static int loaded;
+
+	if (!loaded) {
+		if (hwloc_topology_init(&topo))
+			return NULL;
+		if (hwloc_topology_load(topo)) {
+			hwloc_topology_destroy(topo);
+			return NULL;
+		}
+		loaded = 1;
+	}
+	return topo;
+}
+
 static int order_from_hwloc(int scatter, const cpu_set_t *mask, int *cpus,
 			    int max, char *err, size_t errlen)
 {
-	hwloc_topology_t topo;
+	hwloc_topology_t topo = topology();
 	int n = 0;
 
-	if (hwloc_topology_init(&topo) || hwloc_topology_load(topo)) {
+	if (!topo) {
 		snprintf(err, errlen, "hwloc could not read the topology");
 		return -1;
 	}
 	int npu = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
 
 	if (npu <= 0) {
-		hwloc_topology_destroy(topo);
 		snprintf(err, errlen, "hwloc found no CPUs");
 		return -1;
 	}
@@ -96,8 +117,8 @@ static int order_from_hwloc(int scatter, const cpu_set_t *mask, int *cpus,
 		hwloc_bitmap_t *sets = calloc((size_t)npu, sizeof(*sets));
 		hwloc_obj_t root = hwloc_get_root_obj(topo);
 
-		for (int i = 0; sets && i < npu; i++)
-			sets[i] = hwloc_bitmap_alloc();
+		/* hwloc_distrib allocates each set itself (it dups
+		 * cpusets into them): bitmaps allocated here leaked */
 		if (sets && hwloc_distrib(topo, &root, 1, sets, (unsigned)npu,
 					  INT_MAX, 0) == 0) {
 			for (int i = 0; i < npu && n < max; i++) {
@@ -117,7 +138,6 @@ static int order_from_hwloc(int scatter, const cpu_set_t *mask, int *cpus,
 			hwloc_bitmap_free(sets[i]);
 		free(sets);
 	}
-	hwloc_topology_destroy(topo);
 	if (n == 0) {
 		snprintf(err, errlen, "no usable CPU found for placement");
 		return -1;

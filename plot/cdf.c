@@ -33,7 +33,7 @@ static int chosen(const struct fl_plot_opts *o, const struct fl_rd_cell *c,
 }
 
 int plot_cdf(const struct fl_rd_run *r, const struct wl *w,
-	     const char *dir, const struct fl_plot_opts *o, FILE *log,
+	     const struct fl_gp_dir *dir, const struct fl_plot_opts *o, FILE *log,
 	     char *err, size_t errlen)
 {
 	static char labels[MAX_SERIES][256];
@@ -61,7 +61,7 @@ int plot_cdf(const struct fl_rd_run *r, const struct wl *w,
 		if (!chosen(o, c, threads) || fl_rd_hist(r, c, &h) ||
 		    !h.count)
 			continue;
-		if (!nb && fl_gp_open(&g, dir, name, title, err, errlen))
+		if (!nb && fl_gp_open_at(&g, dir, name, title, err, errlen))
 			return -1;
 		plot_label_of(w, c, NULL, lab, sizeof(lab));
 		if (o->cdf_cells)
@@ -69,8 +69,9 @@ int plot_cdf(const struct fl_rd_run *r, const struct wl *w,
 				 c->threads);
 		else
 			snprintf(labels[nb], 256, "%s", lab);
-		fprintf(g.f, "$h%u << EOD\n# ns cdf tail: cell %lu, %s\n", nb,
-			c->index, labels[nb]);
+		fprintf(g.f, "$h%u << EOD\n# ns cdf tail: cell %lu\n", nb,
+			c->index);
+		fl_gp_comment(g.f, labels[nb]);
 		uint64_t cum = 0;
 
 		for (unsigned int b = 0; b < FL_HIST_BUCKETS; b++) {

@@ -69,20 +69,20 @@ int plot_finish(struct fl_gp *g, const struct fl_plot_opts *o, FILE *log,
 
 /* The plots: 1 when written, 0 when there was nothing to plot, -1. */
 int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
-		    const char *dir, const char *kind, const char *what,
+		    const struct fl_gp_dir *dir, const char *kind, const char *what,
 		    const struct panel *pn, unsigned int np,
 		    const struct fl_plot_opts *o, FILE *log, char *err,
 		    size_t errlen);
-int plot_cdf(const struct fl_rd_run *r, const struct wl *w, const char *dir,
+int plot_cdf(const struct fl_rd_run *r, const struct wl *w, const struct fl_gp_dir *dir,
 	     const struct fl_plot_opts *o, FILE *log, char *err,
 	     size_t errlen);
 /* one cell's throughput over time, from its bins (plot --timeline) */
 int plot_timeline(const struct fl_rd_run *r, const struct fl_rd_cell *c,
-		  const char *dir, const struct fl_plot_opts *o, FILE *log,
-		  char *err, size_t errlen);
+		  const struct fl_gp_dir *dir, const struct fl_plot_opts *o,
+		  FILE *log, char *err, size_t errlen);
 /* the workload's own plot, from its descriptor (spec/workload.h) */
 int plot_special(const struct fl_rd_run *r, const struct wl *w,
-		 const struct fl_special_plot *sp, const char *dir,
+		 const struct fl_special_plot *sp, const struct fl_gp_dir *dir,
 		 const struct fl_plot_opts *o, FILE *log, char *err,
 		 size_t errlen);
 

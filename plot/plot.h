@@ -31,9 +31,10 @@ struct fl_plot_opts {
 };
 
 /*
- * Write (and draw, unless no_render) every plot of r into outdir. Each
- * file written is named on log. Returns the number of plots, or -1 with
- * err (an unwritable directory, gnuplot failing).
+ * Write (and draw, unless no_render) every plot of r into outdir (NULL:
+ * RUN/plots, which must not be a symbolic link). Each file written is
+ * named on log. Returns the number of plots, or -1 with err (an
+ * unwritable directory, gnuplot failing).
  */
 int fl_plot_run(const struct fl_rd_run *r, const char *outdir,
 		const struct fl_plot_opts *o, FILE *log, char *err,

@@ -15,12 +15,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "plot/internal.h"
 
 static int plot_workload(const struct fl_rd_run *r, const char *name,
-			 const char *dir, const struct fl_plot_opts *o,
+			 const struct fl_gp_dir *dir, const struct fl_plot_opts *o,
 			 FILE *log, char *err, size_t errlen)
 {
 	static const struct panel thr[] = {
@@ -87,7 +89,8 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 
 /* The timelines of the cells o->timeline_cells lists: the number drawn,
  * or -1 with err (a listed cell the run does not have). */
-static int plot_timelines(const struct fl_rd_run *r, const char *outdir,
+static int plot_timelines(const struct fl_rd_run *r,
+			  const struct fl_gp_dir *outdir,
 			  const struct fl_plot_opts *o, FILE *log, char *err,
 			  size_t errlen)
 {
@@ -116,28 +119,63 @@ static int plot_timelines(const struct fl_rd_run *r, const char *outdir,
 	return total;
 }
 
+/*
+ * The output directory, opened: RUN/plots through the run's descriptor,
+ * never through a symbolic link, or the --out directory given.
+ */
+static int open_out(const struct fl_rd_run *r, const char *outdir,
+		    struct fl_gp_dir *d, char *err, size_t errlen)
+{
+	int at = outdir ? AT_FDCWD : r->dirfd;
+	const char *name = outdir ? outdir : "plots";
+
+	if (outdir)
+		snprintf(d->path, sizeof(d->path), "%s", outdir);
+	else
+		snprintf(d->path, sizeof(d->path), "%s/plots", r->dir);
+	if (mkdirat(at, name, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", d->path,
+			 strerror(errno));
+		return -1;
+	}
+	d->fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+		       (outdir ? 0 : O_NOFOLLOW));
+	if (d->fd < 0) {
+		snprintf(err, errlen, "cannot write in %s: %s", d->path,
+			 errno == ELOOP || errno == ENOTDIR ?
+			 "not a directory (a symbolic link is refused)" :
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int fl_plot_run(const struct fl_rd_run *r, const char *outdir,
 		const struct fl_plot_opts *o, FILE *log, char *err,
 		size_t errlen)
 {
+	struct fl_gp_dir out;
 	int total = 0;
 
-	if (mkdir(outdir, 0755) && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create %s: %s", outdir,
-			 strerror(errno));
+	if (open_out(r, outdir, &out, err, errlen))
 		return -1;
-	}
 	for (unsigned long i = 0; i < r->ncells; i++) {
 		if (fl_rd_first_of(r, r->cells[i].workload) != &r->cells[i])
 			continue;	/* plotted with its first cell */
-		int n = plot_workload(r, r->cells[i].workload, outdir, o, log,
+		int n = plot_workload(r, r->cells[i].workload, &out, o, log,
 				      err, errlen);
 
-		if (n < 0)
-			return -1;
+		if (n < 0) {
+			total = -1;
+			break;
+		}
 		total += n;
 	}
-	int n = plot_timelines(r, outdir, o, log, err, errlen);
+	if (total >= 0) {
+		int n = plot_timelines(r, &out, o, log, err, errlen);
 
-	return n < 0 ? -1 : total + n;
+		total = n < 0 ? -1 : total + n;
+	}
+	close(out.fd);
+	return total;
 }

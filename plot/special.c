@@ -19,7 +19,7 @@ static struct panel panel_of(const struct fl_plot_panel *p)
 }
 
 int plot_special(const struct fl_rd_run *r, const struct wl *w,
-		 const struct fl_special_plot *sp, const char *dir,
+		 const struct fl_special_plot *sp, const struct fl_gp_dir *dir,
 		 const struct fl_plot_opts *o, FILE *log, char *err,
 		 size_t errlen)
 {
@@ -72,7 +72,7 @@ int plot_special(const struct fl_rd_run *r, const struct wl *w,
 		snprintf(title + used, sizeof(title) - used, "\nnot run: "
 			 "%s=%s (%s: %s)", sp->option, v, c->status, c->reason);
 	}
-	if (fl_gp_open(&g, dir, name, title, err, errlen))
+	if (fl_gp_open_at(&g, dir, name, title, err, errlen))
 		return -1;
 	int logy[2];
 
@@ -81,10 +81,10 @@ int plot_special(const struct fl_rd_run *r, const struct wl *w,
 		double vals[MAX_SERIES * MAX_X];
 		unsigned int nv = 0;
 
-		fprintf(g.f, "$b%u << EOD\n# %s", p, sp->option);
+		fprintf(g.f, "$b%u << EOD\n# %s, then median min max of:\n",
+			p, sp->option);
 		for (unsigned int s = 0; s < ns; s++)
-			fprintf(g.f, " | %s: median min max", labels[s]);
-		fprintf(g.f, "\n");
+			fl_gp_comment(g.f, labels[s]);
 		for (unsigned int k = 0; k < ncat; k++) {
 			fprintf(g.f, "%s", cats[k]);
 			for (unsigned int s = 0; s < ns; s++) {

@@ -9,7 +9,7 @@
 #include "plot/internal.h"
 
 int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
-		    const char *dir, const char *kind,
+		    const struct fl_gp_dir *dir, const char *kind,
 		    const char *what, const struct panel *pn,
 		    unsigned int np, const struct fl_plot_opts *o,
 		    FILE *log, char *err, size_t errlen)
@@ -24,7 +24,7 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 	snprintf(name, sizeof(name), "%s-%s", w->name, kind);
 	fl_plot_subtitle(r, sub, sizeof(sub));
 	snprintf(title, sizeof(title), "%s: %s\n%s", w->name, what, sub);
-	if (fl_gp_open(&g, dir, name, title, err, errlen))
+	if (fl_gp_open_at(&g, dir, name, title, err, errlen))
 		return -1;
 	for (unsigned int p = 0; p < np; p++) {
 		unsigned int nv = 0;
@@ -43,8 +43,8 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 
 			snprintf(block, sizeof(block), "p%u_s%u", p, s);
 			fl_gp_block(&g, block);
-			fprintf(g.f, "# threads median min max: %s\n",
-				labels[s]);
+			fl_gp_comment(g.f, "threads median min max:");
+			fl_gp_comment(g.f, labels[s]);
 			for (unsigned int t = 0; t < w->nthreads; t++) {
 				const struct fl_rd_fig *f = plot_fig_at(w,
 					labels[s], w->threads[t], &pn[p]);

@@ -34,7 +34,8 @@ static void rep_block(struct fl_gp *g, unsigned int rep,
 }
 
 int plot_timeline(const struct fl_rd_run *r, const struct fl_rd_cell *c,
-		  const char *dir, const struct fl_plot_opts *o, FILE *log,
+		  const struct fl_gp_dir *dir, const struct fl_plot_opts *o,
+		  FILE *log,
 		  char *err, size_t errlen)
 {
 	static struct fl_rd_bins b;
@@ -61,7 +62,7 @@ int plot_timeline(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 				 "of %.3g ms\n%s", c->workload, c->backend,
 				 c->threads, c->options, c->index,
 				 (double)bin_ns / 1e6, sub);
-			if (fl_gp_open(&g, dir, name, title, err, errlen))
+			if (fl_gp_open_at(&g, dir, name, title, err, errlen))
 				return -1;
 		}
 		rep_block(&g, rep, &b);

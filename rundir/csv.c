@@ -22,6 +22,11 @@ void fl_csv_field(FILE *f, const char *text, int last)
 
 int fl_csv_split(char *line, char **fields, int max)
 {
+	return fl_csv_split_at(line, fields, NULL, max);
+}
+
+int fl_csv_split_at(char *line, char **fields, int *at, int max)
+{
 	char *r = line, *w = line;
 	int n = 0;
 
@@ -29,6 +34,8 @@ int fl_csv_split(char *line, char **fields, int max)
 	for (;;) {
 		if (n == max)
 			return -1;
+		if (at)
+			at[n] = (int)(r - line) + 1;
 		fields[n++] = w;
 		if (*r == '"') {
 			r++;

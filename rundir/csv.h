@@ -14,5 +14,8 @@ void fl_csv_field(FILE *f, const char *text, int last);
  * Returns the field count, or -1 on an unterminated quote.
  */
 int fl_csv_split(char *line, char **fields, int max);
+/* The same, with each field's first character's column (from 1, in the
+ * line as it was) in at[]. */
+int fl_csv_split_at(char *line, char **fields, int *at, int max);
 
 #endif

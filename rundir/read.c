@@ -1,270 +1,174 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reading meta.json, cells.csv and histograms of a run directory. */
+/*
+ * Opening a run directory: cells.csv (read_cells.c), meta.json and the
+ * histograms, each a regular file inside it; and what the readers ask of
+ * an open run.
+ */
 #include "rundir/read.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "rundir/csv.h"
-#include "stats/stats.h"
+#include "rundir/regular.h"
 
-#define MAX_FIELDS 64
+/*
+ * A run's histograms are small; all of them are checked when it is opened
+ * (an empty, corrupt or wrapped file is an error then, not a missing
+ * curve later).
+ */
+#define MAX_HIST_BYTES	(4u << 20)
+#define MAX_META_BYTES	(16u << 20)
 
-enum col {
-	C_CELL, C_WORKLOAD, C_BACKEND, C_THREADS, C_PLACEMENT, C_OPTIONS,
-	C_REP, C_STATUS, C_REASON, C_NOTE, C_OPS, C_P50, C_P90, C_P99,
-	C_P999, C_JAIN, C_EXTRA, C_HIST, NCOLS
-};
-
-static const char *const col_names[NCOLS] = {
-	"cell", "workload", "backend", "threads", "placement", "options",
-	"rep", "status", "reason", "note", "ops_per_sec", "lat_p50_ns",
-	"lat_p90_ns", "lat_p99_ns", "lat_p999_ns", "jain", "extra", "hist",
-};
-
-/* the ok repetitions' values while rows are read */
-struct acc {
-	double v[6][FL_RD_MAX_REPS];	/* ops, p50, p90, p99, p999, jain */
-	double extra[FL_RD_MAX_EXTRA][FL_RD_MAX_REPS];
-	unsigned int nextra[FL_RD_MAX_EXTRA];
-};
-
-static const char *const status_order[] = { "ok", "failed", "skipped",
-					    "aborted" };
-
-static int status_rank(const char *s)
+/* "RUN/name" for messages */
+static const char *in_run(const struct fl_rd_run *r, const char *name,
+			  char *buf, size_t len)
 {
-	for (int i = 0; i < 4; i++)
-		if (strcmp(s, status_order[i]) == 0)
-			return i;
-	return 1;	/* unknown: treat as a failure, never as ok */
+	snprintf(buf, len, "%s/%s", r->dir, name);
+	return buf;
 }
 
-static void fig_of(const double *v, unsigned int n, struct fl_rd_fig *f)
+int fl_rd_parse_meta(struct fl_rd_run *r, const char *file, const char *text,
+		     size_t len, char *err, size_t errlen)
 {
-	memset(f, 0, sizeof(*f));
-	if (!n)
-		return;
-	f->med = fl_median(v, n);
-	f->min = f->max = v[0];
-	for (unsigned int i = 1; i < n; i++) {
-		if (v[i] < f->min)
-			f->min = v[i];
-		if (v[i] > f->max)
-			f->max = v[i];
-	}
-}
-
-/* Does the pair have this name? */
-static int pair_is(const struct fl_rd_pair *pair, const char *name)
-{
-	return strlen(name) == (size_t)pair->name_len &&
-	       strncmp(pair->name, name, (size_t)pair->name_len) == 0;
-}
-
-static void add_extra(struct fl_rd_cell *c, struct acc *a,
-		      const char *extra)
-{
-	struct fl_rd_pair x;
-
-	for (const char *p = extra; fl_rd_next_pair(&p, &x) == 0;) {
-		unsigned int i;
-
-		if (!x.value)
-			continue;
-		for (i = 0; i < c->nextra; i++)
-			if (pair_is(&x, c->extra_name[i]))
-				break;
-		if (i == c->nextra) {
-			if (c->nextra == FL_RD_MAX_EXTRA)
-				continue;
-			snprintf(c->extra_name[c->nextra++],
-				 sizeof(c->extra_name[0]), "%.*s", x.name_len,
-				 x.name);
-		}
-		/* strtod stops at the ';' after the value */
-		if (a->nextra[i] < FL_RD_MAX_REPS)
-			a->extra[i][a->nextra[i]++] = strtod(x.value, NULL);
-	}
-}
-
-static int read_meta(struct fl_rd_run *r)
-{
-	char path[PATH_MAX + 32];
 	json_error_t jerr;
+	json_t *share;
 
-	snprintf(path, sizeof(path), "%s/meta.json", r->dir);
-	r->meta = json_load_file(path, 0, &jerr);
-	return r->meta ? 0 : -1;
+	r->meta = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!r->meta) {
+		snprintf(err, errlen, "%s:%d:%d: %s", file, jerr.line,
+			 jerr.column, jerr.text);
+		return -1;
+	}
+	if (!json_is_object(r->meta)) {
+		snprintf(err, errlen, "%s:1:1: not a JSON object", file);
+		goto bad;
+	}
+	share = json_object_get(r->meta, "foreign_cpu_share");
+	if (share && (!json_is_number(share) ||
+		      !(json_number_value(share) >= 0) ||
+		      json_number_value(share) > 1)) {
+		snprintf(err, errlen, "%s: foreign_cpu_share is not a share "
+			 "from 0 to 1", file);
+		goto bad;
+	}
+	return 0;
+bad:
+	json_decref(r->meta);
+	r->meta = NULL;
+	return -1;
 }
 
-int fl_rd_open(const char *dir, struct fl_rd_run *r, char *err,
-	       size_t errlen)
+int fl_rd_parse_hist(const char *file, const char *text, size_t len,
+		     struct fl_hist *h, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 32], *line = NULL, *f[MAX_FIELDS];
-	int col[NCOLS], nf, lineno = 1;
-	size_t cap = 0, ncap = 0;
-	struct acc *acc = NULL;
-	long *pos = NULL;	/* cell index -> position in r->cells */
-	size_t npos = 0;
-	ssize_t n;
-	FILE *in;
+	FILE *f = len ? fmemopen((void *)text, len, "r") : NULL;
+	int rc = f ? fl_hist_read_csv(h, f) : -1;
 
-	memset(r, 0, sizeof(*r));
+	if (f)
+		fclose(f);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", file, len ? "not a histogram "
+			 "whose buckets add up to its count" : "empty");
+	return rc;
+}
+
+/* meta.json, if there is one (a run without it still plots). */
+static int read_meta(struct fl_rd_run *r, char *err, size_t errlen)
+{
+	char shown[PATH_MAX + 32], *text;
+	size_t len;
+	int rc;
+
+	in_run(r, "meta.json", shown, sizeof(shown));
+	if (fl_read_regular(r->dirfd, "meta.json", shown, FL_NOFOLLOW,
+			    MAX_META_BYTES, &text, &len, err, errlen))
+		return errno == ENOENT ? 0 : -1;
+	rc = fl_rd_parse_meta(r, shown, text, len, err, errlen);
+	free(text);
+	return rc;
+}
+
+/* A cell's histogram file through the run's descriptor; 0, or -1. */
+static int read_hist(const struct fl_rd_run *r, const struct fl_rd_cell *c,
+		     struct fl_hist *h, char *err, size_t errlen)
+{
+	char shown[PATH_MAX + 160], *text;
+	size_t len;
+	int rc;
+
+	in_run(r, c->hist, shown, sizeof(shown));
+	if (fl_read_regular(r->dirfd, c->hist, shown, FL_NOFOLLOW,
+			    MAX_HIST_BYTES, &text, &len, err, errlen))
+		return -1;
+	rc = fl_rd_parse_hist(shown, text, len, h, err, errlen);
+	free(text);
+	return rc;
+}
+
+static int check_hists(const struct fl_rd_run *r, char *err, size_t errlen)
+{
+	static struct fl_hist h;
+
+	for (unsigned long i = 0; i < r->ncells; i++)
+		if (*r->cells[i].hist &&
+		    read_hist(r, &r->cells[i], &h, err, errlen))
+			return -1;
+	return 0;
+}
+
+/* r->dir and r->name from the path given, and the directory opened. */
+static int open_dir(const char *dir, struct fl_rd_run *r, char *err,
+		    size_t errlen)
+{
+	char sb[200];
+
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	for (size_t l = strlen(r->dir); l > 1 && r->dir[l - 1] == '/'; l--)
 		r->dir[l - 1] = '\0';
 	const char *slash = strrchr(r->dir, '/');
 
 	snprintf(r->name, sizeof(r->name), "%s", slash ? slash + 1 : r->dir);
-	snprintf(path, sizeof(path), "%s/cells.csv", r->dir);
-	in = fopen(path, "r");
-	if (!in) {
-		snprintf(err, errlen, "%s: not a run directory (cannot read "
-			 "%s: %s)", dir, path, strerror(errno));
+	r->dirfd = open(r->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->dirfd < 0) {
+		snprintf(err, errlen, "%s: not a run directory: %s",
+			 fl_path_shown(dir, sb, 160), strerror(errno));
 		return -1;
 	}
-	read_meta(r);
-	if ((n = getline(&line, &cap, in)) <= 0) {
-		snprintf(err, errlen, "%s: empty", path);
-		goto fail;
-	}
-	nf = fl_csv_split(line, f, MAX_FIELDS);
-	for (int c = 0; c < NCOLS; c++) {
-		col[c] = -1;
-		for (int i = 0; i < nf; i++)
-			if (strcmp(f[i], col_names[c]) == 0)
-				col[c] = i;
-		if (col[c] < 0) {
-			snprintf(err, errlen, "%s:1: no column '%s'", path,
-				 col_names[c]);
-			goto fail;
-		}
-	}
-	while ((n = getline(&line, &cap, in)) > 0) {
-		lineno++;
-		if (line[n - 1] != '\n')
-			break;	/* a torn last line of a killed run */
-		if (fl_csv_split(line, f, MAX_FIELDS) != nf) {
-			snprintf(err, errlen, "%s:%d: expected %d fields",
-				 path, lineno, nf);
-			goto fail;
-		}
-		char *end;
-		unsigned long idx = strtoul(f[col[C_CELL]], &end, 10);
-
-		if (*end || idx > 10000000ul) {
-			snprintf(err, errlen, "%s:%d: bad cell index '%s'",
-				 path, lineno, f[col[C_CELL]]);
-			goto fail;
-		}
-		if (idx >= npos) {
-			size_t nn = idx + 1024;
-			long *p = realloc(pos, nn * sizeof(*pos));
-
-			if (!p)
-				goto oom;
-			for (size_t i = npos; i < nn; i++)
-				p[i] = -1;
-			pos = p;
-			npos = nn;
-		}
-		if (pos[idx] < 0) {
-			if (r->ncells == ncap) {
-				ncap = ncap ? ncap * 2 : 64;
-				void *c = realloc(r->cells,
-						  ncap * sizeof(*r->cells));
-				void *a = realloc(acc, ncap * sizeof(*acc));
-
-				if (c)
-					r->cells = c;
-				if (a)
-					acc = a;
-				if (!c || !a)
-					goto oom;
-			}
-			struct fl_rd_cell *c = &r->cells[r->ncells];
-
-			memset(c, 0, sizeof(*c));
-			memset(&acc[r->ncells], 0, sizeof(*acc));
-			c->index = idx;
-			snprintf(c->workload, sizeof(c->workload), "%s",
-				 f[col[C_WORKLOAD]]);
-			snprintf(c->backend, sizeof(c->backend), "%s",
-				 f[col[C_BACKEND]]);
-			c->threads = (unsigned int)strtoul(f[col[C_THREADS]],
-							   NULL, 10);
-			snprintf(c->placement, sizeof(c->placement), "%s",
-				 f[col[C_PLACEMENT]]);
-			snprintf(c->options, sizeof(c->options), "%s",
-				 f[col[C_OPTIONS]]);
-			snprintf(c->key, sizeof(c->key), "%s|%s|%u|%s|%s",
-				 c->workload, c->backend, c->threads,
-				 c->placement, c->options);
-			snprintf(c->status, sizeof(c->status), "ok");
-			snprintf(c->hist, sizeof(c->hist), "%s",
-				 f[col[C_HIST]]);
-			pos[idx] = (long)r->ncells++;
-		}
-		struct fl_rd_cell *c = &r->cells[pos[idx]];
-		struct acc *a = &acc[pos[idx]];
-
-		c->nrows++;
-		if (status_rank(f[col[C_STATUS]]) > status_rank(c->status)) {
-			snprintf(c->status, sizeof(c->status), "%s",
-				 f[col[C_STATUS]]);
-			snprintf(c->reason, sizeof(c->reason), "%s",
-				 f[col[C_REASON]]);
-		}
-		if (*f[col[C_NOTE]])
-			snprintf(c->note, sizeof(c->note), "%s",
-				 f[col[C_NOTE]]);
-		if (strcmp(f[col[C_STATUS]], "ok") != 0 ||
-		    c->nok == FL_RD_MAX_REPS)
-			continue;
-		static const enum col vc[6] = { C_OPS, C_P50, C_P90, C_P99,
-						C_P999, C_JAIN };
-		for (int i = 0; i < 6; i++)
-			a->v[i][c->nok] = strtod(f[col[vc[i]]], NULL);
-		c->nok++;
-		add_extra(c, a, f[col[C_EXTRA]]);
-	}
-	for (unsigned long i = 0; i < r->ncells; i++) {
-		struct fl_rd_cell *c = &r->cells[i];
-		struct acc *a = &acc[i];
-
-		memcpy(c->ops, a->v[0], c->nok * sizeof(double));
-		fig_of(a->v[0], c->nok, &c->ops_per_sec);
-		fig_of(a->v[1], c->nok, &c->p50);
-		fig_of(a->v[2], c->nok, &c->p90);
-		fig_of(a->v[3], c->nok, &c->p99);
-		fig_of(a->v[4], c->nok, &c->p999);
-		fig_of(a->v[5], c->nok, &c->jain);
-		c->spread = fl_spread(a->v[0], c->nok);
-		c->noisy = fl_is_noisy(c->spread);
-		for (unsigned int e = 0; e < c->nextra; e++)
-			fig_of(a->extra[e], a->nextra[e], &c->extra[e]);
-	}
-	free(acc);
-	free(pos);
-	free(line);
-	fclose(in);
 	return 0;
-oom:
-	snprintf(err, errlen, "%s: out of memory", path);
-fail:
-	free(acc);
-	free(pos);
-	free(line);
-	fclose(in);
-	fl_rd_close(r);
-	return -1;
+}
+
+int fl_rd_open(const char *dir, struct fl_rd_run *r, char *err,
+	       size_t errlen)
+{
+	char shown[PATH_MAX + 32], *text = NULL;
+	size_t len;
+
+	memset(r, 0, sizeof(*r));
+	r->dirfd = -1;
+	if (open_dir(dir, r, err, errlen))
+		return -1;
+	in_run(r, "cells.csv", shown, sizeof(shown));
+	if (fl_read_regular(r->dirfd, "cells.csv", shown, FL_NOFOLLOW,
+			    FL_MAX_INPUT_BYTES, &text, &len, err, errlen) ||
+	    fl_rd_parse_cells(r, shown, text, len, err, errlen) ||
+	    read_meta(r, err, errlen) || check_hists(r, err, errlen)) {
+		free(text);
+		fl_rd_close(r);
+		return -1;
+	}
+	free(text);
+	return 0;
 }
 
 void fl_rd_close(struct fl_rd_run *r)
 {
+	if (r->dirfd >= 0)
+		close(r->dirfd);
+	r->dirfd = -1;
 	json_decref(r->meta);
 	r->meta = NULL;
 	free(r->cells);
@@ -336,19 +240,9 @@ const char *fl_rd_latency_what(const struct fl_rd_run *r,
 int fl_rd_hist(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 	       struct fl_hist *h)
 {
-	char path[PATH_MAX + 160];
-	FILE *f;
-	int rc;
+	char err[64];
 
-	if (!*c->hist || strstr(c->hist, ".."))
-		return -1;
-	snprintf(path, sizeof(path), "%s/%s", r->dir, c->hist);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	rc = fl_hist_read_csv(h, f);
-	fclose(f);
-	return rc;
+	return *c->hist ? read_hist(r, c, h, err, sizeof(err)) : -1;
 }
 
 const struct fl_rd_fig *fl_rd_extra(const struct fl_rd_cell *c,
@@ -375,13 +269,19 @@ int fl_rd_next_pair(const char **p, struct fl_rd_pair *pair)
 	return 0;
 }
 
+int fl_rd_pair_is(const struct fl_rd_pair *pair, const char *name)
+{
+	return strlen(name) == (size_t)pair->name_len &&
+	       strncmp(pair->name, name, (size_t)pair->name_len) == 0;
+}
+
 int fl_rd_option(const struct fl_rd_cell *c, const char *name, char *val,
 		 size_t len)
 {
 	struct fl_rd_pair o;
 
 	for (const char *p = c->options; fl_rd_next_pair(&p, &o) == 0;) {
-		if (o.value && pair_is(&o, name)) {
+		if (o.value && fl_rd_pair_is(&o, name)) {
 			snprintf(val, len, "%.*s", o.value_len, o.value);
 			return 0;
 		}

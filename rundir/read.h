@@ -7,6 +7,14 @@
  * directory (not the binary's registry, not the machine that ran it).
  * Columns are found by their header names, so rows from a later futexlab
  * with more columns still read.
+ *
+ * A run directory is untrusted input (it comes back from guests, lab
+ * machines and colleagues): only regular files are read, relative to the
+ * directory's descriptor and never through a symbolic link; every field
+ * is checked on read (names that may become file names against a strict
+ * character set, numbers finite and non-negative), meta.json must parse,
+ * and every histogram must add up; the first problem is an error naming
+ * FILE:LINE:COLUMN (read_cells.c).
  */
 #ifndef FUTEXLAB_RUN_DIR_READ_H
 #define FUTEXLAB_RUN_DIR_READ_H
@@ -49,6 +57,7 @@ struct fl_rd_cell {
 
 struct fl_rd_run {
 	char dir[PATH_MAX];
+	int dirfd;			/* the directory, open while r is */
 	char name[256];			/* the directory's base name */
 	json_t *meta;			/* NULL: meta.json unreadable */
 	struct fl_rd_cell *cells;	/* in index order */
@@ -59,6 +68,19 @@ struct fl_rd_run {
 int fl_rd_open(const char *dir, struct fl_rd_run *r, char *err,
 	       size_t errlen);
 void fl_rd_close(struct fl_rd_run *r);
+
+/*
+ * The parts of fl_rd_open() that read bytes, for tests and fuzzing: file
+ * is the name messages give. cells.csv's text (modified in place) into
+ * r->cells; meta.json's into r->meta; a histogram file's into h. Each 0,
+ * or -1 with err.
+ */
+int fl_rd_parse_cells(struct fl_rd_run *r, const char *file, char *text,
+		      size_t len, char *err, size_t errlen);
+int fl_rd_parse_meta(struct fl_rd_run *r, const char *file, const char *text,
+		     size_t len, char *err, size_t errlen);
+int fl_rd_parse_hist(const char *file, const char *text, size_t len,
+		     struct fl_hist *h, char *err, size_t errlen);
 
 /* A string from meta.json by a dotted path ("machine.kernel"); "?" when
  * absent. Numbers come back formatted. */
@@ -75,7 +97,8 @@ const char *fl_rd_ops_unit(const struct fl_rd_run *r, const char *workload);
 /* What its latency histogram holds, or "latency". */
 const char *fl_rd_latency_what(const struct fl_rd_run *r,
 			       const char *workload);
-/* The cell's merged histogram; 0 or -1. */
+/* The cell's merged histogram (checked when the run was opened); 0 or -1
+ * (its file changed since). */
 int fl_rd_hist(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 	       struct fl_hist *h);
 /* A counter of the extra column by name; NULL if the cell has none. */
@@ -93,6 +116,8 @@ struct fl_rd_pair {
 
 /* The pair at *p, moving *p past it and its ';'; 0, or -1 at the end. */
 int fl_rd_next_pair(const char **p, struct fl_rd_pair *pair);
+/* Does the pair have this name? */
+int fl_rd_pair_is(const struct fl_rd_pair *pair, const char *name);
 /* The value of option `name` in the cell's options; 0 or -1 if absent. */
 int fl_rd_option(const struct fl_rd_cell *c, const char *name, char *val,
 		 size_t len);

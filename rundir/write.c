@@ -229,8 +229,10 @@ int fl_run_finish(struct fl_run *run, json_t *meta, char *err, size_t errlen)
 	}
 	run->cells = NULL;
 	snprintf(path, sizeof(path), "%s/meta.json", run->tmp);
+	errno = 0;
 	if (json_dump_file(meta, path, JSON_INDENT(2) | JSON_SORT_KEYS)) {
-		snprintf(err, errlen, "cannot write %s", path);
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 errno ? strerror(errno) : "failed");
 		return -1;
 	}
 	fsync_path(path);

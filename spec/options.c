@@ -189,6 +189,15 @@ int fl_opt_parse(const struct fl_option *opt, const char *text,
 		}
 		if (fl_opt_parse_one(opt, tok, &vals->v[vals->n], err, errlen))
 			return -1;
+		for (unsigned int i = 0; i < vals->n; i++) {
+			if (vals->v[i] == vals->v[vals->n]) {
+				/* the same cell twice */
+				snprintf(err, errlen, "--%s: '%s' in '%s' "
+					 "repeats a value given before it",
+					 opt->name, tok, text);
+				return -1;
+			}
+		}
 		vals->n++;
 	}
 	vals->given = 1;

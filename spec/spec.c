@@ -14,7 +14,7 @@ void fl_spec_init(struct fl_spec *s, const struct fl_workload *w)
 
 	memset(s, 0, sizeof(*s));
 	s->workload = w;
-	s->threads[0] = 1;
+	s->threads[0] = w && w->fixed_threads ? w->fixed_threads : 1;
 	s->nthreads = 1;
 	snprintf(s->placements[0], sizeof(s->placements[0]), "compact");
 	s->nplacements = 1;
@@ -100,10 +100,52 @@ int fl_spec_cell(const struct fl_spec *s, unsigned long i,
 	return w->place ? w->place(cell, n, err, errlen) : 0;
 }
 
+static int unknown_backend(const char *name, char *err, size_t errlen)
+{
+	size_t used = (size_t)snprintf(err, errlen, "--backend: unknown "
+				       "backend '%s' (known:", name);
+
+	for (unsigned int i = 0; i < fl_nbackends && used < errlen; i++)
+		used += (size_t)snprintf(err + used, errlen - used, "%s%s",
+					 i ? ", " : " ", fl_backends[i]->name);
+	if (used < errlen)
+		snprintf(err + used, errlen - used, ")");
+	return -1;
+}
+
+/* One name of the list into s: known, not given before. */
+static int add_backend(struct fl_spec *s, const char *text, const char *tok,
+		       char *err, size_t errlen)
+{
+	const struct fl_backend *b = fl_backend_find(tok);
+
+	if (!*tok) {
+		snprintf(err, errlen, "--backend: '%s': an empty name in the "
+			 "list", text);
+		return -1;
+	}
+	if (!b)
+		return unknown_backend(tok, err, errlen);
+	for (unsigned int i = 0; i < s->nbackends; i++) {
+		if (s->backends[i] == b) {
+			snprintf(err, errlen, "--backend: '%s' is given twice "
+				 "in '%s'", tok, text);
+			return -1;
+		}
+	}
+	if (s->nbackends == FL_MAX_AXIS) {
+		snprintf(err, errlen, "--backend: more than %d names",
+			 FL_MAX_AXIS);
+		return -1;
+	}
+	s->backends[s->nbackends++] = b;
+	return 0;
+}
+
 int fl_parse_backends(const char *text, struct fl_spec *s, char *err,
 		      size_t errlen)
 {
-	char buf[512], *save = NULL;
+	char buf[512];
 
 	if (strlen(text) >= sizeof(buf) || !*text) {
 		snprintf(err, errlen, "--backend: '%s': give a list of names",
@@ -112,33 +154,13 @@ int fl_parse_backends(const char *text, struct fl_spec *s, char *err,
 	}
 	strcpy(buf, text);
 	s->nbackends = 0;
-	for (char *tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		const struct fl_backend *b = fl_backend_find(tok);
-
-		if (!b) {
-			size_t used = (size_t)snprintf(err, errlen,
-				"--backend: unknown backend '%s' (known:", tok);
-			for (unsigned int i = 0; i < fl_nbackends &&
-			     used < errlen; i++)
-				used += (size_t)snprintf(err + used,
-					errlen - used, "%s%s", i ? ", " : " ",
-					fl_backends[i]->name);
-			if (used < errlen)
-				snprintf(err + used, errlen - used, ")");
+	/* every item, the empty ones too: "spin,,futex2" is a mistake */
+	for (char *tok = buf, *next; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		if (add_backend(s, text, tok, err, errlen))
 			return -1;
-		}
-		if (s->nbackends == FL_MAX_AXIS) {
-			snprintf(err, errlen, "--backend: more than %d names",
-				 FL_MAX_AXIS);
-			return -1;
-		}
-		s->backends[s->nbackends++] = b;
-	}
-	if (!s->nbackends) {
-		snprintf(err, errlen, "--backend: '%s': no backend named",
-			 text);
-		return -1;
 	}
 	return 0;
 }
@@ -185,5 +207,22 @@ int fl_parse_bin(const char *text, struct fl_spec *s, char *err,
 		return -1;
 	}
 	s->bin_ns = ns;
+	return 0;
+}
+
+int fl_spec_check_fixed_threads(const struct fl_spec *s, char *err,
+				size_t errlen)
+{
+	const struct fl_workload *w = s->workload;
+
+	for (unsigned int i = 0; w && w->fixed_threads && i < s->nthreads;
+	     i++) {
+		if (s->threads[i] != w->fixed_threads) {
+			snprintf(err, errlen, "--threads: '%u' for %s, which "
+				 "always runs %u threads", s->threads[i],
+				 w->name, w->fixed_threads);
+			return -1;
+		}
+	}
 	return 0;
 }

@@ -41,8 +41,9 @@ struct fl_spec {
  * workload's default. */
 unsigned int fl_spec_sample_every(const struct fl_spec *s);
 
-/* Defaults: every backend unset, 1 thread, compact, 1 s, 3 reps, the
- * workload's sampling rate, 10 ms bins. */
+/* Defaults: every backend unset, 1 thread (or the workload's fixed
+ * count), compact, 1 s, 3 reps, the workload's sampling rate, 10 ms
+ * bins. */
 void fl_spec_init(struct fl_spec *s, const struct fl_workload *w);
 unsigned long fl_spec_ncells(const struct fl_spec *s);
 /* Fill cell i of the product; 0, or -1 with err (placement failure). */
@@ -61,5 +62,9 @@ int fl_parse_sample(const char *text, struct fl_spec *s, char *err,
 /* --bin DURATION: the throughput-over-time bin, 1ms to 10s. */
 int fl_parse_bin(const char *text, struct fl_spec *s, char *err,
 		 size_t errlen);
+/* A workload with a fixed thread count refuses any other: 0, or -1 with
+ * err naming the count. */
+int fl_spec_check_fixed_threads(const struct fl_spec *s, char *err,
+				size_t errlen);
 
 #endif

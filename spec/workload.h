@@ -151,6 +151,9 @@ struct fl_workload {
 	uint32_t (*needs)(const struct fl_cell *cell);
 	/* optional: 0 if the cell can run here, else a skip reason */
 	int (*check)(const struct fl_cell *cell, char *why, size_t len);
+	/* 0, or the one thread count this workload runs (pi's three
+	 * roles): the default, and the only --threads value accepted */
+	unsigned int fixed_threads;
 	/* optional: threads actually started (default cell->threads) */
 	unsigned int (*nthreads)(const struct fl_cell *cell);
 	/* optional: choose the threads' CPUs itself (numa: a node's CPUs),

@@ -61,8 +61,11 @@ void fl_matrix_job_free(struct fl_matrix_job *j);
 enum fl_job_outcome {
 	FL_JOB_DONE,		/* every visit ran or was skipped */
 	FL_JOB_FAILED,		/* a visit failed or was aborted */
-	FL_JOB_INTERRUPTED,	/* SIGINT/SIGTERM: the partial directory
-				 * holds every finished visit */
+	FL_JOB_INTERRUPTED,	/* SIGINT/SIGTERM/SIGHUP: the partial
+				 * directory holds every finished visit */
+	FL_JOB_WRITE_FAILED,	/* a write failed, to the partial directory
+				 * (said on stderr) or to out (left in
+				 * ferror); it holds every finished visit */
 };
 
 /*

@@ -80,6 +80,13 @@ static int parse_placements(const char *text, struct fl_spec *s, char *err,
 			memmove(err, undash(err), strlen(undash(err)) + 1);
 			return -1;
 		}
+		for (unsigned int i = 0; i < s->nplacements; i++) {
+			if (strcmp(s->placements[i], tok) == 0) {
+				snprintf(err, errlen, "placement: '%s' is "
+					 "given twice", tok);
+				return -1;
+			}
+		}
 		if (s->nplacements == FL_MAX_AXIS) {
 			snprintf(err, errlen, "placement: more than %d values",
 				 FL_MAX_AXIS);
@@ -130,6 +137,10 @@ int matrix_apply_common(struct fl_spec *s, const char *key, const char *val,
 		if (n < 0)
 			return -1;
 		s->nthreads = (unsigned int)n;
+		if (fl_spec_check_fixed_threads(s, err, errlen)) {
+			memmove(err, undash(err), strlen(undash(err)) + 1);
+			return -1;
+		}
 		return 0;
 	}
 	if (strcmp(key, "placement") == 0)

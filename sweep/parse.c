@@ -51,6 +51,25 @@ static const char *experiment_name(const char *raw, char *name, size_t len)
 	return name;
 }
 
+/* Two sections that differ only in blanks name one experiment twice:
+ * refused (compare would take one for the other). */
+static int same_name_before(struct parse *ps, unsigned int i,
+			    const char *name)
+{
+	char other[80];
+
+	for (unsigned int j = 0; j < i; j++) {
+		if (experiment_name(ps->sections[j].raw, other, sizeof(other)) &&
+		    strcmp(other, name) == 0) {
+			problem(ps, ps->sections[i].line, "duplicate experiment "
+				"'%s' (first at line %d)", name,
+				ps->sections[j].line);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int valid_name(const char *s)
 {
 	if (!*s)
@@ -165,6 +184,11 @@ static void parse_experiment(struct parse *ps, const struct section *sec,
 	x->spec.reps = defs->reps;
 	x->spec.seed = defs->seed;
 	x->spec.hash_slots = defs->hash_slots;
+	if (w->fixed_threads) {
+		/* pi's three roles: [defaults]' thread list is not its */
+		x->spec.threads[0] = w->fixed_threads;
+		x->spec.nthreads = 1;
+	}
 
 	for (unsigned int i = 0; i < m->nentries; i++) {
 		const struct fl_matrix_entry *e = &m->entries[i];
@@ -243,7 +267,9 @@ int fl_matrix_parse(const char *name, const char *text, size_t len,
 
 	memset(&ps, 0, sizeof(ps));
 	ps.m = m;
-	ps.p = m->text;
+	/* an editor's UTF-8 byte order mark is not part of the first line */
+	ps.p = m->text + (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ?
+			  3 : 0);
 	ps.end = m->text + len;
 	ps.err = err;
 	ps.errlen = errlen;
@@ -284,7 +310,7 @@ int fl_matrix_parse(const char *name, const char *text, size_t len,
 		}
 		for (unsigned int j = 0; j < i; j++)
 			dup |= strcmp(ps.sections[j].raw, s->raw) == 0;
-		if (dup)
+		if (dup || same_name_before(&ps, i, ename))
 			continue;
 		if (m->nexps == FL_MATRIX_MAX_EXPS) {
 			problem(&ps, s->line, "more than %d experiments",

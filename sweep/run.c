@@ -153,8 +153,11 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 		j->run.bins_as.set = 1;
 		j->run.bins_as.cell = j->m.visits[i].cell;
 		j->run.bins_as.rep = j->m.visits[i].rep;
-		if (fl_run_write_cell(&j->run, &cell, &res))
-			worst = FL_JOB_FAILED;
+		if (fl_run_write_cell(&j->run, &cell, &res)) {
+			/* a full disk fails every visit after: stop at once */
+			fl_cell_result_free(&res);
+			return FL_JOB_WRITE_FAILED;
+		}
 		j->done[i] = 1;
 		j->ndone++;
 		p.nominal_left -= nominal_s(&cell);
@@ -165,6 +168,8 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 			worst = FL_JOB_FAILED;
 		show_done(&p, i, j->m.nvisits, name, &cell, &res);
 		fl_cell_result_free(&res);
+		if (ferror(out))
+			return FL_JOB_WRITE_FAILED;	/* | head went away */
 	}
 	if (tty) {
 		fprintf(out, "\r\033[K");

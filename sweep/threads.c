@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sweep/internal.h"
@@ -55,11 +56,67 @@ static int add_threads(unsigned int *out, int n, unsigned int max,
 	return n;
 }
 
+static int bad_term(const char *term, const char *item, char *err,
+		    size_t errlen)
+{
+	if (strcmp(term, item))
+		snprintf(err, errlen, "threads: '%s' in '%s' is not a thread "
+			 "count from 1 to %d (N, cpus, K*cpus or cpus/K)",
+			 term, item, FL_MAX_THREADS);
+	else
+		snprintf(err, errlen, "threads: '%s' is not a thread count "
+			 "from 1 to %d (N, cpus, K*cpus, cpus/K, or A..B for "
+			 "powers of two)", item, FL_MAX_THREADS);
+	return -1;
+}
+
+/* A..B: powers of two from A, then B itself, into out. */
+static int add_range(const char *item, unsigned int ncpus, unsigned int *out,
+		     int *n, unsigned int max, char *err, size_t errlen)
+{
+	const char *dots = strstr(item, "..");
+	char a_text[64];
+	uint64_t a, b;
+
+	snprintf(a_text, sizeof(a_text), "%.*s", (int)(dots - item), item);
+	if (thread_term(a_text, ncpus, &a) || a < 1 || a > FL_MAX_THREADS)
+		return bad_term(a_text, item, err, errlen);
+	if (thread_term(dots + 2, ncpus, &b) || b < 1 || b > FL_MAX_THREADS)
+		return bad_term(dots + 2, item, err, errlen);
+	if (b < a) {
+		snprintf(err, errlen, "threads: '%s' ends below its start",
+			 item);
+		return -1;
+	}
+	for (uint64_t v = a; v <= b && *n >= 0; v *= 2)
+		*n = add_threads(out, *n, max, v);
+	if (*n >= 0)
+		*n = add_threads(out, *n, max, b);
+	return 0;
+}
+
+/* Has an earlier item of the list the same text (or the same number)? */
+static int repeated(const char *list, const char *item)
+{
+	size_t len = strlen(item);
+
+	for (const char *p = list; p < item; p += strcspn(p, ",") + 1) {
+		size_t n = strcspn(p, ",");
+
+		if ((n == len && strncmp(p, item, len) == 0) ||
+		    (strspn(p, "0123456789") == n && n &&
+		     strspn(item, "0123456789") == len &&
+		     strtoull(p, NULL, 10) == strtoull(item, NULL, 10)))
+			return 1;
+	}
+	return 0;
+}
+
 int fl_matrix_threads(const char *text, unsigned int ncpus,
 		      unsigned int *out, unsigned int max, char *err,
 		      size_t errlen)
 {
-	char buf[256], *save = NULL;
+	char buf[256], list[256];
 	int n = 0;
 
 	if (strlen(text) >= sizeof(buf)) {
@@ -69,44 +126,40 @@ int fl_matrix_threads(const char *text, unsigned int ncpus,
 	if (list_without_blanks("threads", text, buf, sizeof(buf), err,
 				errlen))
 		return -1;
-	for (char *tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *dots = strstr(tok, "..");
-		uint64_t a, b;
+	snprintf(list, sizeof(list), "%s", buf);
+	/* every item, the empty ones too */
+	for (char *item = list, *next; item; item = next) {
+		uint64_t a;
 
-		if (dots) {
-			*dots = '\0';
-			if (thread_term(tok, ncpus, &a) ||
-			    thread_term(dots + 2, ncpus, &b))
-				goto bad;
-			*dots = '.';
-			if (a < 1 || b < a || b > FL_MAX_THREADS)
-				goto bad;
-			/* powers of two from a, then b itself */
-			for (uint64_t v = a; v <= b; v *= 2) {
-				n = add_threads(out, n, max, v);
-				if (n < 0)
-					goto too_many;
-			}
-			n = add_threads(out, n, max, b);
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*item) {
+			snprintf(err, errlen, "threads: '%s': an empty item in "
+				 "the list", buf);
+			return -1;
+		}
+		if (repeated(list, item)) {
+			/* machine-dependent overlaps (cpus on a 1-CPU box)
+			 * merge; the same item written twice is a typo */
+			snprintf(err, errlen, "threads: '%s' is given twice in "
+				 "'%s'", item, buf);
+			return -1;
+		}
+		if (strstr(item, "..")) {
+			if (add_range(item, ncpus, out, &n, max, err, errlen))
+				return -1;
+		} else if (thread_term(item, ncpus, &a) || a < 1 ||
+			   a > FL_MAX_THREADS) {
+			return bad_term(item, item, err, errlen);
 		} else {
-			if (thread_term(tok, ncpus, &a) || a < 1 ||
-			    a > FL_MAX_THREADS)
-				goto bad;
 			n = add_threads(out, n, max, a);
 		}
-		if (n < 0)
-			goto too_many;
-		continue;
-bad:
-		snprintf(err, errlen, "threads: '%s' is not a thread count "
-			 "from 1 to %d (N, cpus, K*cpus, cpus/K, or A..B "
-			 "for powers of two)", tok, FL_MAX_THREADS);
-		return -1;
+		if (n < 0) {
+			snprintf(err, errlen, "threads: '%s' gives more than "
+				 "%u values", text, max);
+			return -1;
+		}
 	}
 	return n;
-too_many:
-	snprintf(err, errlen, "threads: '%s' gives more than %u values", text,
-		 max);
-	return -1;
 }

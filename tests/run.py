@@ -6,10 +6,13 @@
 Suites, in this order:
   unit         every build/tests/test_* (cmocka, read through its TAP output)
   conformance  every build/tests/conformance-<backend> (cmocka, TAP)
-  scripts      tests/cli/test_cli.py, tests/smoke/test_smoke.py and every
+  scripts      tests/cli/test_cli.py, tests/cli/test_untrusted.py,
+               tests/smoke/test_smoke.py and every
                tests/{harness,matrix,vm}/test_*.py, each run as `python3 SCRIPT
                --builddir B` and ending with a line `NAME: N passed,
                N failed[, N skipped]`
+  fuzz         tests/fuzz/run.py: every fuzz target replays its seeds and
+               regressions, then fuzzes for FUZZ_SECONDS (all at once)
   guest        --guest-cmd COMMAND, if given: its output is streamed and
                must contain a line `guest: N passed, N failed`
 
@@ -45,6 +48,9 @@ UNIT_TIMEOUT = 60
 CONFORMANCE_TIMEOUT = 120
 SCRIPT_TIMEOUT = 180
 GUEST_TIMEOUT = 1800
+# each fuzz target's time in CI (they run at the same time): about a
+# minute, as `ninja fuzz` gives them ten
+FUZZ_SECONDS = 60
 
 # a script's closing line; the guest command prints the same form
 # (anywhere in a line: a guest's serial console may prefix it)
@@ -298,6 +304,7 @@ def main():
             n, p, CONFORMANCE_TIMEOUT, args=["--require"] if u else [],
             may_skip_all=not u)))
     scripts = [os.path.join(ROOT, "tests", "cli", "test_cli.py"),
+               os.path.join(ROOT, "tests", "cli", "test_untrusted.py"),
                os.path.join(ROOT, "tests", "smoke", "test_smoke.py")]
     for folder in ("harness", "matrix", "vm"):
         scripts += sorted(glob.glob(os.path.join(ROOT, "tests", folder,
@@ -309,6 +316,13 @@ def main():
         suites.append((rel, lambda p=path, n=rel: run_counted(
             n, [sys.executable, p, "--builddir", builddir],
             SCRIPT_TIMEOUT)))
+
+    fuzz = os.path.join(ROOT, "tests", "fuzz", "run.py")
+    if os.path.exists(fuzz):
+        suites.append(("fuzz", lambda: run_counted(
+            "fuzz", [sys.executable, fuzz, "--builddir", builddir,
+                     "--seconds", str(FUZZ_SECONDS)],
+            FUZZ_SECONDS * 3 + 120, label="fuzz")))
 
     total = Result("tests")
     if not suites:

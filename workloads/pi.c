@@ -237,6 +237,7 @@ FL_WORKLOAD_DESCRIPTOR(pi) = {
 	.ncounters = sizeof(counters) / sizeof(counters[0]),
 	.needs = needs,
 	.check = check,
+	.fixed_threads = NROLES,
 	.nthreads = nthreads,
 	.init = init,
 	.verify = verify,

@@ -63,11 +63,14 @@ def variant_flags(options):
     return flags
 
 
-def smoke_workload(futexlab, workload, backends, options):
+def smoke_workload(futexlab, workload, backends, options, fixed_threads):
     global passed, skipped
     results = tempfile.mkdtemp(prefix="fl-smoke-")
+    size = list(SIZE)
+    if fixed_threads:   # pi runs its three roles and takes no other count
+        size[1] = str(fixed_threads)
     cmd = [futexlab, "run", workload, "--backend", ",".join(backends)] + \
-        SIZE + variant_flags(options) + ["--results", results]
+        size + variant_flags(options) + ["--results", results]
     start = time.monotonic()
     try:
         try:
@@ -154,7 +157,7 @@ def main():
             if args.workload and w["name"] not in args.workload:
                 continue
             smoke_workload(futexlab, w["name"], backends,
-                           w.get("options", []))
+                           w.get("options", []), w.get("fixed_threads"))
             for b in missing:
                 skipped += 1
                 print("skip %s on %s: backend unavailable: %s"

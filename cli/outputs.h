@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every subcommand checks where it will write before it starts work:
+ * `--out`, `--results` and `--run-dir-file` are refused up front, with one
+ * line naming the bad value (exit 2), instead of after a matrix ran or
+ * with a message that names an empty path.
+ */
+#ifndef FUTEXLAB_CLI_OUTPUTS_H
+#define FUTEXLAB_CLI_OUTPUTS_H
+
+enum fl_output_kind {
+	FL_OUT_DIR,		/* a directory, created if its parent exists */
+	FL_OUT_DIR_TREE,	/* a directory, created with its parents */
+	FL_OUT_FILE,		/* a file, created or replaced */
+};
+
+/*
+ * 0 when path can be written as kind; otherwise -1 after "futexlab CMD:
+ * FLAG: 'PATH' why" on stderr.
+ */
+int fl_check_output(const char *cmd, const char *flag, const char *path,
+		    enum fl_output_kind kind);
+
+#endif

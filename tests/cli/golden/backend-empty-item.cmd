@@ -1,0 +1,2 @@
+run mutex --backend futex-private,,spin --results @RESULTS@
+# names: futex-private,,spin

@@ -1,0 +1,2 @@
+run mutex --backend spin, --results @RESULTS@
+# names: spin,

@@ -1,0 +1,2 @@
+compare @RESULTS@ @RESULTS@ --out README.md
+# names: README.md

@@ -1,0 +1,2 @@
+matrix tests/cli/matrices/backend-trailing-comma.ini --results @RESULTS@
+# names: spin,

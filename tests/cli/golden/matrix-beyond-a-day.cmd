@@ -1,0 +1,2 @@
+matrix tests/cli/matrices/beyond-a-day.ini --results @RESULTS@
+# names: --yes

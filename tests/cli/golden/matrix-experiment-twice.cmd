@@ -1,0 +1,2 @@
+matrix tests/cli/matrices/experiment-twice.ini --results @RESULTS@
+# names: 'a'

@@ -1,0 +1,2 @@
+matrix --results @RESULTS@
+# names: FILE

@@ -1,0 +1,2 @@
+matrix tests/cli/matrices/pi-threads.ini --results @RESULTS@
+# names: '5'

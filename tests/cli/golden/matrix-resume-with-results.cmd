@@ -1,0 +1,2 @@
+matrix --resume @RESULTS@ --results @RESULTS@
+# names: --results

@@ -1,0 +1,2 @@
+matrix tests/cli/matrices/threads-bad-term.ini --results @RESULTS@
+# names: abc

@@ -1,0 +1,2 @@
+matrix tests/cli/matrices/threads-twice.ini --results @RESULTS@
+# names: '1'

@@ -1,0 +1,2 @@
+run pi --threads 5 --results @RESULTS@
+# names: 5

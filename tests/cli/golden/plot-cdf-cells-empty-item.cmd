@@ -1,0 +1,2 @@
+plot @RESULTS@ --cdf-cells 1,,2
+# names: 1,,2

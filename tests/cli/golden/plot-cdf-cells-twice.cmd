@@ -1,0 +1,2 @@
+plot @RESULTS@ --cdf-cells 3,3
+# names: 3

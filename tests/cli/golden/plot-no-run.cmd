@@ -1,0 +1,2 @@
+plot
+# names: RUN-DIR

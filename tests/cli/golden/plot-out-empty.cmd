@@ -1,0 +1,2 @@
+plot @RESULTS@ --out ''
+# names: --out

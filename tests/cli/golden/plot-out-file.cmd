@@ -1,0 +1,2 @@
+plot @RESULTS@ --out README.md
+# names: README.md

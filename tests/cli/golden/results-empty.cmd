@@ -1,0 +1,2 @@
+run mutex --results ''
+# names: --results

@@ -1,0 +1,2 @@
+--version extra
+# names: extra

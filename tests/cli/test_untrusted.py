@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""Run directories, matrix files and pipes as an adversary makes them.
+
+  tests/cli/test_untrusted.py --builddir build [--update]
+
+One tiny real run is made, then each case copies it into a fresh
+temporary tree, spoils it (a backquoted command in meta.json or in the
+directory's name, a workload named ../../X, a symbolic link under a
+plot's name, a FIFO under a file's name, NaN or wrapped numbers, a closed
+pipe, SIGHUP, a full file system: a 64 KiB tmpfs, when it can be
+mounted) and runs one command under a 10 s timeout. Each must end
+with the status and the first stderr line in tests/cli/untrusted.golden
+(`NAME: STATUS: LINE`, the tree's path written @TMP@), run no command (no
+CANARY file appears anywhere in the tree), and create nothing outside
+RUN/plots/. --update rewrites the golden file from what the binary does
+now (review the diff). Ends with `untrusted: N passed, N failed`.
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GOLDEN = os.path.join(HERE, "untrusted.golden")
+TIMEOUT = 10
+CANARY = "`touch CANARY`"
+
+passed = failed = 0
+
+
+def check(name, problems):
+    global passed, failed
+    if problems:
+        failed += 1
+        print("FAIL %s" % name)
+        for p in problems:
+            print("     %s" % p)
+    else:
+        passed += 1
+        print("ok   %s" % name)
+    sys.stdout.flush()
+
+
+def tree(top):
+    """Every path under top, plots/ folders aside."""
+    out = set()
+    for d, dirs, files in os.walk(top):
+        dirs[:] = [x for x in dirs if x != "plots"]
+        for f in files + dirs:
+            out.add(os.path.relpath(os.path.join(d, f), top))
+    return out
+
+
+def edit_cells(run, fn):
+    path = os.path.join(run, "cells.csv")
+    with open(path) as f:
+        lines = f.read().split("\n")
+    head = lines[0].split(",")
+    row = lines[1].split(",")
+    fn(head, row)
+    lines[1] = ",".join(row)
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+def set_field(name, value):
+    return lambda head, row: row.__setitem__(head.index(name), value)
+
+
+def edit_meta(run, fn):
+    path = os.path.join(run, "meta.json")
+    with open(path) as f:
+        meta = json.load(f)
+    fn(meta)
+    with open(path, "w") as f:
+        json.dump(meta, f)
+
+
+def fifo(path):
+    os.remove(path)
+    os.mkfifo(path)
+
+
+def wrapped_hist(run):
+    path = os.path.join(run, "hist", "cell-0000.csv")
+    with open(path) as f:
+        lines = f.read().splitlines()
+    # two buckets whose counts add up to count only modulo 2^64
+    lines[0] = "# count=1 sum=10 min=10 max=10"
+    rows = [l for l in lines[2:] if l]
+    lo = rows[0].split(",")
+    lines[2:] = ["%s,%s,%d" % (lo[0], lo[1], 2 ** 63),
+                 "%s,%s,%d" % (lo[0], lo[1], 2 ** 63 + 1)]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def plant_symlink(run, tmp):
+    os.makedirs(os.path.join(run, "plots"), exist_ok=True)
+    for ext in ("gp", "png", "svg"):
+        os.symlink(os.path.join(tmp, "victim." + ext),
+                   os.path.join(run, "plots", "mutex-throughput." + ext))
+
+
+# name, how to spoil RUN (a copy of the tiny run in TMP), the command
+# (RUN and TMP substituted); most read the run with plot --scripts-only,
+# which writes the .gp scripts where the backquotes would land
+CASES = [
+    ("meta-backquotes", lambda r, t: edit_meta(r, lambda m: m["machine"].update(
+        hostname="h" + CANARY, kernel='k"' + CANARY, cpu_model="c\n" +
+        CANARY)), ["plot", "RUN"]),
+    ("run-name-backquotes", None, ["plot", "TMP/run" + CANARY]),
+    ("workload-dotdot", lambda r, t: edit_cells(
+        r, set_field("workload", "../../X")), ["plot", "RUN"]),
+    ("plots-symlinks", plant_symlink, ["plot", "RUN"]),
+    ("plots-dir-symlink", lambda r, t: os.symlink(t, os.path.join(
+        r, "plots")), ["plot", "RUN", "--scripts-only"]),
+    ("fifo-cells-plot", lambda r, t: fifo(os.path.join(r, "cells.csv")),
+     ["plot", "RUN"]),
+    ("fifo-meta-report", lambda r, t: fifo(os.path.join(r, "meta.json")),
+     ["report", "RUN"]),
+    ("fifo-hist-compare", lambda r, t: fifo(os.path.join(
+        r, "hist", "cell-0000.csv")), ["compare", "RUN", "RUN"]),
+    ("cells-dir-plot", lambda r, t: (os.remove(os.path.join(
+        r, "cells.csv")), os.mkdir(os.path.join(r, "cells.csv"))),
+     ["plot", "RUN"]),
+    ("nan-ops-compare", lambda r, t: edit_cells(
+        r, set_field("ops_per_sec", "nan")), ["compare", "RUN", "RUN"]),
+    ("negative-p99-report", lambda r, t: edit_cells(
+        r, set_field("lat_p99_ns", "-5")), ["report", "RUN"]),
+    ("infinite-ops-plot", lambda r, t: edit_cells(
+        r, set_field("ops_per_sec", "inf")), ["plot", "RUN"]),
+    ("jain-above-one", lambda r, t: edit_cells(
+        r, set_field("jain", "1.5")), ["plot", "RUN"]),
+    ("rep-twice", lambda r, t: edit_cells(
+        r, set_field("rep", "1")), ["plot", "RUN"]),
+    ("hist-empty", lambda r, t: open(os.path.join(
+        r, "hist", "cell-0000.csv"), "w").close(), ["plot", "RUN"]),
+    ("hist-wrapped", lambda r, t: wrapped_hist(r), ["plot", "RUN"]),
+    ("hist-outside", lambda r, t: edit_cells(
+        r, set_field("hist", "../../etc/passwd")), ["plot", "RUN"]),
+    ("meta-corrupt", lambda r, t: open(os.path.join(
+        r, "meta.json"), "w").write('{"machine": {'), ["report", "RUN"]),
+    ("cdf-cells-missing", None, ["plot", "RUN", "--cdf-cells", "999"]),
+    ("fifo-matrix", lambda r, t: os.mkfifo(os.path.join(t, "m.ini")),
+     ["matrix", "TMP/m.ini", "--results", "TMP/results"]),
+    ("bom-matrix-accepted", lambda r, t: open(os.path.join(
+        t, "m.ini"), "w").write("\ufeff[experiment a]\nworkload = mutex\n"),
+     ["matrix", "TMP/m.ini", "--list"]),
+    ("long-path-reason", None, ["plot", "TMP/" + "x" * 3000]),
+]
+
+
+def column_problems(message, run):
+    """FILE:LINE:COLUMN must point at the value the message quotes."""
+    m = re.search(r"cells\.csv:(\d+):(\d+): \w+ '([^']*)'", message)
+    if not m:
+        return []
+    with open(os.path.join(run, "cells.csv")) as f:
+        lines = f.read().split("\n")
+    line, col, value = int(m.group(1)), int(m.group(2)), m.group(3)
+    if line > len(lines) or not lines[line - 1][col - 1:].startswith(value):
+        return ["%s:%d:%d does not point at %r" % ("cells.csv", line, col,
+                                                  value)]
+    return []
+
+
+def run_case(futexlab, base, name, spoil, args):
+    tmp = tempfile.mkdtemp(prefix="fl-untrusted-")
+    try:
+        run = os.path.join(tmp, "run")
+        shutil.copytree(base, run)
+        if "run" + CANARY in " ".join(args):
+            os.rename(run, run + CANARY)
+            run = run + CANARY
+        if spoil:
+            spoil(run, tmp)
+        before = tree(tmp)
+        argv = [futexlab] + [a.replace("RUN", run).replace("TMP", tmp)
+                             for a in args]
+        try:
+            r = subprocess.run(argv, capture_output=True, text=True,
+                               timeout=TIMEOUT, cwd=tmp)
+        except subprocess.TimeoutExpired:
+            return None, ["hangs: no end within %d s" % TIMEOUT]
+        problems = []
+        canaries = glob.glob(os.path.join(tmp, "**", "CANARY"),
+                             recursive=True)
+        if canaries:
+            problems.append("a command ran: %s" % canaries)
+        new = tree(tmp) - before
+        new = {p for p in new if not p.startswith("results")}
+        if new:
+            problems.append("created outside RUN/plots: %s" % sorted(new))
+        if r.returncode == 0:   # gnuplot's warnings vary: status only
+            return "%s: 0" % name, problems
+        first = (r.stderr.splitlines() or [""])[0]
+        problems += column_problems(first, run)
+        first = first.replace(tmp, "@TMP@")
+        # the column depends on the digits of this run's timings: it is
+        # checked against the file above, and the golden line says COL
+        first = re.sub(r"(cells\.csv:\d+):\d+:", r"\1:COL:", first)
+        return "%s: %d: %s" % (name, r.returncode, first), problems
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def pipe_case(futexlab, name, args, lines):
+    """The command's stdout closed after `lines` lines (| head)."""
+    results = tempfile.mkdtemp(prefix="fl-untrusted-")
+    try:
+        p = subprocess.Popen([futexlab] + args + ["--results", results],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, cwd=ROOT)
+        for _ in range(lines):
+            p.stdout.readline()
+        p.stdout.close()
+        try:
+            err = p.communicate(timeout=60)[1]
+        except subprocess.TimeoutExpired:
+            p.kill()
+            return None, ["still running 60 s after its reader left"]
+        first = (err.splitlines() or [""])[-1].replace(results, "@RESULTS@")
+        first = first.split(".partial-")[0] + ".partial-..."
+        # how far it got before the write failed varies
+        first = re.sub(r"after \d+ of \d+", "after N of M", first)
+        return "%s: %d: %s" % (name, p.returncode, first), []
+    finally:
+        shutil.rmtree(results, ignore_errors=True)
+
+
+def sighup_case(futexlab):
+    results = tempfile.mkdtemp(prefix="fl-untrusted-")
+    try:
+        p = subprocess.Popen([futexlab, "run", "mutex", "--duration", "5",
+                              "--reps", "3", "--warmup", "0", "--results",
+                              results], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        deadline = time.monotonic() + 20
+        while not any(e.startswith(".partial-") for e in os.listdir(results)):
+            if time.monotonic() > deadline:
+                p.kill()
+                return None, ["no .partial-* directory appeared"]
+            time.sleep(0.02)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGHUP)
+        err = p.communicate(timeout=30)[1]
+        last = (err.splitlines() or [""])[-1].split(" in ")[0]
+        return "sighup-run: %d: %s" % (p.returncode, last), []
+    finally:
+        shutil.rmtree(results, ignore_errors=True)
+
+
+def disk_full_case(futexlab):
+    """A run on a full file system: stopped at the first failed write."""
+    mnt = tempfile.mkdtemp(prefix="fl-untrusted-full-")
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs",
+                       mnt], capture_output=True).returncode:
+        os.rmdir(mnt)
+        print("note disk-full: cannot mount a small tmpfs (not root?): "
+              "not tried")
+        return "disk-full-run: not tried", []
+    try:
+        # one page left: cells.csv's header fits, the first histogram not
+        with open(os.path.join(mnt, "filler"), "wb") as f:
+            f.write(b"\0" * (60 * 1024))
+        r = subprocess.run([futexlab, "run", "mutex", "--threads", "1,2",
+                            "--duration", "0.05", "--reps", "1", "--warmup",
+                            "0", "--results", os.path.join(mnt, "res")],
+                           capture_output=True, text=True, timeout=60,
+                           cwd=ROOT)
+        lines = [re.sub(r"\.partial-[^/ ]*", ".partial-X",
+                        l.replace(mnt, "@MNT@"))
+                 for l in r.stderr.splitlines()[1:]]
+        return "disk-full-run: %d: %s" % (r.returncode,
+                                          " / ".join(lines)), []
+    finally:
+        subprocess.run(["umount", mnt])
+        os.rmdir(mnt)
+
+
+def make_base(futexlab, top):
+    r = subprocess.run([futexlab, "run", "mutex", "--backend",
+                        "futex-private", "--threads", "1", "--duration",
+                        "0.05", "--reps", "2", "--warmup", "0", "--results",
+                        top], capture_output=True, text=True, cwd=ROOT,
+                       timeout=60)
+    return r.stdout.strip().splitlines()[-1] if r.returncode == 0 else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--builddir", default="build")
+    ap.add_argument("--update", action="store_true")
+    args = ap.parse_args()
+    futexlab = os.path.abspath(os.path.join(ROOT, args.builddir,
+                                            "futexlab"))
+    top = tempfile.mkdtemp(prefix="fl-untrusted-base-")
+    got = []
+    try:
+        base = make_base(futexlab, top)
+        if not base:
+            check("a tiny run to spoil", ["futexlab run failed"])
+            print("untrusted: %d passed, %d failed" % (passed, failed))
+            return 1
+        results = []
+        for name, spoil, argv in CASES:
+            results.append((name, run_case(futexlab, base, name, spoil,
+                                           argv)))
+        results.append(("run-head", pipe_case(
+            futexlab, "run-head", ["run", "mutex", "--threads", "1,2",
+                                   "--duration", "0.1", "--reps", "1",
+                                   "--warmup", "0"], 1)))
+        results.append(("matrix-head", pipe_case(
+            futexlab, "matrix-head", ["matrix", "matrix/vm.ini"], 1)))
+        results.append(("sighup-run", sighup_case(futexlab)))
+        results.append(("disk-full-run", disk_full_case(futexlab)))
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+    golden = {}
+    if os.path.exists(GOLDEN) and not args.update:
+        with open(GOLDEN) as f:
+            for line in f:
+                golden[line.split(":", 1)[0]] = line.rstrip("\n")
+    for name, (line, problems) in results:
+        if line is not None:
+            got.append(line)
+            if not args.update and golden.get(name) != line:
+                problems.append("got    %r" % line)
+                problems.append("golden %r" % golden.get(name))
+        check(name, problems)
+    if args.update:
+        with open(GOLDEN, "w") as f:
+            f.write("\n".join(got) + "\n")
+    print("untrusted: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
