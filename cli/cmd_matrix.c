@@ -84,8 +84,8 @@ static int list_cells(const struct fl_matrix *m)
 		       cell.workload->name, cell.backend->name, cell.threads, cell.placement,
 		       cell.options[0] ? cell.options : "-");
 	}
-	printf("# %lu cells in %u experiment(s); their repetitions run as %lu "
-	       "interleaved visits\n", m->ncells, m->nexps, m->nvisits);
+	printf("# %lu cells in %u experiment(s); their repetitions run as "
+	       "interleaved visits, in passes\n", m->ncells, m->nexps);
 	return 0;
 }
 
@@ -172,9 +172,14 @@ static int announce(const struct matrix_args *a)
 		fl_matrix_free(&m);
 		return 2;
 	}
-	for (unsigned int x = 0; x < m.nexps; x++)
+	unsigned long visits = 0;
+
+	/* the minimum visits; --reps auto adds more within the budget */
+	for (unsigned int x = 0; x < m.nexps; x++) {
 		seconds += fl_spec_seconds(&m.exps[x].spec, 1);
-	rc = fl_announce("matrix", m.ncells, m.nvisits, seconds, a->yes) ?
+		visits += m.exps[x].ncells * m.exps[x].spec.reps;
+	}
+	rc = fl_announce("matrix", m.ncells, visits, seconds, a->yes) ?
 	     2 : 0;
 	fl_matrix_free(&m);
 	return rc;
@@ -197,11 +202,9 @@ static int finish(struct fl_matrix_job *job, const struct fl_busy *busy,
 
 	for (unsigned int x = 0; x < job->m.nexps; x++)
 		fl_meta_add_workload(meta, job->m.exps[x].spec.workload);
-	double foreign = fl_busy_foreign_share(busy);
-
-	if (foreign >= 0)	/* of this session, when resumed */
-		json_object_set_new(meta, "foreign_cpu_share",
-				    json_real(foreign));
+	/* of this session, when resumed */
+	fl_meta_set_load(meta, fl_busy_foreign_share(busy),
+			 machine->rerun.loadavg);
 	fl_meta_finish(meta, (unsigned int)job->m.ncells, job->by_status, 0);
 	int rc = fl_matrix_job_finish(job, meta, err, sizeof(err));
 
@@ -298,8 +301,9 @@ int fl_cmd_matrix(int argc, char **argv)
 			job.m.nvisits);
 	else
 		fprintf(stderr, "futexlab matrix: %u experiment(s), their "
-			"repetitions as interleaved visits; writing %s\n",
-			job.m.nexps, job.run.tmp);
+			"repetitions as interleaved visits in passes (time "
+			"budget %.0f s); writing %s\n", job.m.nexps,
+			job.budget_s, job.run.tmp);
 	fl_probe_machine(&machine);
 	fl_measure_overhead(&overhead);
 	fl_busy_start(&busy);

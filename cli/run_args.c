@@ -10,11 +10,13 @@
 #include "cli/flags.h"
 #include "cli/outputs.h"
 #include "measure/placement.h"
+#include "sweep/passes.h"
 
 enum {
 	OPT_BACKEND = 1000, OPT_THREADS, OPT_DURATION, OPT_WARMUP, OPT_REPS,
 	OPT_PLACEMENT, OPT_RESULTS, OPT_SEED, OPT_JSON, OPT_HASH_SLOTS,
-	OPT_SAMPLE, OPT_BIN, OPT_YES, OPT_HELP, OPT_WORKLOAD_BASE = 2000,
+	OPT_SAMPLE, OPT_BIN, OPT_YES, OPT_REPS_MAX, OPT_BUDGET, OPT_HELP,
+	OPT_WORKLOAD_BASE = 2000,
 };
 
 static const struct {
@@ -30,7 +32,12 @@ static const struct {
 	  "SECONDS  length of each repetition (default 1)" },
 	{ "warmup", 1, OPT_WARMUP,
 	  "SECONDS  warm-up before the repetitions (default 0.2)" },
-	{ "reps", 1, OPT_REPS, "N  repetitions per cell (default 3)" },
+	{ "reps", 1, OPT_REPS, "auto|N  repetitions per cell (default auto: "
+	  "at least 6, more while the 95% interval is wider than +-5%)" },
+	{ "reps-max", 1, OPT_REPS_MAX, "N  the most --reps auto takes "
+	  "(default 30)" },
+	{ "time-budget", 1, OPT_BUDGET, "SECONDS  what --reps auto may "
+	  "spend (default 3x the minimum repetitions' time)" },
 	{ "placement", 1, OPT_PLACEMENT,
 	  "compact|scatter|CPU-LIST  thread pinning (default compact)" },
 	{ "results", 1, OPT_RESULTS,
@@ -135,12 +142,24 @@ static int common_option(int c, struct fl_run_args *a)
 			return 2;
 		return 0;
 	case OPT_REPS:
-		if (fl_parse_u64(optarg, &u) || u < 1 || u > 100)
-			return usage_error("--reps: '%s' is not a "
-					   "whole number from 1 to 100%s",
-					   optarg, "");
-		a->spec.reps = (unsigned int)u;
+		if (fl_parse_reps(optarg, &a->spec, err, sizeof(err)))
+			return usage_error("--%s%s", err, "");
 		return 0;
+	case OPT_REPS_MAX:
+		if (fl_parse_u64(optarg, &u) || u < FL_REPS_MIN ||
+		    u > FL_REPS_LIMIT)
+			return usage_error("--reps-max: '%s' is not a whole "
+					   "number from 6 to 100%s", optarg, "");
+		a->spec.reps_max = (unsigned int)u;
+		return 0;
+	case OPT_BUDGET: {
+		uint64_t ns;
+
+		if (parse_seconds("time-budget", optarg, &ns, 0))
+			return 2;
+		a->spec.budget_s = (double)ns / 1e9;
+		return 0;
+	}
 	case OPT_PLACEMENT:
 		if (strlen(optarg) >= sizeof(a->spec.placements[0]))
 			return usage_error("--placement: '%s' is too "

@@ -57,10 +57,17 @@ uint64_t fl_hist_quantile(const struct fl_hist *h, double q)
 
 	if ((double)rank < q * (double)h->count)
 		rank++;
-	if (rank == 0)
-		rank = 1;
+	return fl_hist_at_rank(h, rank);
+}
+
+uint64_t fl_hist_at_rank(const struct fl_hist *h, uint64_t rank)
+{
 	uint64_t seen = 0;
 
+	if (h->count == 0)
+		return 0;
+	if (rank == 0)
+		rank = 1;
 	for (unsigned int i = 0; i < FL_HIST_BUCKETS; i++) {
 		seen += h->buckets[i];
 		if (seen >= rank) {

@@ -61,8 +61,12 @@ void fl_hist_init(struct fl_hist *h);
 uint64_t fl_hist_bucket_low(unsigned int i);
 uint64_t fl_hist_bucket_width(unsigned int i);
 void fl_hist_merge(struct fl_hist *into, const struct fl_hist *from);
-/* The value at quantile q (0..1): the bucket midpoint, capped at max. */
+/* The value at quantile q (0..1): the sample of rank ceil(q * count)
+ * (the nearest-rank definition, Hyndman and Fan's type 1), reported as
+ * its bucket's midpoint, kept within [min, max]. */
 uint64_t fl_hist_quantile(const struct fl_hist *h, double q);
+/* The sample of 1-based rank `rank`, the same way. */
+uint64_t fl_hist_at_rank(const struct fl_hist *h, uint64_t rank);
 /* Write the non-empty buckets as CSV: low_ns,high_ns,count. */
 int fl_hist_write_csv(const struct fl_hist *h, FILE *f);
 /* Read what fl_hist_write_csv wrote; -1 on malformed input. */

@@ -72,8 +72,8 @@ int fl_probe_set_hash_slots(long slots, char *why, size_t len)
 	return -err;
 }
 
-static void read_line(const char *path, char *buf, size_t len,
-		      const char *fallback)
+void fl_probe_read_line(const char *path, char *buf, size_t len,
+			const char *fallback)
 {
 	FILE *f = fopen(path, "r");
 
@@ -92,7 +92,7 @@ static long read_long(const char *path, long fallback)
 	char buf[64];
 	long v;
 
-	read_line(path, buf, sizeof(buf), "");
+	fl_probe_read_line(path, buf, sizeof(buf), "");
 	return sscanf(buf, "%ld", &v) == 1 ? v : fallback;
 }
 
@@ -175,7 +175,7 @@ static void probe_kmod(struct fl_machine *m)
 	size_t used = 0;
 	DIR *d;
 
-	read_line("/sys/module/futexlab/version", m->kmod_version,
+	fl_probe_read_line("/sys/module/futexlab/version", m->kmod_version,
 		  sizeof(m->kmod_version), "");
 	d = opendir(dir);
 	if (!d)
@@ -184,7 +184,7 @@ static void probe_kmod(struct fl_machine *m)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		read_line(path, value, sizeof(value), "?");
+		fl_probe_read_line(path, value, sizeof(value), "?");
 		if (used < sizeof(m->kmod_params))
 			used += (size_t)snprintf(m->kmod_params + used,
 				sizeof(m->kmod_params) - used, "%s%s=%s",
@@ -210,7 +210,7 @@ void fl_probe_machine(struct fl_machine *m)
 
 	m->ncpus_online = n > 0 ? (unsigned int)n : 1;
 	probe_cpu_model(m);
-	read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+	fl_probe_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
 		  m->governor, sizeof(m->governor), "none");
 	probe_topology(m);
 	m->futex2 = fl_probe_futex2();
@@ -222,4 +222,5 @@ void fl_probe_machine(struct fl_machine *m)
 	m->rt_runtime_us = read_long("/proc/sys/kernel/sched_rt_runtime_us",
 				     -2);
 	m->rt_period_us = read_long("/proc/sys/kernel/sched_rt_period_us", -2);
+	fl_probe_rerun_facts(&m->rerun);
 }

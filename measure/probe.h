@@ -10,6 +10,21 @@
 #include <stddef.h>
 
 #define FL_MAX_NODES 64
+#define FL_MAX_VULNS 32
+
+/* What else a rerun must match, beyond the CPU and kernel (facts.c). */
+struct fl_rerun_facts {
+	char libc[32];			/* gnu_get_libc_version() */
+	char clocksource[64];		/* the kernel's current clocksource */
+	long clock_res_ns;		/* clock_getres(CLOCK_MONOTONIC) */
+	char smt[32];			/* smt/control: on, off, notsupported */
+	int hypervisor;			/* cpuinfo's "hypervisor" flag */
+	char cmdline[1024];		/* /proc/cmdline */
+	unsigned int nvulns;		/* cpu/vulnerabilities/<name>: text */
+	char vuln_name[FL_MAX_VULNS][48];
+	char vuln_state[FL_MAX_VULNS][160];
+	double loadavg;			/* 1-minute load average */
+};
 
 struct fl_machine {
 	char hostname[128];
@@ -34,9 +49,16 @@ struct fl_machine {
 	char kmod_params[256];		/* "name=value;..." from sysfs */
 	long rt_runtime_us;		/* sched_rt_runtime_us, -2 unknown */
 	long rt_period_us;
+	struct fl_rerun_facts rerun;
 };
 
 void fl_probe_machine(struct fl_machine *m);
+void fl_probe_rerun_facts(struct fl_rerun_facts *f);
+/* The 1-minute load average now, -1 if unreadable. */
+double fl_probe_loadavg(void);
+/* The first line of a file without its newline, or fallback. */
+void fl_probe_read_line(const char *path, char *buf, size_t len,
+			const char *fallback);
 
 int fl_probe_futex2(void);
 int fl_probe_futex2_numa(void);

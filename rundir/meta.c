@@ -6,7 +6,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "buildinfo.h"
 #include "measure/cell.h"
+#include "spec/spec.h"
+#include "stats/percentile.h"
 #include "stats/stats.h"
 #include "version.h"
 #include "spec/workload.h"
@@ -20,15 +23,47 @@ void fl_utc_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* The facts of measure/facts.c, under machine. */
+static void add_rerun_facts(json_t *machine, const struct fl_rerun_facts *f)
+{
+	json_t *vulns = json_object();
+
+	for (unsigned int i = 0; i < f->nvulns; i++)
+		json_object_set_new(vulns, f->vuln_name[i],
+				    json_string(f->vuln_state[i]));
+	json_object_set_new(machine, "libc", json_string(f->libc));
+	json_object_set_new(machine, "clock", json_pack("{s:s, s:s, s:I}",
+		"read", "CLOCK_MONOTONIC", "source", f->clocksource,
+		"resolution_ns", (json_int_t)f->clock_res_ns));
+	json_object_set_new(machine, "smt", json_string(f->smt));
+	json_object_set_new(machine, "hypervisor",
+			    json_boolean(f->hypervisor));
+	json_object_set_new(machine, "kernel_cmdline",
+			    json_string(f->cmdline));
+	json_object_set_new(machine, "vulnerabilities", vulns);
+}
+
+void fl_utc_now_ms(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+	char s[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%03ldZ", s, ts.tv_nsec / 1000000);
+}
+
 json_t *fl_machine_json(const struct fl_machine *m)
 {
-	json_t *nodes = json_array();
+	json_t *nodes = json_array(), *machine;
 
 	for (unsigned int n = 0; n < m->nnodes; n++)
 		json_array_append_new(nodes, json_pack("{s:i, s:s, s:I}",
 			"node", (int)n, "cpus", m->node_cpus[n],
 			"mem_mb", (json_int_t)m->node_mem_mb[n]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s,"
+	machine = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s,"
 			 " s:{s:i, s:i, s:i, s:i, s:b, s:o},"
 			 " s:{s:b, s:b, s:b, s:I, s:b, s:{s:s, s:s}},"
 			 " s:{s:I, s:I}}",
@@ -49,6 +84,8 @@ json_t *fl_machine_json(const struct fl_machine *m)
 			 "rt_throttling", "sched_rt_runtime_us",
 			 (json_int_t)m->rt_runtime_us,
 			 "sched_rt_period_us", (json_int_t)m->rt_period_us);
+	add_rerun_facts(machine, &m->rerun);
+	return machine;
 }
 
 json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
@@ -66,12 +103,15 @@ json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
 						 i ? " " : "", argv[i]);
 	}
 	fl_utc_now(start, sizeof(start));
-	return json_pack("{s:i, s:s, s:o, s:s, s:s, s:o, s:I, s:s,"
-			 " s:{s:f, s:f, s:f, s:I}, s:f}",
+	return json_pack("{s:i, s:s, s:o, s:s, s:s, s:{s:s, s:s}, s:o, s:I,"
+			 " s:s, s:{s:f, s:f, s:f, s:I},"
+			 " s:{s:f, s:f, s:i, s:i, s:s}}",
 			 "schema", FL_RESULTS_SCHEMA,
 			 "command_line", line, "argv", args,
 			 "futexlab_version", FL_VERSION,
 			 "git_commit", FL_GIT_COMMIT,
+			 "build", "compiler", __VERSION__,
+			 "cflags", FL_BUILD_CFLAGS,
 			 "machine", fl_machine_json(m),
 			 "seed", (json_int_t)seed,
 			 "start_time", start,
@@ -80,7 +120,11 @@ json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
 			 "empty_iteration_ns", o->empty_iteration_ns,
 			 "hist_record_ns", o->hist_record_ns,
 			 "busy_loops_per_us", (json_int_t)o->busy_loops_per_us,
-			 "noisy_spread_threshold", FL_NOISY_SPREAD);
+			 "statistics", "confidence", FL_CONFIDENCE,
+			 "noisy_halfwidth", FL_NOISY_HALFWIDTH,
+			 "ci_min_reps", FL_CI_MIN_N,
+			 "percentile_min_beyond", FL_PCT_MIN_BEYOND,
+			 "percentile", "nearest rank of the merged histogram");
 }
 
 void fl_meta_finish(json_t *meta, unsigned int ncells,
@@ -114,9 +158,39 @@ void fl_meta_add_workload(json_t *meta, const struct fl_workload *w)
 		json_array_append_new(counters,
 				      json_string(w->counters[c].name));
 	json_object_set_new(all, w->name, json_pack(
-		"{s:s, s:s, s:s, s:o, s:b, s:i}", "summary", w->summary,
+		"{s:s, s:s, s:s, s:o, s:b, s:i, s:s}", "summary", w->summary,
 		"ops_unit", w->ops_unit, "latency", w->latency,
 		"counters", counters, "fairness", !w->ops_by_one_thread,
 		"default_sample_every",
-		(int)(w->sample_every ? w->sample_every : 1)));
+		(int)(w->sample_every ? w->sample_every : 1),
+		"primary", w->primary == FL_PRIMARY_LATENCY_P50 ?
+		"latency_p50" : "throughput"));
+}
+
+json_t *fl_meta_settings(const struct fl_spec *s)
+{
+	json_t *reps = s->reps_auto ? json_string("auto") :
+		       json_integer(s->reps);
+
+	return json_pack("{s:I, s:I, s:o, s:i, s:i, s:f, s:I, s:i, s:I}",
+			 "duration_ns", (json_int_t)s->duration_ns,
+			 "warmup_ns", (json_int_t)s->warmup_ns,
+			 "reps", reps, "reps_min", (int)s->reps,
+			 "reps_max", (int)(s->reps_auto ? s->reps_max :
+					   s->reps),
+			 "noisy_halfwidth", FL_NOISY_HALFWIDTH,
+			 "hash_slots", (json_int_t)s->hash_slots,
+			 "sample_every", (int)fl_spec_sample_every(s),
+			 "bin_ns", (json_int_t)s->bin_ns);
+}
+
+void fl_meta_set_load(json_t *meta, double foreign_share,
+		      double loadavg_start)
+{
+	if (foreign_share >= 0)
+		json_object_set_new(meta, "foreign_cpu_share",
+				    json_real(foreign_share));
+	json_object_set_new(meta, "load", json_pack("{s:f, s:f}",
+		"loadavg_start", loadavg_start,
+		"loadavg_end", fl_probe_loadavg()));
 }

@@ -16,6 +16,14 @@ json_t *fl_machine_json(const struct fl_machine *m);
 json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
 		    const struct fl_overhead *o, uint64_t seed);
 struct fl_workload;
+struct fl_spec;
+/* The effective settings of a specification (not only its argv):
+ * duration, warm-up, the repetition policy, hash slots, sampling. */
+json_t *fl_meta_settings(const struct fl_spec *s);
+/* The share of CPU time other processes took (-1: unknown) and the load
+ * average at the start and the end, under "load". */
+void fl_meta_set_load(json_t *meta, double foreign_share,
+		      double loadavg_start);
 /* Add a workload's description (summary, units, counters) under
  * meta.json's "workloads", once: plots and reports read units from it. */
 void fl_meta_add_workload(json_t *meta, const struct fl_workload *w);
@@ -24,5 +32,7 @@ void fl_meta_finish(json_t *meta, unsigned int ncells, const unsigned int
 		    *by_status, int interrupted);
 /* "2026-12-03T06:45:12Z" */
 void fl_utc_now(char *buf, size_t len);
+/* "2026-12-03T06:45:12.345Z": a repetition's start */
+void fl_utc_now_ms(char *buf, size_t len);
 
 #endif

@@ -141,6 +141,24 @@ static int open_dir(const char *dir, struct fl_rd_run *r, char *err,
 	return 0;
 }
 
+static const char *workload_str(const struct fl_rd_run *r, const char *w,
+				const char *key, const char *dflt);
+
+/* Each cell's primary figure, as meta.json names it for the workload
+ * (throughput unless it says latency_p50), with its interval. */
+static void judge_primary(struct fl_rd_run *r)
+{
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		struct fl_rd_cell *c = &r->cells[i];
+
+		c->lower_is_better = !strcmp(workload_str(r, c->workload,
+			"primary", "throughput"), "latency_p50");
+		c->primary = c->lower_is_better ? c->lat_p50 : c->ops;
+		fl_median_ci(c->primary, c->nok, FL_CONFIDENCE, &c->ci);
+		c->noisy = fl_ci_noisy(&c->ci, FL_NOISY_HALFWIDTH);
+	}
+}
+
 int fl_rd_open(const char *dir, struct fl_rd_run *r, char *err,
 	       size_t errlen)
 {
@@ -161,6 +179,7 @@ int fl_rd_open(const char *dir, struct fl_rd_run *r, char *err,
 		return -1;
 	}
 	free(text);
+	judge_primary(r);
 	return 0;
 }
 
@@ -176,8 +195,7 @@ void fl_rd_close(struct fl_rd_run *r)
 	r->ncells = 0;
 }
 
-const char *fl_rd_meta(const struct fl_rd_run *r, const char *path,
-		       char *buf, size_t len)
+json_t *fl_rd_meta_json(const struct fl_rd_run *r, const char *path)
 {
 	char p[256], *save = NULL;
 	json_t *v = r->meta;
@@ -186,6 +204,14 @@ const char *fl_rd_meta(const struct fl_rd_run *r, const char *path,
 	for (char *tok = strtok_r(p, ".", &save); tok && v;
 	     tok = strtok_r(NULL, ".", &save))
 		v = json_object_get(v, tok);
+	return v;
+}
+
+const char *fl_rd_meta(const struct fl_rd_run *r, const char *path,
+		       char *buf, size_t len)
+{
+	json_t *v = fl_rd_meta_json(r, path);
+
 	if (json_is_string(v))
 		snprintf(buf, len, "%s", json_string_value(v));
 	else if (json_is_integer(v))
@@ -287,6 +313,15 @@ int fl_rd_option(const struct fl_rd_cell *c, const char *name, char *val,
 		}
 	}
 	return -1;
+}
+
+const struct fl_rd_cell *fl_rd_find_setup(const struct fl_rd_run *r,
+					  const char *setup_key)
+{
+	for (unsigned long i = 0; i < r->ncells; i++)
+		if (strcmp(r->cells[i].setup_key, setup_key) == 0)
+			return &r->cells[i];
+	return NULL;
 }
 
 const struct fl_rd_cell *fl_rd_find(const struct fl_rd_run *r,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reading a run directory back: meta.json and cells.csv, grouped into
- * cells with their figures across repetitions (median, min, max, spread),
+ * cells with their figures across repetitions (median, min, max, and
+ * the primary figure's interval),
  * and each cell's merged histogram on demand. `plot`, `report` and
  * `compare` read runs only through this, so they need nothing but the
  * directory (not the binary's registry, not the machine that ran it).
@@ -23,6 +24,7 @@
 #include <limits.h>
 
 #include "measure/hist.h"
+#include "stats/stats.h"
 
 #define FL_RD_MAX_REPS		100
 #define FL_RD_MAX_EXTRA		16
@@ -40,6 +42,8 @@ struct fl_rd_cell {
 	char placement[64];
 	char options[512];
 	char key[800];			/* workload|backend|threads|... */
+	char setup_key[900];		/* key|duration_ns|hash slots: the
+					 * full setup compare matches on */
 	char status[16];		/* worst of the rows: ok < failed <
 					 * skipped < aborted, as cell.h */
 	char reason[256];
@@ -47,9 +51,15 @@ struct fl_rd_cell {
 	char hist[128];			/* relative to the run */
 	unsigned int nrows, nok;
 	double ops[FL_RD_MAX_REPS];	/* ops/s of the ok repetitions */
+	double lat_p50[FL_RD_MAX_REPS];	/* their p50 latency (ns) */
+	uint64_t duration_ns;		/* of a repetition */
 	struct fl_rd_fig ops_per_sec, p50, p90, p99, p999, jain;
-	double spread;			/* relative range of ops/s */
-	int noisy;
+	/* the primary figure (meta.json's workloads.W.primary): ops/s, or
+	 * for a round workload the p50 latency, lower being better */
+	const double *primary;		/* ops or lat_p50 */
+	int lower_is_better;
+	struct fl_ci ci;		/* its median and 95% interval */
+	int noisy;			/* ci wider than FL_NOISY_HALFWIDTH */
 	unsigned int nextra;
 	char extra_name[FL_RD_MAX_EXTRA][48];
 	struct fl_rd_fig extra[FL_RD_MAX_EXTRA];
@@ -89,10 +99,10 @@ const char *fl_rd_meta(const struct fl_rd_run *r, const char *path,
 /* The share of all CPU time that other processes used during the run
  * (matrix runs record it); 0, or -1 when meta.json does not say. */
 int fl_rd_foreign_share(const struct fl_rd_run *r, double *share);
-/* The workload's unit of work ("acquisitions") from meta.json, or "ops". */
 /* 0 when meta.json says the workload's fairness across threads means
  * nothing (one thread counts its rounds); 1 otherwise, and when unknown. */
 int fl_rd_has_fairness(const struct fl_rd_run *r, const char *workload);
+/* The workload's unit of work ("acquisitions") from meta.json, or "ops". */
 const char *fl_rd_ops_unit(const struct fl_rd_run *r, const char *workload);
 /* What its latency histogram holds, or "latency". */
 const char *fl_rd_latency_what(const struct fl_rd_run *r,
@@ -121,6 +131,9 @@ int fl_rd_pair_is(const struct fl_rd_pair *pair, const char *name);
 /* The value of option `name` in the cell's options; 0 or -1 if absent. */
 int fl_rd_option(const struct fl_rd_cell *c, const char *name, char *val,
 		 size_t len);
+/* The cell with this full setup (setup_key), or NULL. */
+const struct fl_rd_cell *fl_rd_find_setup(const struct fl_rd_run *r,
+					  const char *setup_key);
 /* The cell with this key, or NULL. */
 const struct fl_rd_cell *fl_rd_find(const struct fl_rd_run *r,
 				    const char *key);

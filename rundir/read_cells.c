@@ -30,10 +30,12 @@
 enum col {
 	C_CELL, C_WORKLOAD, C_BACKEND, C_THREADS, C_PLACEMENT, C_OPTIONS,
 	C_REP, C_STATUS, C_REASON, C_NOTE, C_OPS, C_P50, C_P90, C_P99,
-	C_P999, C_JAIN, C_EXTRA, C_HIST, NCOLS
+	C_P999, C_JAIN, C_EXTRA, C_HIST, NCOLS,
+	/* optional: runs written before they existed still read */
+	C_DURATION = NCOLS, C_HASH_SLOTS, NCOLS_ALL
 };
 
-static const char *const col_names[NCOLS] = {
+static const char *const col_names[NCOLS_ALL] = {
 	[C_CELL] = "cell", [C_WORKLOAD] = "workload",
 	[C_BACKEND] = "backend", [C_THREADS] = "threads",
 	[C_PLACEMENT] = "placement", [C_OPTIONS] = "options",
@@ -41,7 +43,8 @@ static const char *const col_names[NCOLS] = {
 	[C_NOTE] = "note", [C_OPS] = "ops_per_sec", [C_P50] = "lat_p50_ns",
 	[C_P90] = "lat_p90_ns", [C_P99] = "lat_p99_ns",
 	[C_P999] = "lat_p999_ns", [C_JAIN] = "jain", [C_EXTRA] = "extra",
-	[C_HIST] = "hist",
+	[C_HIST] = "hist", [C_DURATION] = "duration_ns",
+	[C_HASH_SLOTS] = "futex_hash_slots",
 };
 
 /* The figures kept per ok repetition, in the order of struct acc's v. */
@@ -63,7 +66,8 @@ struct row {
 	int line;
 	char *f[MAX_FIELDS];
 	int at[MAX_FIELDS];		/* each field's first character */
-	int col[NCOLS];			/* field index of each column */
+	int col[NCOLS_ALL];		/* field index of each column, -1 for
+					 * an optional one absent */
 	char *err;
 	size_t errlen;
 };
@@ -356,6 +360,11 @@ static struct fl_rd_cell *new_cell(struct cells_parse *p, struct row *w,
 		 field(w, C_PLACEMENT));
 	snprintf(c->options, sizeof(c->options), "%s", field(w, C_OPTIONS));
 	key_of(w, c->key, sizeof(c->key));
+	c->duration_ns = w->col[C_DURATION] < 0 ? 0 :
+			 strtoull(field(w, C_DURATION), NULL, 10);
+	snprintf(c->setup_key, sizeof(c->setup_key), "%s|%llu|%s", c->key,
+		 (unsigned long long)c->duration_ns,
+		 w->col[C_HASH_SLOTS] < 0 ? "" : field(w, C_HASH_SLOTS));
 	snprintf(c->status, sizeof(c->status), "ok");
 	snprintf(c->hist, sizeof(c->hist), "%s", field(w, C_HIST));
 	p->pos[idx] = (long)r->ncells++;
@@ -417,10 +426,9 @@ static void summarise(struct cells_parse *p)
 			&c->p90, &c->p99, &c->p999, &c->jain };
 
 		memcpy(c->ops, a->v[0], c->nok * sizeof(double));
+		memcpy(c->lat_p50, a->v[1], c->nok * sizeof(double));
 		for (size_t f = 0; f < NFIGS; f++)
 			fig_of(a->v[f], c->nok, figs[f]);
-		c->spread = fl_spread(a->v[0], c->nok);
-		c->noisy = fl_is_noisy(c->spread);
 		for (unsigned int e = 0; e < c->nextra; e++)
 			fig_of(a->extra[e], a->nextra[e], &c->extra[e]);
 	}
@@ -436,12 +444,12 @@ static int read_header(struct row *w, char *line)
 			 w->file);
 		return -1;
 	}
-	for (int c = 0; c < NCOLS; c++) {
+	for (int c = 0; c < NCOLS_ALL; c++) {
 		w->col[c] = -1;
 		for (int i = 0; i < nf; i++)
 			if (strcmp(w->f[i], col_names[c]) == 0)
 				w->col[c] = i;
-		if (w->col[c] < 0) {
+		if (w->col[c] < 0 && c < NCOLS) {
 			snprintf(w->err, w->errlen, "%s:1: no column '%s'",
 				 w->file, col_names[c]);
 			return -1;

@@ -20,7 +20,9 @@ void fl_spec_init(struct fl_spec *s, const struct fl_workload *w)
 	s->nplacements = 1;
 	s->duration_ns = 1000000000ull;
 	s->warmup_ns = 200000000ull;
-	s->reps = 3;
+	s->reps = FL_REPS_MIN;
+	s->reps_auto = 1;
+	s->reps_max = FL_REPS_MAX_DEFAULT;
 	s->seed = 1;
 	s->hash_slots = -1;
 	s->bin_ns = FL_BIN_NS_DEFAULT;

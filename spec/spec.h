@@ -24,7 +24,14 @@ struct fl_spec {
 	unsigned int nplacements;
 	struct fl_opt_values opts[FL_MAX_OPTS];	/* per workload option */
 	uint64_t duration_ns, warmup_ns;
+	/* repetitions: exactly `reps`, or with reps_auto at least `reps`
+	 * (FL_REPS_MIN) and more while the cell's interval is wider than
+	 * FL_NOISY_HALFWIDTH, up to reps_max and the time budget
+	 * (sweep/passes.h) */
 	unsigned int reps;
+	int reps_auto;
+	unsigned int reps_max;
+	double budget_s;		/* 0: FL_BUDGET_FACTOR x the minimum */
 	uint64_t seed;
 	long hash_slots;
 	unsigned int sample_every;	/* 0: the workload's default */
@@ -41,9 +48,16 @@ struct fl_spec {
  * workload's default. */
 unsigned int fl_spec_sample_every(const struct fl_spec *s);
 
+#define FL_REPS_MIN		6	/* what a 95% interval needs */
+#define FL_REPS_MAX_DEFAULT	30
+#define FL_REPS_LIMIT		100	/* the most a cell may have */
+/* the default time budget: this many times the nominal time of every
+ * cell's minimum repetitions */
+#define FL_BUDGET_FACTOR	3.0
+
 /* Defaults: every backend unset, 1 thread (or the workload's fixed
- * count), compact, 1 s, 3 reps, the workload's sampling rate, 10 ms
- * bins. */
+ * count), compact, 1 s, --reps auto, the workload's sampling rate,
+ * 10 ms bins. */
 void fl_spec_init(struct fl_spec *s, const struct fl_workload *w);
 unsigned long fl_spec_ncells(const struct fl_spec *s);
 /* Fill cell i of the product; 0, or -1 with err (placement failure). */

@@ -131,6 +131,14 @@ struct fl_special_plot {
 	const char *caption;		/* the report's words for it */
 };
 
+/*
+ * The figure a cell is judged by (its median, interval, NOISY flag and
+ * compare's verdict): its throughput, or, for a round workload whose
+ * rate its own schedule sets, the median latency it exists to measure
+ * (lower is better).
+ */
+enum fl_primary { FL_PRIMARY_THROUGHPUT, FL_PRIMARY_LATENCY_P50 };
+
 struct fl_workload {
 	const char *name;
 	const char *summary;		/* one line for `futexlab list` */
@@ -143,6 +151,7 @@ struct fl_workload {
 	/* --sample's default: time one operation in this many on average
 	 * (1: every one, for rounds whose latency dwarfs a clock read) */
 	unsigned int sample_every;
+	enum fl_primary primary;
 	const struct fl_option *options;
 	unsigned int noptions;
 	const struct fl_counter_desc *counters;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Median, spread and fairness. */
+/* The median, its order-statistic interval, and fairness. */
 #include "stats/stats.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,34 +13,77 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* v sorted into tmp (at most FL_STATS_MAX_N values); the count kept */
+static size_t sorted_copy(const double *v, size_t n, double *tmp)
+{
+	if (n > FL_STATS_MAX_N)
+		n = FL_STATS_MAX_N;
+	memcpy(tmp, v, n * sizeof(*v));
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	return n;
+}
+
+static double median_sorted(const double *s, size_t n)
+{
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+}
+
 double fl_median(const double *v, size_t n)
 {
-	double tmp[256];
+	double tmp[FL_STATS_MAX_N];
 
 	if (n == 0)
 		return 0.0;
-	if (n > sizeof(tmp) / sizeof(tmp[0]))
-		n = sizeof(tmp) / sizeof(tmp[0]);
-	memcpy(tmp, v, n * sizeof(*v));
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
-	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2.0;
+	n = sorted_copy(v, n, tmp);
+	return median_sorted(tmp, n);
 }
 
-double fl_spread(const double *v, size_t n)
+/* P(Bin(n, 1/2) <= k), summed in logs so large n neither over- nor
+ * underflows */
+static double binom_half_cdf(size_t n, size_t k)
 {
-	double lo, hi, med;
+	double sum = 0.0;
 
-	if (n < 2)
-		return 0.0;
-	lo = hi = v[0];
-	for (size_t i = 1; i < n; i++) {
-		if (v[i] < lo)
-			lo = v[i];
-		if (v[i] > hi)
-			hi = v[i];
-	}
-	med = fl_median(v, n);
-	return med > 0.0 ? (hi - lo) / med : 0.0;
+	for (size_t i = 0; i <= k && i <= n; i++)
+		sum += exp(lgamma((double)n + 1) - lgamma((double)i + 1) -
+			   lgamma((double)(n - i) + 1) - (double)n * M_LN2);
+	return sum < 1.0 ? sum : 1.0;
+}
+
+int fl_median_ci(const double *v, size_t n, double conf, struct fl_ci *ci)
+{
+	double s[FL_STATS_MAX_N];
+	size_t k = 0;
+
+	memset(ci, 0, sizeof(*ci));
+	if (n == 0)
+		return -1;
+	n = sorted_copy(v, n, s);
+	ci->n = (unsigned int)n;
+	ci->mid = ci->lo = ci->hi = median_sorted(s, n);
+	/* the coverage of [x_(k), x_(n+1-k)] falls as k grows: take the
+	 * largest k that still covers conf */
+	while (k + 1 <= n / 2 && 1.0 - 2.0 * binom_half_cdf(n, k) >= conf)
+		k++;
+	if (k == 0)
+		return -1;
+	ci->lo = s[k - 1];
+	ci->hi = s[n - k];
+	ci->coverage = 1.0 - 2.0 * binom_half_cdf(n, k - 1);
+	ci->ok = 1;
+	return 0;
+}
+
+double fl_ci_rel_halfwidth(const struct fl_ci *ci)
+{
+	if (!ci->ok || ci->mid <= 0.0)
+		return -1.0;
+	return (ci->hi - ci->lo) / 2.0 / ci->mid;
+}
+
+int fl_ci_noisy(const struct fl_ci *ci, double target)
+{
+	return ci->ok && fl_ci_rel_halfwidth(ci) > target;
 }
 
 double fl_jain(const uint64_t *x, size_t n)
@@ -53,9 +97,4 @@ double fl_jain(const uint64_t *x, size_t n)
 	if (n == 0 || sq == 0.0)
 		return 0.0;
 	return sum * sum / ((double)n * sq);
-}
-
-int fl_is_noisy(double spread)
-{
-	return spread > FL_NOISY_SPREAD;
 }

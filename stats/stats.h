@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Statistics across repetitions and threads.
+ * Statistics of one sample: the median, the distribution-free confidence
+ * interval of the median, the noisy rule, and Jain's fairness index.
  *
- * A cell's figure is the median of its repetitions; its spread is the
- * relative range (max - min) / median across repetitions, not a standard
- * error across threads (threads of one run are not independent samples).
- * A cell is noisy when that spread exceeds FL_NOISY_SPREAD: with 3
- * repetitions a 10% range already means one run differs from another by
- * more than most effects worth reporting.
+ * A cell's figure is the median of its repetitions, with the 95%
+ * confidence interval from order statistics: [x_(k), x_(n+1-k)] for the
+ * largest k whose binomial coverage 1 - 2 P(Bin(n, 1/2) <= k - 1) is at
+ * least 95% (Hoefler and Belli, SC'15, rule 5; Le Boudec, "Performance
+ * Evaluation of Computer and Communication Systems", 2010, section 2.2).
+ * It needs at least 6 values (n = 5 covers only 93.75%); with fewer the
+ * interval is "n/a", never a width of zero. Threads of one repetition are
+ * not independent samples, so only repetitions count. docs/statistics.md
+ * defines every figure printed.
  */
 #ifndef FUTEXLAB_STATS_H
 #define FUTEXLAB_STATS_H
@@ -15,13 +19,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FL_NOISY_SPREAD 0.10
+#define FL_CONFIDENCE		0.95
+/* the relative half-width above which a cell is NOISY, and which the
+ * adaptive repetitions aim at */
+#define FL_NOISY_HALFWIDTH	0.05
+/* the fewest repetitions whose order statistics give a 95% interval */
+#define FL_CI_MIN_N		6
+/* the most values a sample statistic takes (larger inputs are cut) */
+#define FL_STATS_MAX_N		1000
+
+/* A median with its confidence interval; ok = 0: too few values for the
+ * confidence asked (lo = hi = mid then, and no width is claimed). */
+struct fl_ci {
+	double mid, lo, hi;
+	double coverage;	/* the interval's exact binomial coverage */
+	unsigned int n;
+	int ok;
+};
 
 double fl_median(const double *v, size_t n);
-/* (max - min) / median; 0 for fewer than two values or a zero median */
-double fl_spread(const double *v, size_t n);
+/* The median of v and its order-statistic interval at confidence conf;
+ * 0, or -1 (ci->ok = 0) when n is too small for it. */
+int fl_median_ci(const double *v, size_t n, double conf, struct fl_ci *ci);
+/* (hi - lo) / 2 / mid: the interval's relative half-width; -1 when the
+ * interval is n/a or the median is not positive. */
+double fl_ci_rel_halfwidth(const struct fl_ci *ci);
+/* NOISY: an interval exists and is wider than target (relative
+ * half-width); a cell without an interval is not NOISY but "n/a". */
+int fl_ci_noisy(const struct fl_ci *ci, double target);
 /* Jain's fairness index: (sum x)^2 / (n * sum x^2), 1 = perfectly fair */
 double fl_jain(const uint64_t *x, size_t n);
-int fl_is_noisy(double spread);
 
 #endif

@@ -10,30 +10,32 @@
 
 #include "sweep/internal.h"
 
-/* Pass p visits every cell with more than p repetitions, in cell order. */
+/* The visits are planned pass by pass while the matrix runs
+ * (sweep/passes.h): none before the first. */
 int matrix_plan_visits(struct fl_matrix *m)
 {
-	unsigned int maxreps = 0;
-	unsigned long n = 0;
+	m->nvisits = 0;
+	m->visits = calloc(1, sizeof(*m->visits));
+	return m->visits ? 0 : -1;
+}
 
-	for (unsigned int x = 0; x < m->nexps; x++) {
-		n += m->exps[x].ncells * m->exps[x].spec.reps;
-		if (m->exps[x].spec.reps > maxreps)
-			maxreps = m->exps[x].spec.reps;
-	}
-	m->visits = calloc(n ? n : 1, sizeof(*m->visits));
-	if (!m->visits)
+int fl_matrix_add_visits(struct fl_matrix *m, const unsigned long *cells,
+			 unsigned long n)
+{
+	struct fl_matrix_visit *v = realloc(m->visits, (m->nvisits + n + 1) *
+					    sizeof(*v));
+
+	if (!v)
 		return -1;
-	for (unsigned int p = 0; p < maxreps; p++)
-		for (unsigned int x = 0; x < m->nexps; x++) {
-			const struct fl_matrix_exp *e = &m->exps[x];
+	m->visits = v;
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned int rep = 0;
 
-			if (e->spec.reps <= p)
-				continue;
-			for (unsigned long i = 0; i < e->ncells; i++)
-				m->visits[m->nvisits++] = (struct
-					fl_matrix_visit){ e->first_cell + i, p };
-		}
+		for (unsigned long k = 0; k < m->nvisits; k++)
+			rep += m->visits[k].cell == cells[i];
+		m->visits[m->nvisits++] = (struct fl_matrix_visit){
+			cells[i], rep };
+	}
 	return 0;
 }
 

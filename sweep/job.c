@@ -94,7 +94,8 @@ int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 	j->dirfd = -1;
 	j->argc = argc;
 	j->argv = argv;
-	if (fl_matrix_load(file, &j->m, err, errlen))
+	if (fl_matrix_load(file, &j->m, err, errlen) ||
+	    matrix_job_init_tracks(j, err, errlen))
 		return -1;
 	j->done = calloc(j->m.nvisits ? j->m.nvisits : 1, 1);
 	if (!j->done) {
@@ -116,14 +117,15 @@ int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 		snprintf(abs, sizeof(abs), "%s", file);
 	snprintf(hash, sizeof(hash), "%016" PRIx64, j->m.hash);
 	fl_utc_now(start, sizeof(start));
-	j->state = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:[],"
-			     " s:b}",
+	j->state = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:[],"
+			     " s:b, s:[], s:{}, s:f, s:f}",
 			     "source", abs, "fnv1a64", hash,
 			     "name", j->run.name, "results", results,
 			     "start_time", start, "cells",
-			     (json_int_t)j->m.ncells, "visits",
-			     (json_int_t)j->m.nvisits, "argv",
-			     matrix_job_argv_json(j), "resumed", "finalizing", 0);
+			     (json_int_t)j->m.ncells, "argv",
+			     matrix_job_argv_json(j), "resumed", "finalizing", 0,
+			     "passes", "visit_start", "seconds_spent", 0.0,
+			     "budget_s", j->budget_s);
 	if (!j->state || matrix_job_save_state(j)) {
 		snprintf(err, errlen, "cannot write %s/matrix.json",
 			 j->run.tmp);
@@ -150,13 +152,19 @@ int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
 	for (unsigned int x = 0; x < j->m.nexps; x++) {
 		const struct fl_matrix_exp *e = &j->m.exps[x];
 
-		json_array_append_new(exps, json_pack("{s:s, s:s, s:I, s:I}",
+		json_array_append_new(exps, json_pack("{s:s, s:s, s:I, s:I, s:o}",
 			"name", e->name, "workload", e->spec.workload->name,
 			"first_cell", (json_int_t)e->first_cell,
-			"cells", (json_int_t)e->ncells));
+			"cells", (json_int_t)e->ncells,
+			"settings", fl_meta_settings(&e->spec)));
 	}
 	json_object_set_new(json_object_get(meta, "matrix"), "experiments",
 			    exps);
+	json_object_set_new(json_object_get(meta, "matrix"), "time_budget_s",
+			    json_real(j->budget_s));
+	json_object_set_new(json_object_get(meta, "matrix"), "passes",
+			    json_integer(j->npasses));
+	json_object_set_new(meta, "cells_reps", matrix_job_cells_reps(j));
 	return fl_run_finish(&j->run, meta, err, errlen);
 }
 
@@ -172,5 +180,7 @@ void fl_matrix_job_free(struct fl_matrix_job *j)
 	j->state = NULL;
 	free(j->done);
 	j->done = NULL;
+	free(j->tracks);
+	j->tracks = NULL;
 	fl_matrix_free(&j->m);
 }

@@ -6,7 +6,9 @@
  * The partial directory (results/.partial-<name>-<pid>) is an ordinary
  * run directory being written, plus what a resume needs: matrix.ini, a
  * byte copy of the matrix file, and matrix.json (the source path, the
- * file's hash, the run's name and start time, every resume). Rows are
+ * file's hash, the run's name and start time, every resume, the cells of
+ * every pass planned so far, each visit's start time and the seconds
+ * spent). Rows are
  * flushed and fsynced per cell, so after SIGINT or SIGKILL only the cell
  * in progress is lost. A resume keeps the rows of every cell that has
  * all its repetitions and its histogram, drops the rest (a torn trailing
@@ -21,6 +23,7 @@
 #include <stdio.h>
 
 #include "sweep/matrix.h"
+#include "sweep/passes.h"
 #include "rundir/write.h"
 
 struct fl_matrix_job {
@@ -28,6 +31,10 @@ struct fl_matrix_job {
 	struct fl_run run;
 	unsigned char *done;		/* per visit: its row is written */
 	unsigned long ndone;
+	struct fl_cell_track *tracks;	/* per cell: what passes plan by */
+	unsigned int npasses;
+	double budget_s;		/* for the whole matrix */
+	double spent_s;			/* by earlier sessions of a resume */
 	unsigned int by_status[4];	/* cells by status, once finalized */
 	json_t *state;			/* matrix.json */
 	int dirfd;			/* the locked partial directory */
@@ -69,7 +76,19 @@ enum fl_job_outcome {
 };
 
 /*
- * sweep/run.c: run every visit that is not done, in order, with a
+ * Plan the next pass (sweep/passes.h), record it in matrix.json and
+ * append its visits; the count of visits (0: the run is complete), or -1
+ * with err. elapsed_s: this session's seconds so far.
+ */
+long fl_matrix_job_next_pass(struct fl_matrix_job *j, double elapsed_s,
+			     char *err, size_t errlen);
+/* After visit k ran: its status and primary figure, and its start time
+ * ("2026-...Z") for meta.json. */
+void fl_matrix_job_visited(struct fl_matrix_job *j, unsigned long k,
+			   int status, double primary, const char *start);
+
+/*
+ * sweep/run.c: run every visit that is not done, pass after pass, with a
  * progress line on out (updated in place when tty, one line per visit
  * otherwise).
  */

@@ -22,6 +22,17 @@ json_t *matrix_job_argv_json(const struct fl_matrix_job *j);
 int matrix_job_lock_dir(struct fl_matrix_job *j, const char *dir, char *err,
 			size_t errlen);
 
+/* Per-cell tracks for j->m (matrix_job_passes.c), and the budget;
+ * 0, or -1 with err. */
+int matrix_job_init_tracks(struct fl_matrix_job *j, char *err,
+			   size_t errlen);
+/* Rebuild j->m.visits from the passes matrix.json recorded; 0 or -1. */
+int matrix_job_replay_passes(struct fl_matrix_job *j, char *err,
+			     size_t errlen);
+/* meta.json's "cells_reps": per cell its repetitions, whether its
+ * interval converged, and each repetition's start time. */
+json_t *matrix_job_cells_reps(const struct fl_matrix_job *j);
+
 /* The index of column want among a CSV header's n names, or -1. */
 static inline int column(char **names, int n, const char *want)
 {

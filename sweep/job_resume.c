@@ -36,137 +36,194 @@ static int hist_ok(const char *dir, unsigned long cell)
 	return rc == 0;
 }
 
+/* The columns of cells.csv a resume reads, named once. */
+enum resume_col {
+	RC_CELL, RC_WORKLOAD, RC_BACKEND, RC_THREADS, RC_PLACEMENT,
+	RC_OPTIONS, RC_STATUS, RC_OPS, RC_P50, RC_NCOLS
+};
+
+static const char *const resume_col_names[RC_NCOLS] = {
+	[RC_CELL] = "cell", [RC_WORKLOAD] = "workload",
+	[RC_BACKEND] = "backend", [RC_THREADS] = "threads",
+	[RC_PLACEMENT] = "placement", [RC_OPTIONS] = "options",
+	[RC_STATUS] = "status", [RC_OPS] = "ops_per_sec",
+	[RC_P50] = "lat_p50_ns",
+};
+
+struct resume_rows {
+	int col[RC_NCOLS];
+	int ncol;
+	unsigned int *rows;		/* per visit */
+	unsigned long dropped;
+};
+
+static enum fl_status status_named(const char *s)
+{
+	for (int st = FL_STATUS_OK; st <= FL_STATUS_ABORTED; st++)
+		if (strcmp(s, fl_status_name((enum fl_status)st)) == 0)
+			return (enum fl_status)st;
+	return FL_STATUS_FAILED;
+}
+
+/* A row of visit c must be the cell the matrix puts at visit c. */
+static int check_row(struct fl_matrix_job *j, const struct resume_rows *rr,
+		     char **f, unsigned long c, char *err, size_t errlen)
+{
+	static struct fl_cell cell;
+	const int *col = rr->col;
+	char th[16];
+
+	if (fl_matrix_visit_cell(&j->m, c, &cell, NULL, err, errlen))
+		return -1;
+	snprintf(th, sizeof(th), "%u", cell.threads);
+	if (strcmp(f[col[RC_WORKLOAD]], cell.workload->name) ||
+	    strcmp(f[col[RC_BACKEND]], cell.backend->name) ||
+	    strcmp(f[col[RC_THREADS]], th) ||
+	    strcmp(f[col[RC_PLACEMENT]], cell.placement) ||
+	    strcmp(f[col[RC_OPTIONS]], cell.options)) {
+		snprintf(err, errlen, "visit %lu in cells.csv is %s %s "
+			 "threads=%s %s %s, but the matrix now gives %s %s "
+			 "threads=%u %s %s here: start a new run", c,
+			 f[col[RC_WORKLOAD]], f[col[RC_BACKEND]],
+			 f[col[RC_THREADS]], f[col[RC_PLACEMENT]],
+			 f[col[RC_OPTIONS]], cell.workload->name,
+			 cell.backend->name, cell.threads, cell.placement,
+			 cell.options);
+		return -1;
+	}
+	return 0;
+}
+
+/* Pass 1: count each visit's rows, checking each is the right cell. */
+static int count_rows(struct fl_matrix_job *j, FILE *in,
+		      struct resume_rows *rr, const char *path, char *err,
+		      size_t errlen)
+{
+	char *f[MAX_COLUMNS], *line = NULL, *data = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = -1;
+
+	while ((n = getline(&line, &cap, in)) > 0) {
+		free(data);
+		data = line[n - 1] == '\n' ? strdup(line) : NULL;
+		if (!data || fl_csv_split(data, f, MAX_COLUMNS) != rr->ncol) {
+			rr->dropped++;	/* torn by the kill */
+			continue;
+		}
+		unsigned long c = strtoul(f[rr->col[RC_CELL]], NULL, 10);
+
+		if (c >= j->m.nvisits) {
+			snprintf(err, errlen, "%s: row for visit %s: the run "
+				 "planned %lu visits", path,
+				 f[rr->col[RC_CELL]], j->m.nvisits);
+			goto out;
+		}
+		if (check_row(j, rr, f, c, err, errlen))
+			goto out;
+		rr->rows[c]++;
+	}
+	rc = 0;
+out:
+	free(line);
+	free(data);
+	return rc;
+}
+
+/* Pass 2: write the complete visits' rows to out and tell the planner
+ * what they found. */
+static void keep_complete(struct fl_matrix_job *j, FILE *in, FILE *out,
+			  const struct resume_rows *rr)
+{
+	char *f[MAX_COLUMNS], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	fprintf(out, "%s\n", FL_CELLS_COLUMNS);
+	while ((n = getline(&line, &cap, in)) > 0) {
+		if (line[n - 1] != '\n')
+			continue;
+		unsigned long c = strtoul(line, NULL, 10);
+
+		if (c >= j->m.nvisits || !j->done[c])
+			continue;
+		fputs(line, out);
+		if (fl_csv_split(line, f, MAX_COLUMNS) != rr->ncol)
+			continue;
+		enum fl_status st = status_named(f[rr->col[RC_STATUS]]);
+		int col = j->tracks[j->m.visits[c].cell].latency_primary ?
+			  rr->col[RC_P50] : rr->col[RC_OPS];
+
+		fl_matrix_job_visited(j, c, st, strtod(f[col], NULL), NULL);
+	}
+	free(line);
+}
+
 /*
  * While a matrix runs, cells.csv is in visit layout: the cell column is
- * the visit's index, each visit has one row (rep 0) and its own
- * histogram. Keep the rows of every complete visit and drop the rest,
- * checking that each kept row is the cell the matrix puts at that visit.
+ * the visit's index, each visit has one row and its own histogram. Keep
+ * the rows of every complete visit and drop the rest, checking that each
+ * kept row is the cell the matrix puts at that visit.
  */
 static int filter_cells(struct fl_matrix_job *j, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 32], tmp[PATH_MAX + 32];
-	char *hdr_fields[MAX_COLUMNS], *f[MAX_COLUMNS];
-	char *data = NULL, *line = NULL;
+	char path[PATH_MAX + 32], tmp[PATH_MAX + 32], *hdr[MAX_COLUMNS];
+	char header[] = FL_CELLS_COLUMNS, *line = NULL;
+	struct resume_rows rr = { .ncol = 0 };
 	size_t cap = 0;
-	unsigned long ncells = j->m.nvisits, dropped = 0;
-	unsigned int *rows = calloc(ncells ? ncells : 1, sizeof(*rows));
-	unsigned char *seen = calloc(ncells ? ncells : 1, 13);	/* rep bits */
-	int rc = -1, ncol, col[9];
-	static struct fl_cell cell;
+	int rc = -1;
 	FILE *in, *out = NULL;
-	ssize_t n;
 
+	rr.ncol = fl_csv_split(header, hdr, MAX_COLUMNS);
+	for (int i = 0; i < RC_NCOLS; i++)
+		rr.col[i] = column(hdr, rr.ncol, resume_col_names[i]);
+	rr.rows = calloc(j->m.nvisits + 1, sizeof(*rr.rows));
 	snprintf(path, sizeof(path), "%s/cells.csv", j->run.tmp);
 	snprintf(tmp, sizeof(tmp), "%s/cells.csv.tmp", j->run.tmp);
 	in = fopen(path, "r");
-	if (!in || !rows || !seen) {
+	if (!in || !rr.rows) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	/* pass 1: count the rows of each cell */
-	n = getline(&line, &cap, in);
-	if (n <= 0 || strcmp(line, FL_CELLS_COLUMNS "\n") != 0) {
+	if (getline(&line, &cap, in) <= 0 ||
+	    strcmp(line, FL_CELLS_COLUMNS "\n") != 0) {
 		snprintf(err, errlen, "%s: the header is not this futexlab's "
 			 "(%s)", path, FL_CELLS_COLUMNS);
 		goto out;
 	}
-	char header[] = FL_CELLS_COLUMNS;
-
-	ncol = fl_csv_split(header, hdr_fields, MAX_COLUMNS);
-	static const char *const want[9] = { "cell", "workload", "backend",
-		"threads", "placement", "options", "rep", "status", "hist" };
-	for (int i = 0; i < 9; i++)
-		col[i] = column(hdr_fields, ncol, want[i]);
 	long rows_start = ftell(in);
 
-	while ((n = getline(&line, &cap, in)) > 0) {
-		if (line[n - 1] != '\n') {
-			dropped++;	/* torn by the kill */
-			continue;
-		}
-		free(data);
-		data = strdup(line);
-		if (!data || fl_csv_split(data, f, MAX_COLUMNS) != ncol) {
-			dropped++;
-			continue;
-		}
-		unsigned long c = strtoul(f[col[0]], NULL, 10);
-		unsigned long r = strtoul(f[col[6]], NULL, 10);
-
-		if (c >= ncells || r >= 100) {
-			snprintf(err, errlen, "%s: row for visit %s, rep %s: "
-				 "the matrix has %lu visits", path, f[col[0]],
-				 f[col[6]], ncells);
-			goto out;
-		}
-		if (fl_matrix_visit_cell(&j->m, c, &cell, NULL, err, errlen))
-			goto out;
-		char th[16];
-
-		snprintf(th, sizeof(th), "%u", cell.threads);
-		if (strcmp(f[col[1]], cell.workload->name) ||
-		    strcmp(f[col[2]], cell.backend->name) ||
-		    strcmp(f[col[3]], th) ||
-		    strcmp(f[col[4]], cell.placement) ||
-		    strcmp(f[col[5]], cell.options)) {
-			snprintf(err, errlen, "visit %lu in cells.csv is %s %s "
-				 "threads=%s %s %s, but the matrix now gives "
-				 "%s %s threads=%u %s %s here: start a new run",
-				 c, f[col[1]], f[col[2]], f[col[3]], f[col[4]],
-				 f[col[5]], cell.workload->name,
-				 cell.backend->name, cell.threads,
-				 cell.placement, cell.options);
-			goto out;
-		}
-		if (seen[c * 13 + r / 8] & (1u << (r % 8)))
-			rows[c] = 1000;	/* doubled: redo the cell */
-		seen[c * 13 + r / 8] |= (unsigned char)(1u << (r % 8));
-		rows[c]++;
-	}
-	for (unsigned long c = 0; c < ncells; c++) {
-		if (fl_matrix_visit_cell(&j->m, c, &cell, NULL, err, errlen))
-			goto out;
-		if (rows[c] == cell.reps && hist_ok(j->run.tmp, c)) {
+	if (count_rows(j, in, &rr, path, err, errlen))
+		goto out;
+	for (unsigned long c = 0; c < j->m.nvisits; c++) {
+		if (rr.rows[c] == 1 && hist_ok(j->run.tmp, c)) {
 			j->done[c] = 1;
 			j->ndone++;
-		} else if (rows[c]) {
-			dropped += rows[c] % 1000;
+		} else {
+			rr.dropped += rr.rows[c];	/* doubled or no hist */
 		}
 	}
-	/* pass 2: rewrite with the complete cells only */
 	out = fopen(tmp, "w");
 	if (!out) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp,
 			 strerror(errno));
 		goto out;
 	}
-	fprintf(out, "%s\n", FL_CELLS_COLUMNS);
 	fseek(in, rows_start, SEEK_SET);
-	while ((n = getline(&line, &cap, in)) > 0) {
-		if (line[n - 1] != '\n')
-			continue;
-		unsigned long c = strtoul(line, NULL, 10);
-
-		if (c < ncells && j->done[c])
-			fputs(line, out);
-	}
-	if (fflush(out) || fsync(fileno(out)) || fclose(out)) {
+	keep_complete(j, in, out, &rr);
+	if (fflush(out) || fsync(fileno(out)) || fclose(out) ||
+	    rename(tmp, path)) {
 		out = NULL;
-		snprintf(err, errlen, "cannot write %s: %s", tmp,
-			 strerror(errno));
-		goto out;
-	}
-	out = NULL;
-	if (rename(tmp, path)) {
 		snprintf(err, errlen, "cannot replace %s: %s", path,
 			 strerror(errno));
 		goto out;
 	}
+	out = NULL;
 	fsync(j->dirfd);
-	if (dropped)
+	if (rr.dropped)
 		fprintf(stderr, "futexlab matrix: dropped %lu row%s of "
-			"unfinished cells; they run again\n", dropped,
-			dropped == 1 ? "" : "s");
+			"unfinished visits; they run again\n", rr.dropped,
+			rr.dropped == 1 ? "" : "s");
 	rc = 0;
 out:
 	if (in)
@@ -174,9 +231,7 @@ out:
 	if (out)
 		fclose(out);
 	free(line);
-	free(data);
-	free(rows);
-	free(seen);
+	free(rr.rows);
 	return rc;
 }
 
@@ -264,11 +319,14 @@ int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 		fprintf(stderr, "futexlab matrix: %s is gone; resuming with "
 			"the copy in %s/matrix.ini\n", file, dir);
 	}
-	j->done = calloc(j->m.nvisits ? j->m.nvisits : 1, 1);
+	j->done = calloc(1, 1);
 	if (!j->done) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	if (matrix_job_init_tracks(j, err, errlen) ||
+	    matrix_job_replay_passes(j, err, errlen))
+		return -1;
 	snprintf(base, sizeof(base), "%s", dir);
 	snprintf(j->run.dir, sizeof(j->run.dir), "%s", dirname(base));
 	snprintf(j->run.name, sizeof(j->run.name), "%s", name);

@@ -14,10 +14,12 @@
 #include "spec/options.h"
 #include "measure/placement.h"
 #include "spec/spec.h"
+#include "sweep/passes.h"
 
 static const char *const common_keys[] = {
 	"workload", "backend", "threads", "placement", "duration", "warmup",
-	"reps", "seed", "hash-slots", "sample", "bin", NULL,
+	"reps", "reps-max", "time-budget", "seed", "hash-slots", "sample",
+	"bin", NULL,
 };
 
 static int parse_u(const char *text, uint64_t *v)
@@ -149,13 +151,24 @@ int matrix_apply_common(struct fl_spec *s, const char *key, const char *val,
 		return parse_seconds(key, val, &s->duration_ns, 0, err, errlen);
 	if (strcmp(key, "warmup") == 0)
 		return parse_seconds(key, val, &s->warmup_ns, 1, err, errlen);
-	if (strcmp(key, "reps") == 0) {
-		if (parse_u(val, &u) || u < 1 || u > 100) {
-			snprintf(err, errlen, "reps: '%s' is not a whole "
-				 "number from 1 to 100", val);
+	if (strcmp(key, "reps") == 0)
+		return fl_parse_reps(val, s, err, errlen);
+	if (strcmp(key, "reps-max") == 0) {
+		if (parse_u(val, &u) || u < FL_REPS_MIN || u > FL_REPS_LIMIT) {
+			snprintf(err, errlen, "reps-max: '%s' is not a whole "
+				 "number from %d to %d", val, FL_REPS_MIN,
+				 FL_REPS_LIMIT);
 			return -1;
 		}
-		s->reps = (unsigned int)u;
+		s->reps_max = (unsigned int)u;
+		return 0;
+	}
+	if (strcmp(key, "time-budget") == 0) {
+		uint64_t ns;
+
+		if (parse_seconds(key, val, &ns, 0, err, errlen))
+			return -1;
+		s->budget_s = (double)ns / 1e9;
 		return 0;
 	}
 	if (strcmp(key, "seed") == 0) {

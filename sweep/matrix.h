@@ -7,7 +7,8 @@
  *   [defaults]
  *   duration = 0.3          ; seconds per repetition
  *   warmup = 0.1
- *   reps = 3
+ *   reps = auto             ; or a fixed count (sweep/passes.h)
+ *   time-budget = 150       ; seconds for the whole matrix
  *   placement = compact     ; a space-separated list sweeps
  *   seed = 1
  *
@@ -24,10 +25,12 @@
  * is reported as "FILE:LINE: what is wrong" before any cell runs.
  *
  * A matrix runs a cell's repetitions as separate visits, interleaved:
- * pass p visits, in cell order, every cell with more than p repetitions,
- * and each visit is one repetition in a fresh process with its own
- * warm-up. A cell's spread then covers the whole run, so load that comes
- * and goes on the machine (another user's job) widens the ranges that
+ * pass p visits every cell that is due, in an order shuffled from the
+ * seed (sweep/passes.h: the minimum repetitions first, then more for the
+ * cells whose interval is still wide, within the time budget), and each
+ * visit is one repetition in a fresh process with its own warm-up. A
+ * cell's interval then covers the whole run, so load that comes and goes
+ * on the machine (another user's job) widens the intervals that
  * `futexlab compare` judges by, instead of shifting one run against the
  * next; and per-process effects (memory layout) are sampled too.
  */
@@ -93,6 +96,11 @@ void fl_matrix_free(struct fl_matrix *m);
 int fl_matrix_cell(const struct fl_matrix *m, unsigned long i,
 		   struct fl_cell *cell, const struct fl_matrix_exp **exp,
 		   char *err, size_t errlen);
+
+/* Append n visits, one per listed cell, each the next repetition of its
+ * cell; 0, or -1 when out of memory. */
+int fl_matrix_add_visits(struct fl_matrix *m, const unsigned long *cells,
+			 unsigned long n);
 
 /* Visit k: its cell with reps = 1 and the seed moved on by the rep, so
  * repetitions do not replay one random sequence. 0, or -1 with err. */

@@ -182,6 +182,9 @@ static void parse_experiment(struct parse *ps, const struct section *sec,
 	x->spec.duration_ns = defs->duration_ns;
 	x->spec.warmup_ns = defs->warmup_ns;
 	x->spec.reps = defs->reps;
+	x->spec.reps_auto = defs->reps_auto;
+	x->spec.reps_max = defs->reps_max;
+	x->spec.budget_s = defs->budget_s;
 	x->spec.seed = defs->seed;
 	x->spec.hash_slots = defs->hash_slots;
 	if (w->fixed_threads) {

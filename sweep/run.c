@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The matrix's visit loop (a visit: one repetition of one cell, see
- * matrix.h) and its progress line. The estimate of the time left weighs
- * each visit by its nominal length (warm-up plus the repetition), scaled
- * by how long the visits run so far actually took per nominal second, so
- * fork and set-up costs are in it and skipped visits (which take no time)
- * do not distort it.
+ * matrix.h), pass after pass (passes.h), and its progress line. The
+ * estimate of the time left weighs each visit by its nominal length
+ * (warm-up plus the repetition), scaled by how long the visits run so far
+ * actually took per nominal second, so fork and set-up costs are in it
+ * and skipped visits (which take no time) do not distort it. It counts
+ * the visits every cell still owes to its minimum, not the extra ones
+ * adaptive repetitions may add: an estimate from below.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "measure/clock.h"
+#include "rundir/meta.h"
 #include "stats/figures.h"
 #include "sweep/job.h"
 
@@ -28,6 +32,32 @@ static double nominal_s(const struct fl_cell *c)
 {
 	return ((double)c->warmup_ns + (double)c->reps *
 		(double)c->duration_ns) / 1e9 + 0.02;
+}
+
+/* What the undone visits planned so far and the minimum visits not yet
+ * planned will take, nominally. */
+static double owed_s(const struct fl_matrix_job *j)
+{
+	static struct fl_cell cell;
+	unsigned int *planned = calloc(j->m.ncells + 1, sizeof(*planned));
+	double s = 0.0;
+	char err[256];
+
+	if (!planned)
+		return 0.0;
+	for (unsigned long k = 0; k < j->m.nvisits; k++) {
+		planned[j->m.visits[k].cell]++;
+		if (!j->done[k] && !fl_matrix_visit_cell(&j->m, k, &cell,
+							 NULL, err,
+							 sizeof(err)))
+			s += nominal_s(&cell);
+	}
+	for (unsigned long c = 0; c < j->m.ncells; c++)
+		if (!j->tracks[c].stopped && planned[c] < j->tracks[c].reps)
+			s += (j->tracks[c].reps - planned[c]) *
+			     j->tracks[c].cost_s;
+	free(planned);
+	return s;
 }
 
 static void fmt_clock(double s, char *buf, size_t len)
@@ -57,9 +87,10 @@ static void times(const struct progress *p, char *buf, size_t len)
 static void cell_name(const struct fl_matrix_exp *e, const struct fl_cell *c,
 		      unsigned int rep, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s: %s %s threads=%u %s %s rep %u/%u", e->name,
+	snprintf(buf, len, "%s: %s %s threads=%u %s %s rep %u/%u%s", e->name,
 		 c->workload->name, c->backend->name, c->threads, c->placement,
-		 c->options, rep + 1, e->spec.reps);
+		 c->options, rep + 1, e->spec.reps,
+		 e->spec.reps_auto ? "+" : "");
 }
 
 static void show_running(struct progress *p, unsigned long i,
@@ -87,14 +118,15 @@ static void show_done(struct progress *p, unsigned long i, unsigned long n,
 		      const struct fl_cell_result *res)
 {
 	struct fl_cell_figures fig;
-	char what[512], rate[32], p99[32], t[96];
+	char what[512], rate[32], p50[32], t[96];
 
 	fl_cell_figures(cell, res, &fig);
 	if (res->status == FL_STATUS_OK) {
 		fl_fmt_rate(fig.ops_per_sec, rate, sizeof(rate));
-		fl_fmt_ns(fig.p99, p99, sizeof(p99));
-		snprintf(what, sizeof(what), "ok %s %s/s, p99 %s", rate,
-			 cell->workload->ops_unit, p99);
+		fl_fmt_ns(fl_hist_quantile(&res->merged, 0.5), p50,
+			  sizeof(p50));
+		snprintf(what, sizeof(what), "ok %s %s/s, p50 %s", rate,
+			 cell->workload->ops_unit, p50);
 	} else {
 		snprintf(what, sizeof(what), "%s: %s",
 			 fl_status_name(res->status), res->reason);
@@ -111,69 +143,112 @@ static void show_done(struct progress *p, unsigned long i, unsigned long n,
 	fflush(p->out);
 }
 
-enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
-				      int tty)
+/* What a visit asks of the loop. */
+enum visit_end { VISIT_DONE, VISIT_INTERRUPTED, VISIT_WRITE_FAILED };
+
+/* One visit: run it, write its row, tell the planner. */
+static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
+				struct progress *p, int *failed)
 {
 	static struct fl_cell cell;
 	const struct fl_matrix_exp *exp;
+	struct fl_cell_result res;
+	struct fl_cell_figures fig;
+	char err[512], name[1024], start[40];
+
+	if (fl_matrix_visit_cell(&j->m, i, &cell, &exp, err, sizeof(err))) {
+		/* checked at parse time: the machine changed */
+		fprintf(stderr, "futexlab matrix: %s\n", err);
+		*failed = 1;
+		return VISIT_DONE;
+	}
+	cell_name(exp, &cell, j->m.visits[i].rep, name, sizeof(name));
+	show_running(p, i, j->m.nvisits, name);
+	fl_utc_now_ms(start, sizeof(start));
+	fl_cell_run(&cell, &res);
+	if (fl_interrupted) {
+		fl_cell_result_free(&res);
+		return VISIT_INTERRUPTED;
+	}
+	/* the row's cell index is the visit's, so a resumed visit lands
+	 * under the same index and histogram file; its bins are filed
+	 * under the cell and repetition it is */
+	j->run.ncells = (unsigned int)i;
+	j->run.bins_as.set = 1;
+	j->run.bins_as.cell = j->m.visits[i].cell;
+	j->run.bins_as.rep = j->m.visits[i].rep;
+	if (fl_run_write_cell(&j->run, &cell, &res)) {
+		/* a full disk fails every visit after: stop at once */
+		fl_cell_result_free(&res);
+		return VISIT_WRITE_FAILED;
+	}
+	j->done[i] = 1;
+	j->ndone++;
+	fl_cell_figures(&cell, &res, &fig);
+	fl_matrix_job_visited(j, i, res.status, fig.primary.mid, start);
+	p->nominal_left -= nominal_s(&cell);
+	if (res.status != FL_STATUS_SKIPPED)
+		p->nominal_done += nominal_s(&cell);
+	if (res.status == FL_STATUS_FAILED ||
+	    res.status == FL_STATUS_ABORTED)
+		*failed = 1;
+	show_done(p, i, j->m.nvisits, name, &cell, &res);
+	fl_cell_result_free(&res);
+	/* | head went away */
+	return ferror(p->out) ? VISIT_WRITE_FAILED : VISIT_DONE;
+}
+
+/* Every visit planned and not done; VISIT_DONE when they all ran. */
+static enum visit_end run_planned(struct fl_matrix_job *j, struct progress *p,
+				  int *failed)
+{
+	for (unsigned long i = 0; i < j->m.nvisits; i++) {
+		enum visit_end e;
+
+		if (fl_interrupted)
+			return VISIT_INTERRUPTED;
+		if (!j->done[i] &&
+		    (e = run_visit(j, i, p, failed)) != VISIT_DONE)
+			return e;
+	}
+	return VISIT_DONE;
+}
+
+enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
+				      int tty)
+{
 	struct progress p = { .out = out, .tty = tty, .width = 80 };
+	enum visit_end e = VISIT_DONE;
 	struct winsize ws;
-	char err[512], name[1024];
-	enum fl_job_outcome worst = FL_JOB_DONE;
+	char err[512];
+	int failed = 0;
 
 	if (tty && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
 		p.width = ws.ws_col;
-	for (unsigned long i = 0; i < j->m.nvisits; i++)
-		if (!j->done[i] && !fl_matrix_visit_cell(&j->m, i, &cell, NULL,
-							 err, sizeof(err)))
-			p.nominal_left += nominal_s(&cell);
 	p.t0 = fl_now_ns();
-
-	for (unsigned long i = 0; i < j->m.nvisits && !fl_interrupted; i++) {
-		struct fl_cell_result res;
-
-		if (j->done[i])
-			continue;
-		if (fl_matrix_visit_cell(&j->m, i, &cell, &exp, err,
-					 sizeof(err))) {
-			/* checked at parse time: the machine changed */
-			fprintf(stderr, "futexlab matrix: %s\n", err);
-			return FL_JOB_FAILED;
-		}
-		cell_name(exp, &cell, j->m.visits[i].rep, name, sizeof(name));
-		show_running(&p, i, j->m.nvisits, name);
-		fl_cell_run(&cell, &res);
-		if (fl_interrupted) {
-			fl_cell_result_free(&res);
+	for (;;) {
+		p.nominal_left = owed_s(j);
+		e = run_planned(j, &p, &failed);
+		if (e != VISIT_DONE)
 			break;
-		}
-		/* the row's cell index is the visit's, so a resumed visit
-		 * lands under the same index and histogram file */
-		j->run.ncells = (unsigned int)i;
-		j->run.bins_as.set = 1;
-		j->run.bins_as.cell = j->m.visits[i].cell;
-		j->run.bins_as.rep = j->m.visits[i].rep;
-		if (fl_run_write_cell(&j->run, &cell, &res)) {
-			/* a full disk fails every visit after: stop at once */
-			fl_cell_result_free(&res);
+		long n = fl_matrix_job_next_pass(j, (double)(fl_now_ns() -
+							     p.t0) / 1e9,
+						 err, sizeof(err));
+
+		if (n < 0) {
+			fprintf(stderr, "futexlab matrix: %s\n", err);
 			return FL_JOB_WRITE_FAILED;
 		}
-		j->done[i] = 1;
-		j->ndone++;
-		p.nominal_left -= nominal_s(&cell);
-		if (res.status != FL_STATUS_SKIPPED)
-			p.nominal_done += nominal_s(&cell);
-		if (res.status == FL_STATUS_FAILED ||
-		    res.status == FL_STATUS_ABORTED)
-			worst = FL_JOB_FAILED;
-		show_done(&p, i, j->m.nvisits, name, &cell, &res);
-		fl_cell_result_free(&res);
-		if (ferror(out))
-			return FL_JOB_WRITE_FAILED;	/* | head went away */
+		if (n == 0)
+			break;
 	}
 	if (tty) {
 		fprintf(out, "\r\033[K");
 		fflush(out);
 	}
-	return fl_interrupted ? FL_JOB_INTERRUPTED : worst;
+	if (e == VISIT_INTERRUPTED)
+		return FL_JOB_INTERRUPTED;
+	if (e == VISIT_WRITE_FAILED)
+		return FL_JOB_WRITE_FAILED;
+	return failed ? FL_JOB_FAILED : FL_JOB_DONE;
 }

@@ -241,6 +241,7 @@ FL_WORKLOAD_DESCRIPTOR(condvar) = {
 	.ops_unit = "rounds",
 	.ops_by_one_thread = 1,
 	.latency = "broadcast to last waiter holding the mutex",
+	.primary = FL_PRIMARY_LATENCY_P50,
 	.options = options,
 	.noptions = sizeof(options) / sizeof(options[0]),
 	.counters = counters,

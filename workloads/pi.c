@@ -231,6 +231,7 @@ FL_WORKLOAD_DESCRIPTOR(pi) = {
 	.ops_unit = "rounds",
 	.ops_by_one_thread = 1,
 	.latency = "high's blocked time",
+	.primary = FL_PRIMARY_LATENCY_P50,
 	.options = options,
 	.noptions = sizeof(options) / sizeof(options[0]),
 	.counters = counters,

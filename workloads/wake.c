@@ -98,6 +98,7 @@ FL_WORKLOAD_DESCRIPTOR(wake) = {
 	.ops_unit = "rounds",
 	.ops_by_one_thread = 1,
 	.latency = "time to wake all waiters, per round",
+	.primary = FL_PRIMARY_LATENCY_P50,
 	.options = options,
 	.noptions = sizeof(options) / sizeof(options[0]),
 	.counters = counters,

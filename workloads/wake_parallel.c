@@ -115,6 +115,7 @@ FL_WORKLOAD_DESCRIPTOR(wake_parallel) = {
 	.ops_unit = "rounds",
 	.ops_by_one_thread = 1,
 	.latency = "each waker's wake call time, per round",
+	.primary = FL_PRIMARY_LATENCY_P50,
 	.options = options,
 	.noptions = sizeof(options) / sizeof(options[0]),
 	.counters = counters,

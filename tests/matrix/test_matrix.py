@@ -11,13 +11,15 @@ Each test drives build/futexlab as a user would and checks what it wrote:
   resume_after_kill a real matrix run killed with SIGKILL mid-way (plus a
                     torn last line), refused while the file differs,
                     resumed: every cell exactly once, earlier rows kept
-  compare_verdicts  synthetic runs: faster, slower, within noise,
-                    undecided, one-run-only and skipped cells; machine
-                    warnings
+  compare_verdicts  synthetic runs: faster, slower, equivalent,
+                    inconclusive, undecided, one-run-only and skipped
+                    cells; --delta; setup warnings; the summary lines
   plot_smoke        synthetic run: gnuplot really runs; PNG magic, SVG
                     well-formed and non-empty; specialised plots appear
                     only where their rows exist
-  report            report.md: tables, noisy flags, skipped reasons, plots
+  report            report.md: tables, intervals (n/a with too few
+                    repetitions), withheld percentiles, skipped reasons,
+                    plots
 Ends with `matrix: N passed, N failed` (tests/run.py reads it).
 """
 
@@ -157,19 +159,21 @@ GOLDEN = [
      "[experiment NAME]"),
     ("[defaults]\nrepetitions = 2\n[experiment x]\nworkload = mutex\n",
      "2: unknown key 'repetitions' in [defaults] (known: backend, threads, "
-     "placement, duration, warmup, reps, seed, hash-slots, sample, bin)"),
+     "placement, duration, warmup, reps, reps-max, time-budget, seed, "
+     "hash-slots, sample, bin)"),
     ("[experiment x]\nworkload = mutex\nalgorithm = pi\n",
      "3: unknown key 'algorithm' in [experiment x] (known for workload "
-     "mutex: backend, threads, placement, duration, warmup, reps, seed, "
-     "hash-slots, sample, bin, algo, critical, think)"),
+     "mutex: backend, threads, placement, duration, warmup, reps, "
+     "reps-max, time-budget, seed, hash-slots, sample, bin, algo, "
+     "critical, think)"),
     ("[experiment x]\nworkload = mutexx\n",
      "2: workload: unknown workload 'mutexx' (known: ..."),
     ("[experiment x]\nworkload = mutex\nbackend = futex-private,futex3\n",
      "3: backend: unknown backend 'futex3' (known: ..."),
     ("[defaults]\nreps = many\n[experiment x]\nworkload = mutex\n",
-     "2: reps: 'many' is not a whole number from 1 to 100"),
+     "2: reps: 'many' is not auto or a whole number from 1 to 100"),
     ("[experiment x]\nworkload = mutex\nreps = -3\n",
-     "3: reps: '-3' is not a whole number from 1 to 100"),
+     "3: reps: '-3' is not auto or a whole number from 1 to 100"),
     ("[experiment x]\nworkload = mutex\nduration = -1\n",
      "3: duration: '-1' is not a number of seconds (e.g. 1 or 0.5, above "
      "0, at most one day)"),
@@ -209,7 +213,7 @@ GOLDEN = [
      "3: placement: ..."),
     # two problems: the earliest line is the one reported
     ("[experiment x]\nworkload = mutex\nreps = 0\nthreads = 0\n",
-     "3: reps: '0' is not a whole number from 1 to 100"),
+     "3: reps: '0' is not auto or a whole number from 1 to 100"),
     ("[experiment x]\nworkload = mutex\nthreads = 0\nreps = 0\n",
      "3: threads: '0' is not a thread count from 1 to 1024 (N, cpus, "
      "K*cpus, cpus/K, or A..B for powers of two)"),
@@ -279,9 +283,7 @@ threads = 1,2
     write(ini, text)
     plan = listed(ini)
     ncells = len(plan)
-    # every cell has 2 repetitions: visit k is cell k % ncells, rep
-    # k // ncells (the repetitions run interleaved, one per visit)
-    nvisits = 2 * ncells
+    # every cell that runs has 2 repetitions, one per pass, each a visit
     proc = subprocess.Popen([FL, "matrix", ini, "--results", results],
                             stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -317,6 +319,13 @@ threads = 1,2
     before = open(cells_csv).read()
     kept_before = [ln for ln in before.splitlines(True)[1:]
                    if ln.endswith("\n")]
+    # the passes planned so far say which cell and repetition each visit
+    # is (matrix.json keeps them for the resume)
+    import json
+    state = json.load(open(os.path.join(partial, "matrix.json")))
+    visit_of = []
+    for cell in [c for pas in state["passes"] for c in pas]:
+        visit_of.append((cell, sum(1 for v in visit_of if v[0] == cell)))
     # a kill in the middle of a write leaves a torn line
     with open(cells_csv, "a") as f:
         f.write("%d,mutex,futex-pri" % (ncells - 1))
@@ -341,22 +350,28 @@ threads = 1,2
           "not renamed into place: %s" % final)
     check(os.path.basename(final) in os.path.basename(partial),
           "the final name %s is not the partial run's" % final)
-    progress = [ln for ln in r.stdout.splitlines() if ln.startswith("[")]
-    check(progress and all(("/%d]" % nvisits) in ln for ln in progress),
-          "progress lines do not say 'i/N': %r" % progress[:2])
-    check(len(progress) == nvisits - killed_after,
-          "the resume ran %d visits; %d were missing" % (
-              len(progress), nvisits - killed_after))
-
     rows = rows_of(os.path.join(final, "cells.csv"))
     seen = {}
     for row in rows:
         seen.setdefault(int(row["cell"]), []).append(int(row["rep"]))
     check(sorted(seen) == list(range(ncells)),
           "cells missing: %s" % sorted(set(range(ncells)) - set(seen)))
+    skipped = {int(x["cell"]) for x in rows if x["status"] == "skipped"}
     for c, reps in seen.items():
-        check(sorted(reps) == [0, 1], "cell %d has repetitions %s" % (c,
-                                                                     reps))
+        # a skipped cell would say the same again: one visit
+        want = [0] if c in skipped else [0, 1]
+        check(sorted(reps) == want, "cell %d has repetitions %s" % (c,
+                                                                   reps))
+    nvisits = 2 * ncells - len(skipped)
+    progress = [ln for ln in r.stdout.splitlines() if ln.startswith("[")]
+    # visits are planned pass by pass: N grows to the whole run's count
+    check(progress and ("/%d]" % nvisits) in progress[-1],
+          "progress lines do not say 'i/N': %r" % progress)
+    check(len(progress) == nvisits - killed_after,
+          "the resume ran %d visits; %d were missing" % (
+              len(progress), nvisits - killed_after))
+
+
     for row in rows:
         p = plan[int(row["cell"])]
         check((row["workload"], row["backend"], int(row["threads"]),
@@ -372,7 +387,7 @@ threads = 1,2
     for old in csv.DictReader(io.StringIO(",".join(COLUMNS) + "\n" +
                                           "".join(kept_before))):
         k = int(old["cell"])
-        new = final_rows[(k % ncells, k // ncells)]
+        new = final_rows[visit_of[k]]
         for col in ("workload", "backend", "options", "status",
                     "elapsed_ns", "ops", "lat_p99_ns"):
             check(old[col] == new[col], "visit %d's %s changed: %r -> %r"
@@ -441,31 +456,41 @@ def fake_run(path, cells, kernel="6.1.0", host="labhost", meta_extra=None):
     write(os.path.join(path, "meta.json"), json.dumps(meta))
 
 
+def reps(level, spread, n=8):
+    """n repetitions around level, spread apart (relative), in a fixed
+    shuffled order"""
+    return [level * (1 + spread * ((k * 5) % n - (n - 1) / 2) / n)
+            for k in range(n)]
+
+
 def test_compare_verdicts(tmp):
     m = "algo=mutex3"
-    a = [("mutex", "futex-private", 1, m, "ok", [100, 101, 102], ""),
-         ("mutex", "futex-private", 2, m, "ok", [100, 101, 102], ""),
-         ("mutex", "futex-private", 4, m, "ok", [100, 105, 110], ""),
-         ("mutex", "spin", 1, m, "ok", [100], ""),
-         ("mutex", "spin", 2, m, "ok", [100, 100], ""),
+    a = [("mutex", "futex-private", 1, m, "ok", reps(100, 0.02), ""),
+         ("mutex", "futex-private", 2, m, "ok", reps(100, 0.02), ""),
+         ("mutex", "futex-private", 4, m, "ok", reps(100, 0.005), ""),
+         ("mutex", "spin", 1, m, "ok", [100, 101, 99], ""),
+         ("mutex", "spin", 2, m, "ok", reps(100, 0.02), ""),
          ("mutex", "spin", 4, "algo=pi", "skipped", [0, 0], ""),
-         ("hash", "futex2", 1, "", "ok", [50, 51], ""),
-         ("condvar", "futex2", 1, "wake=all", "ok", [50, 51], "")]
-    b = [("mutex", "futex-private", 1, m, "ok", [110, 111, 112], ""),
-         ("mutex", "futex-private", 2, m, "ok", [90, 91, 92], ""),
-         ("mutex", "futex-private", 4, m, "ok", [104, 108, 112], ""),
-         ("mutex", "spin", 1, m, "ok", [200], ""),
-         ("mutex", "spin", 4, "algo=pi", "ok", [10, 11], ""),
-         ("hash", "futex2", 1, "", "ok", [50, 52], ""),
-         ("hash", "futex2", 2, "", "ok", [70, 72], ""),
-         ("condvar", "futex2", 1, "wake=all;rt=0", "ok", [50, 51], "")]
+         ("hash", "futex2", 1, "", "ok", reps(50, 0.2), ""),
+         ("condvar", "futex2", 1, "wake=all", "ok", reps(50, 0.02), "")]
+    b = [("mutex", "futex-private", 1, m, "ok", reps(110, 0.02), ""),
+         ("mutex", "futex-private", 2, m, "ok", reps(90, 0.02), ""),
+         ("mutex", "futex-private", 4, m, "ok", reps(100.2, 0.005), ""),
+         ("mutex", "spin", 1, m, "ok", [200, 201, 199], ""),
+         ("mutex", "spin", 4, "algo=pi", "ok", reps(10, 0.02), ""),
+         ("hash", "futex2", 1, "", "ok", reps(51, 0.2), ""),
+         ("hash", "futex2", 2, "", "ok", reps(70, 0.02), ""),
+         ("condvar", "futex2", 1, "wake=all;rt=0", "ok", reps(50, 0.02),
+          "")]
     ra, rb = os.path.join(tmp, "A"), os.path.join(tmp, "B")
-    fake_run(ra, a, kernel="6.1.0")
-    fake_run(rb, b, kernel="6.2.0", meta_extra={"foreign_cpu_share": 0.4})
+    fake_run(ra, a, kernel="6.1.0", meta_extra={"settings": {"reps": 6}})
+    fake_run(rb, b, kernel="6.2.0", meta_extra={"foreign_cpu_share": 0.4,
+                                                "settings": {"reps": 8}})
     out = os.path.join(tmp, "cmp")
     r = fl("compare", ra, rb, "--out", out, check_rc=0)
     check("differ in kernel: '6.1.0' against '6.2.0'" in r.stderr,
           "no kernel warning: %r" % r.stderr)
+    check("differ in settings" in r.stderr, "no settings warning")
     check("differ in host" not in r.stderr, "a false host warning")
     check("workload condvar has options 'wake' in A but 'wake,rt' in B"
           in r.stderr, "no warning about the option sets: %r" % r.stderr)
@@ -478,11 +503,11 @@ def test_compare_verdicts(tmp):
     want = {
         ("mutex", "futex-private", "1", m): "faster",
         ("mutex", "futex-private", "2", m): "slower",
-        ("mutex", "futex-private", "4", m): "within noise",
+        ("mutex", "futex-private", "4", m): "equivalent",
         ("mutex", "spin", "1", m): "undecided",
         ("mutex", "spin", "2", m): "not comparable",
         ("mutex", "spin", "4", "algo=pi"): "not comparable",
-        ("hash", "futex2", "1", ""): "within noise",
+        ("hash", "futex2", "1", ""): "inconclusive",
         ("hash", "futex2", "2", ""): "not comparable",
         ("condvar", "futex2", "1", "wake=all"): "not comparable",
         ("condvar", "futex2", "1", "wake=all;rt=0"): "not comparable",
@@ -497,18 +522,31 @@ def test_compare_verdicts(tmp):
           "one-run cell (B) not listed")
     check("backend lacks pi" in got[("mutex", "spin", "4", "algo=pi")][1],
           "the skip reason is not carried")
-    ratio = [x for x in rows if x["threads"] == "1" and
-             x["backend"] == "futex-private"][0]["ratio"]
-    check(abs(float(ratio) - 111 / 101) < 1e-3, "ratio %s" % ratio)
+    fast = [x for x in rows if x["threads"] == "1" and
+            x["backend"] == "futex-private"][0]
+    check(abs(float(fast["ratio"]) - 1.1) < 1e-3, "ratio %s" % fast["ratio"])
+    check(float(fast["ratio_lo"]) > 1.02 and float(fast["p_adjusted"]) <
+          0.05, "interval or p: %r" % fast)
+    check(fast["delta"] == "0.02", "delta not recorded: %r" % fast)
     md = open(os.path.join(out, "compare.md")).read()
     check("| faster |" in md and "kernel differs" in md,
           "compare.md lacks the verdicts or the warning")
     png = open(os.path.join(out, "ratios.png"), "rb").read()
     check(png.startswith(b"\x89PNG\r\n\x1a\n"), "ratios.png is not a PNG")
-    # the fraction counts the cells that got a verdict (not undecided)
-    check("1 faster, 1 slower, 2 within noise (50% within noise), "
-          "1 undecided, 5 not comparable" in r.stdout,
-          "summary line: %r" % r.stdout.splitlines()[-2:])
+    check("1 faster, 1 slower, 1 equivalent, 1 inconclusive, 1 undecided, "
+          "5 not comparable" in r.stdout,
+          "summary line: %r" % r.stdout.splitlines()[-4:])
+    check("overall: geometric mean of B's speed relative to A over 5 "
+          "cells" in r.stdout, "no overall summary: %r" % r.stdout)
+    # a wider margin makes the 10% cells... still faster; 15% makes them
+    # inconclusive, never equivalent
+    r = fl("compare", ra, rb, "--out", out, "--delta", "10", "--no-plot",
+           check_rc=0)
+    rows = rows_of(os.path.join(out, "compare.csv"))
+    check([x["verdict"] for x in rows][:3] == ["inconclusive",
+                                                "inconclusive",
+                                                "equivalent"],
+          "--delta 10: %r" % [x["verdict"] for x in rows][:3])
     r = fl("compare", ra)
     check(r.returncode == 2, "one run: exit %d" % r.returncode)
     r = fl("compare", ra, os.path.join(tmp, "nope"))
@@ -598,7 +636,8 @@ def test_report(tmp):
     check(r.stdout.strip() == path, "report prints %r" % r.stdout)
     md = open(path).read()
     for needle in ("## Machine and kernel", "| kernel | 6.1.0",
-                   "## mutex", "## condvar", "acquisitions/s (median)",
+                   "## mutex", "## condvar",
+                   "acquisitions/s (median [95% CI])",
                    "![mutex: throughput against threads]"
                    "(plots/mutex-throughput.png)",
                    "## Skipped cells", "backend lacks pi"):
@@ -607,9 +646,11 @@ def test_report(tmp):
                 if ln.startswith("![")]:
         check(os.path.isfile(os.path.join(run, img)),
               "report.md shows a missing plot %s" % img)
-    # 1000000 * [1, 1.05, 0.97]: spread 8% is not noisy
+    # 3 repetitions: no interval ("n/a"), never a width of 0%
     row = [ln for ln in md.splitlines() if ln.startswith("| 0 |")][0]
-    check("8.0%" in row and "noisy" not in row, "row 0: %s" % row)
+    check("| n/a |" in row and "NOISY" not in row, "row 0: %s" % row)
+    # 200 samples: p99.9 withheld, the count beside it
+    check("| n/e |" in row and "| 200 |" in row, "row 0: %s" % row)
 
 
 TESTS = [test_parse_good, test_threads_syntax, test_golden_errors,

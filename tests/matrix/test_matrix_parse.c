@@ -16,7 +16,9 @@
 
 #include <cmocka.h>
 
+#include "measure/cell.h"
 #include "sweep/matrix.h"
+#include "sweep/passes.h"
 
 static int parse(const char *text, struct fl_matrix *m, char *err,
 		 size_t len)
@@ -59,22 +61,21 @@ static void expands_in_spec_order(void **state)
 	assert_int_equal(c.threads, 3);
 	assert_int_equal(c.reps, 4);	/* the experiment's value wins */
 	assert_int_equal(fl_matrix_cell(&m, 9, &c, &e, err, sizeof(err)), -1);
-	/* repetitions as interleaved visits: pass p visits every cell with
-	 * more than p repetitions */
-	assert_int_equal(m.nvisits, 8 * 2 + 4);
-	assert_int_equal(m.visits[0].cell, 0);
-	assert_int_equal(m.visits[8].cell, 8);
-	assert_int_equal(m.visits[8].rep, 0);
-	assert_int_equal(m.visits[9].cell, 0);
-	assert_int_equal(m.visits[9].rep, 1);
-	assert_int_equal(m.visits[18].cell, 8);
-	assert_int_equal(m.visits[18].rep, 2);
-	assert_int_equal(m.visits[19].rep, 3);
-	assert_int_equal(fl_matrix_visit_cell(&m, 9, &c, &e, err,
+	/* visits are planned pass by pass while the matrix runs: none
+	 * yet; each added visit is its cell's next repetition */
+	assert_int_equal(m.nvisits, 0);
+	const unsigned long plan[] = { 0, 8, 0 };
+
+	assert_int_equal(fl_matrix_add_visits(&m, plan, 3), 0);
+	assert_int_equal(m.nvisits, 3);
+	assert_int_equal(m.visits[1].cell, 8);
+	assert_int_equal(m.visits[1].rep, 0);
+	assert_int_equal(m.visits[2].rep, 1);
+	assert_int_equal(fl_matrix_visit_cell(&m, 2, &c, &e, err,
 					      sizeof(err)), 0);
 	assert_int_equal(c.reps, 1);
 	assert_int_equal(c.seed, 2);	/* seed 1, moved on by rep 1 */
-	assert_int_equal(fl_matrix_visit_cell(&m, 20, &c, &e, err,
+	assert_int_equal(fl_matrix_visit_cell(&m, 3, &c, &e, err,
 					      sizeof(err)), -1);
 	fl_matrix_free(&m);
 }
@@ -117,7 +118,8 @@ static void errors_name_file_and_line(void **state)
 		const char *text, *want;
 	} cases[] = {
 		{ "[experiment x]\nworkload = mutex\nreps = -1\n",
-		  "t.ini:3: reps: '-1' is not a whole number from 1 to 100" },
+		  "t.ini:3: reps: '-1' is not auto or a whole number from 1 to "
+		  "100" },
 		{ "[nonsense]\n",
 		  "t.ini:1: unknown section [nonsense]: expected [defaults] "
 		  "or [experiment NAME]" },
@@ -178,9 +180,54 @@ static void diff_names_the_change(void **state)
 	fl_matrix_free(&b);
 }
 
+/*
+ * The pass planner: every cell owes its minimum whatever the budget;
+ * after it, the unconverged cells get a visit, the widest first, while
+ * the budget lasts; stopped and converged cells get none; the order is
+ * shuffled, the same for the same seed and pass.
+ */
+static void test_plan_pass(void **state)
+{
+	static struct fl_spec spec;
+	struct fl_cell_track t[4];
+	unsigned long out[4], again[4];
+	static const double narrow[] = { 100, 101, 99, 100, 100.5, 99.5 };
+	static const double wide[] = { 100, 130, 70, 100, 110, 90 };
+	static const double wider[] = { 100, 160, 40, 100, 120, 80 };
+
+	(void)state;
+	fl_spec_init(&spec, fl_workload_find("mutex"));
+	for (int i = 0; i < 4; i++)
+		fl_track_init(&t[i], &spec);
+	/* the minimum: all four, even with no budget at all */
+	assert_int_equal(fl_plan_pass(t, 4, 0, -1.0, 1, out), 4);
+	for (int k = 0; k < 6; k++) {
+		fl_track_add(&t[0], FL_STATUS_OK, narrow[k]);
+		fl_track_add(&t[1], FL_STATUS_OK, wide[k]);
+		fl_track_add(&t[2], FL_STATUS_OK, wider[k]);
+	}
+	fl_track_add(&t[3], FL_STATUS_SKIPPED, 0);
+	assert_true(fl_track_converged(&t[0]));
+	/* budget for one extra visit: the widest cell gets it */
+	assert_int_equal(fl_plan_pass(t, 4, 6, t[2].cost_s * 1.5, 1, out), 1);
+	assert_int_equal(out[0], 2);
+	/* budget for both: cells 1 and 2, shuffled the same way twice */
+	assert_int_equal(fl_plan_pass(t, 4, 6, 100, 1, out), 2);
+	assert_int_equal(fl_plan_pass(t, 4, 6, 100, 1, again), 2);
+	assert_int_equal(out[0], again[0]);
+	assert_int_equal(out[0] + out[1], 3);
+	/* fixed repetitions: no extra visit however wide */
+	spec.reps_auto = 0;
+	fl_track_init(&t[1], &spec);
+	for (int k = 0; k < 6; k++)
+		fl_track_add(&t[1], FL_STATUS_OK, wide[k]);
+	assert_int_equal(fl_plan_pass(t, 2, 6, 100, 1, out), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_pass),
 		cmocka_unit_test(expands_in_spec_order),
 		cmocka_unit_test(thread_lists),
 		cmocka_unit_test(errors_name_file_and_line),

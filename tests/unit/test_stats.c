@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the statistics across repetitions (harness/stats.c):
- * median of odd and even counts, the relative spread, Jain's fairness
- * index on known inputs, and the noisy-cell threshold.
+ * Unit tests of the statistics (stats/): the median and its
+ * order-statistic interval, the NOISY rule, Jain's index, the
+ * Hodges-Lehmann ratio with its exact rank-sum p-value, Holm's
+ * adjustment, the geometric mean's interval, and withheld percentiles,
+ * each on inputs whose answer is known.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "stats/percentile.h"
+#include "stats/shift.h"
 #include "stats/stats.h"
 
 /* Doubles compared as doubles (cmocka's float check rounds to float). */
@@ -52,19 +56,6 @@ static void test_median_keeps_input(void **state)
 	assert_close(v[2], 1.0);
 }
 
-static void test_spread(void **state)
-{
-	const double v[] = { 90.0, 100.0, 110.0 };
-	const double same[] = { 7.0, 7.0, 7.0, 7.0 };
-	const double zero[] = { 0.0, 0.0, 1.0 };
-
-	(void)state;
-	assert_close(fl_spread(v, 3), 0.2);
-	assert_close(fl_spread(same, 4), 0.0);
-	assert_close(fl_spread(v, 1), 0.0);	/* one value */
-	assert_close(fl_spread(zero, 3), 0.0); /* zero median */
-}
-
 static void test_jain(void **state)
 {
 	const uint64_t fair[] = { 5, 5, 5, 5 };
@@ -83,17 +74,127 @@ static void test_jain(void **state)
 	assert_close(fl_jain(fair, 0), 0.0);
 }
 
-static void test_noisy(void **state)
+/* The order-statistic interval: n/a below 6, [min, max] at 6, the 2nd
+ * and 9th of 10 (coverage 1 - 2 * 11/1024). */
+static void test_median_ci(void **state)
 {
-	const double quiet[] = { 100.0, 101.0, 99.0 };
-	const double loud[] = { 100.0, 120.0, 95.0 };
+	const double v[] = { 10, 1, 9, 2, 8, 3, 7, 4, 6, 5 };
+	struct fl_ci ci;
 
 	(void)state;
-	assert_false(fl_is_noisy(0.0));
-	assert_false(fl_is_noisy(FL_NOISY_SPREAD));
-	assert_true(fl_is_noisy(FL_NOISY_SPREAD + 0.001));
-	assert_false(fl_is_noisy(fl_spread(quiet, 3)));
-	assert_true(fl_is_noisy(fl_spread(loud, 3)));
+	assert_int_equal(fl_median_ci(v, 5, 0.95, &ci), -1);
+	assert_false(ci.ok);
+	assert_close(ci.mid, 8.0);		/* the median still */
+	assert_close(fl_ci_rel_halfwidth(&ci), -1.0);
+	assert_false(fl_ci_noisy(&ci, 0.05));	/* n/a, not noisy */
+	assert_int_equal(fl_median_ci(v, 6, 0.95, &ci), 0);
+	assert_close(ci.lo, 1.0);
+	assert_close(ci.hi, 10.0);
+	assert_close(ci.coverage, 1.0 - 2.0 / 64);
+	assert_int_equal(fl_median_ci(v, 10, 0.95, &ci), 0);
+	assert_close(ci.mid, 5.5);
+	assert_close(ci.lo, 2.0);
+	assert_close(ci.hi, 9.0);
+	assert_close(ci.coverage, 1.0 - 2.0 * 11 / 1024);
+	assert_close(fl_ci_rel_halfwidth(&ci), 3.5 / 5.5);
+}
+
+static void test_noisy(void **state)
+{
+	const double quiet[] = { 100, 101, 99, 100, 102, 98 };
+	const double loud[] = { 100, 120, 95, 100, 101, 99 };
+	struct fl_ci ci;
+
+	(void)state;
+	fl_median_ci(quiet, 6, FL_CONFIDENCE, &ci);
+	assert_false(fl_ci_noisy(&ci, FL_NOISY_HALFWIDTH));	/* +-2% */
+	fl_median_ci(loud, 6, FL_CONFIDENCE, &ci);
+	assert_true(fl_ci_noisy(&ci, FL_NOISY_HALFWIDTH));	/* +-12.5% */
+}
+
+/* B = 1.1 A exactly: the ratio is 1.1, the interval holds it, and the
+ * exact rank-sum p of complete separation at 6 + 6 is 2 / C(12, 6). */
+static void test_shift_ratio(void **state)
+{
+	const double a[] = { 100, 101, 99, 102, 98, 100.5 };
+	double b[6];
+	struct fl_shift s;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		b[i] = a[i] * 1.1 * (1 + 0.03 * (i % 2));
+	assert_int_equal(fl_shift_ratio(a, 6, b, 6, 0.95, &s), 0);
+	assert_true(s.ok);
+	assert_true(s.lo <= s.ratio && s.ratio <= s.hi);
+	assert_true(s.lo > 1.05 && s.hi < 1.2);
+	assert_close(s.p, 2.0 / 924);
+	/* identical samples: ratio 1, p 1 */
+	assert_int_equal(fl_shift_ratio(a, 6, a, 6, 0.95, &s), 0);
+	assert_close(s.ratio, 1.0);
+	assert_true(s.p > 0.9);
+	/* 3 against 3: no 95% interval (P(U = 0) = 1/20) */
+	assert_int_equal(fl_shift_ratio(a, 3, b, 3, 0.95, &s), -1);
+	assert_false(s.ok);
+	/* a non-positive value has no logarithm */
+	b[0] = 0;
+	assert_int_equal(fl_shift_ratio(a, 6, b, 6, 0.95, &s), -1);
+}
+
+/* Holm (1979): p sorted .01 .02 .03 .04 times 4, 3, 2, 1, made
+ * monotone. */
+static void test_holm(void **state)
+{
+	const double p[] = { 0.03, 0.01, 0.04, 0.02 };
+	double adj[4];
+
+	(void)state;
+	fl_holm(p, 4, adj);
+	assert_close(adj[1], 0.04);
+	assert_close(adj[3], 0.06);
+	assert_close(adj[0], 0.06);
+	assert_close(adj[2], 0.06);
+}
+
+static void test_geomean(void **state)
+{
+	const double same[] = { 1.1, 1.1, 1.1 };
+	const double mixed[] = { 2.0, 0.5, 1.0, 1.0 };
+	struct fl_geomean g;
+
+	(void)state;
+	fl_geomean_ci(same, 3, 0.95, 1, &g);
+	assert_close(g.mean, 1.1);
+	assert_close(g.lo, 1.1);
+	assert_close(g.hi, 1.1);
+	fl_geomean_ci(mixed, 4, 0.95, 1, &g);
+	assert_close(g.mean, 1.0);
+	assert_true(g.ok && g.lo < 1.0 && g.hi > 1.0);
+	fl_geomean_ci(mixed, 1, 0.95, 1, &g);
+	assert_false(g.ok);
+}
+
+/* p99.9 needs 10 samples beyond it: withheld at 9,000, shown at 10,000
+ * with an interval around it. */
+static void test_percentile_withheld(void **state)
+{
+	static struct fl_hist h;
+	struct fl_pct p;
+
+	(void)state;
+	fl_hist_init(&h);
+	for (uint64_t i = 1; i <= 9000; i++)
+		fl_hist_record(&h, i);
+	fl_hist_percentile(&h, 0.999, &p);
+	assert_false(p.enough);
+	assert_int_equal(p.count, 9000);
+	for (uint64_t i = 9001; i <= 10000; i++)
+		fl_hist_record(&h, i);
+	fl_hist_percentile(&h, 0.999, &p);
+	assert_true(p.enough);
+	assert_true(p.lo <= p.value && p.value <= p.hi);
+	assert_true(p.value > 9900 && p.value < 10050);
+	fl_hist_percentile(&h, 0.5, &p);
+	assert_true(p.enough && p.lo < p.value && p.hi > p.value);
 }
 
 int main(void)
@@ -102,9 +203,13 @@ int main(void)
 		cmocka_unit_test(test_median_odd),
 		cmocka_unit_test(test_median_even),
 		cmocka_unit_test(test_median_keeps_input),
-		cmocka_unit_test(test_spread),
+		cmocka_unit_test(test_median_ci),
 		cmocka_unit_test(test_jain),
 		cmocka_unit_test(test_noisy),
+		cmocka_unit_test(test_shift_ratio),
+		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_geomean),
+		cmocka_unit_test(test_percentile_withheld),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

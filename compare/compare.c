@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Comparing runs: open them, match, judge, write the outputs. */
+#include "compare/compare.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compare/internal.h"
+
+struct outputs {
+	FILE *csv, *md;
+};
+
+static int open_outputs(const char *dir, struct outputs *o, char *err,
+			size_t errlen)
+{
+	char path[PATH_MAX + 32];
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/compare.csv", dir);
+	o->csv = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/compare.md", dir);
+	o->md = o->csv ? fopen(path, "w") : NULL;
+	if (!o->csv || !o->md) {
+		snprintf(err, errlen, "cannot write in %s: %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void md_legend(FILE *md, double delta)
+{
+	fprintf(md, "Per cell: B/A of the primary figure (throughput, or a "
+		"round workload's p50\nlatency), the Hodges-Lehmann estimate "
+		"on log values with its 95%% interval;\nthe rank-sum p-value "
+		"adjusted by Holm's method over the cells compared.\n"
+		"*faster*/*slower*: the interval lies beyond 1 +- %.1f%% and "
+		"the adjusted p < %.2f;\n*equivalent*: within 1 +- %.1f%%; "
+		"*inconclusive*: neither; *undecided*: too few\nrepetitions "
+		"for an interval. Summaries: geometric means with a bootstrap "
+		"interval\nover cells. docs/statistics.md has the error "
+		"rates.\n\n", delta * 100, FL_ALPHA, delta * 100);
+}
+
+static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
+		       const struct fl_compare_opts *opt, FILE *out,
+		       const char *dir, char *err, size_t errlen)
+{
+	struct cmp_pair pairs[FL_COMPARE_MAX_RUNS] = { { 0 } };
+	struct outputs o = { 0 };
+	int rc = -EIO;
+
+	if (open_outputs(dir, &o, err, errlen))
+		goto out;
+	cmp_csv_header(o.csv);
+	fprintf(o.md, "# futexlab compare\n\nBaseline (A): `%s`\n\n",
+		runs[0].dir);
+	md_legend(o.md, opt->delta);
+	for (unsigned int k = 1; k < nruns; k++) {
+		struct cmp_pair *p = &pairs[k - 1];
+
+		*p = (struct cmp_pair){ .a = &runs[0], .b = &runs[k],
+					.delta = opt->delta };
+		fprintf(o.md, "## %s against %s\n\n", p->b->name,
+			p->a->name);
+		cmp_setup_warnings(p->a, p->b, o.md);
+		if (cmp_match(p)) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		cmp_judge(p);
+		fprintf(out, "%s against %s:\n", p->b->name, p->a->name);
+		cmp_write_pair(p, out, o.csv, o.md);
+	}
+	rc = 0;
+	if (opt->plot) {
+		int n = cmp_ratio_plot(dir, pairs, nruns - 1, err, errlen);
+
+		if (n < 0)
+			rc = -EIO;
+		else if (n)
+			fprintf(o.md, "![ratios](ratios.png)\n");
+	}
+	if (ferror(o.csv) || ferror(o.md)) {
+		snprintf(err, errlen, "cannot write in %s", dir);
+		rc = -EIO;
+	}
+out:
+	if (o.csv && fclose(o.csv))
+		rc = -EIO;
+	if (o.md && fclose(o.md))
+		rc = -EIO;
+	for (unsigned int k = 0; k < FL_COMPARE_MAX_RUNS; k++)
+		free(pairs[k].cells);
+	return rc;
+}
+
+int fl_compare(char *const *dirs, unsigned int nruns,
+	       const struct fl_compare_opts *o, FILE *out, char *outdir,
+	       size_t outlen, char *err, size_t errlen)
+{
+	static struct fl_rd_run runs[FL_COMPARE_MAX_RUNS];
+	char tmp[PATH_MAX];
+	unsigned int n = 0;
+	int rc = -ENOENT;
+
+	if (nruns < 2 || nruns > FL_COMPARE_MAX_RUNS) {
+		snprintf(err, errlen, "give 2 to %d run directories",
+			 FL_COMPARE_MAX_RUNS);
+		return -EINVAL;
+	}
+	for (; n < nruns; n++)
+		if (fl_rd_open(dirs[n], &runs[n], err, errlen))
+			goto out;
+	if (o->outdir) {
+		snprintf(outdir, outlen, "%s", o->outdir);
+	} else {
+		snprintf(tmp, sizeof(tmp), "%s", runs[0].dir);
+		snprintf(outdir, outlen, "%s/compare-%s-vs-%s%s", dirname(tmp),
+			 runs[0].name, runs[1].name,
+			 nruns > 2 ? "-and-more" : "");
+	}
+	rc = compare_all(runs, nruns, o, out, outdir, err, errlen);
+out:
+	for (unsigned int k = 0; k < n; k++)
+		fl_rd_close(&runs[k]);
+	return rc;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Comparing runs: each later run (B) against the first (A), cell by cell.
+ *
+ * Cells match on their full setup: workload, backend, threads, placement,
+ * options, the repetition's duration and the futex hash slots; cells in
+ * one run only are listed, never dropped. For each matched cell: the
+ * ratio B/A of its primary figure (throughput, or a round workload's p50
+ * latency) as the Hodges-Lehmann estimate on log values with its 95%
+ * interval, the rank-sum p-value, and that p-value adjusted by Holm's
+ * method over every cell of the comparison. The verdict, with δ the
+ * equivalence margin (default 2%):
+ *   faster / slower  the whole interval lies beyond 1 +- δ and the
+ *                    adjusted p-value is below 5% (for a latency,
+ *                    lower is faster);
+ *   equivalent       the whole interval lies within 1 +- δ;
+ *   inconclusive     neither: the interval straddles a margin;
+ *   undecided        too few repetitions on a side for an interval;
+ *   not comparable   in one run only, or not ok in one.
+ * One summary line per workload and one overall: the geometric mean of
+ * the cells' ratios with a bootstrap interval over the cells (overall,
+ * latencies enter as A/B, so above 1 always means B is faster). Setups
+ * that differ (duration, warm-up, repetitions, hash slots, kernel, CPU,
+ * governor, futexlab version, ...) are warned about.
+ * docs/statistics.md gives the false-alarm rate and the power.
+ */
+#ifndef FUTEXLAB_COMPARE_H
+#define FUTEXLAB_COMPARE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "stats/shift.h"
+
+#define FL_DELTA_DEFAULT	0.02
+#define FL_ALPHA		0.05
+#define FL_COMPARE_MAX_RUNS	8
+
+enum fl_verdict {
+	FL_V_FASTER, FL_V_SLOWER, FL_V_EQUIVALENT, FL_V_INCONCLUSIVE,
+	FL_V_UNDECIDED, FL_V_NONE, FL_NVERDICTS
+};
+
+const char *fl_verdict_name(enum fl_verdict v);
+/* The verdict of one cell from its ratio, interval and adjusted p. */
+enum fl_verdict fl_verdict_of(const struct fl_shift *s, double p_adjusted,
+			      double delta, int lower_is_better);
+
+struct fl_compare_opts {
+	double delta;		/* equivalence margin, e.g. 0.02 */
+	const char *outdir;	/* NULL: next to A, compare-<A>-vs-<B> */
+	int plot;		/* draw ratios.png */
+};
+
+/*
+ * Compare dirs[1..] against dirs[0]: the table and summaries on out,
+ * warnings on stderr, compare.csv, compare.md and the plot in the output
+ * directory (its path into outdir). 0; -ENOENT when a run cannot be read;
+ * -EIO when an output cannot be written; err says why.
+ */
+int fl_compare(char *const *dirs, unsigned int nruns,
+	       const struct fl_compare_opts *o, FILE *out, char *outdir,
+	       size_t outlen, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the compare files share and nothing else needs. */
+#ifndef FUTEXLAB_COMPARE_INTERNAL_H
+#define FUTEXLAB_COMPARE_INTERNAL_H
+
+#include <stdio.h>
+
+#include "compare/compare.h"
+#include "rundir/read.h"
+
+struct cmp_cell {
+	const struct fl_rd_cell *a, *b;	/* NULL: absent from that run */
+	struct fl_shift s;		/* B/A of the primary figure */
+	double p_adjusted;		/* Holm, over the pair's cells */
+	enum fl_verdict v;
+};
+
+struct cmp_pair {
+	const struct fl_rd_run *a, *b;
+	struct cmp_cell *cells;
+	unsigned long n;
+	unsigned int count[FL_NVERDICTS];
+	double delta;
+};
+
+/* match.c: the pair's cells, A's in order, then B's own; 0 or -1. */
+int cmp_match(struct cmp_pair *p);
+/* match.c: warn (stderr, and md when not NULL) where the setups differ;
+ * the count of warnings. */
+int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
+		       FILE *md);
+/* verdict.c: every cell's shift, adjusted p and verdict. */
+void cmp_judge(struct cmp_pair *p);
+/* output.c */
+void cmp_csv_header(FILE *f);
+void cmp_write_pair(const struct cmp_pair *p, FILE *out, FILE *csv,
+		    FILE *md);
+void cmp_label(const struct fl_rd_cell *c, char *buf, size_t len);
+/* plot.c: ratios.{gp,png,svg}; 1 drawn, 0 nothing to draw, -1 err */
+int cmp_ratio_plot(const char *dir, const struct cmp_pair *pairs,
+		   unsigned int npairs, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Matching the cells of two runs, and what differs in their setups. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/internal.h"
+#include "measure/busy.h"
+
+int cmp_match(struct cmp_pair *p)
+{
+	const struct fl_rd_run *a = p->a, *b = p->b;
+
+	p->n = 0;
+	p->cells = calloc(a->ncells + b->ncells + 1, sizeof(*p->cells));
+	if (!p->cells)
+		return -1;
+	for (unsigned long i = 0; i < a->ncells; i++)
+		p->cells[p->n++] = (struct cmp_cell){ .a = &a->cells[i],
+			.b = fl_rd_find_setup(b, a->cells[i].setup_key) };
+	for (unsigned long i = 0; i < b->ncells; i++)
+		if (!fl_rd_find_setup(a, b->cells[i].setup_key))
+			p->cells[p->n++] = (struct cmp_cell){
+				.b = &b->cells[i] };
+	return 0;
+}
+
+/* "algo=pi;critical=100" -> "algo,critical" */
+static void option_names(const char *opts, char *buf, size_t len)
+{
+	struct fl_rd_pair o;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const char *p = opts;
+	     used + 1 < len && fl_rd_next_pair(&p, &o) == 0;)
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
+					 used ? "," : "", o.name_len, o.name);
+}
+
+/* What differs between the machines and kernels of two runs. */
+static const char *const facts[][2] = {
+	{ "machine.hostname", "host" },
+	{ "machine.kernel", "kernel" },
+	{ "machine.cpu_model", "CPU model" },
+	{ "machine.topology.cpus_online", "online CPUs" },
+	{ "machine.topology.numa_nodes", "NUMA nodes" },
+	{ "machine.governor", "frequency governor" },
+	{ "machine.futex.dev_futexlab", "/dev/futexlab" },
+	{ "machine.smt", "SMT" },
+	{ "machine.hypervisor", "hypervisor" },
+	{ "machine.clock.source", "clock source" },
+	{ "machine.kernel_cmdline", "kernel command line" },
+	{ "machine.libc", "libc" },
+	{ "futexlab_version", "futexlab version" },
+	{ "build.cflags", "compiler flags" },
+	{ "build.compiler", "compiler" },
+};
+
+/* settings that are objects: compared as their JSON text */
+static const char *const settings[][2] = {
+	{ "settings", "settings (duration, warm-up, repetitions, hash "
+	  "slots)" },
+	{ "matrix.experiments", "the matrix's experiments and settings "
+	  "(duration, warm-up, repetitions, hash slots)" },
+	{ "sampling", "latency sampling" },
+	{ "machine.vulnerabilities", "CPU vulnerability mitigations" },
+};
+
+static void warn_one(const struct fl_rd_run *a, const struct fl_rd_run *b,
+		     FILE *md, const char *what, const char *va,
+		     const char *vb)
+{
+	fprintf(stderr, "futexlab compare: warning: %s and %s differ in %s: "
+		"'%s' against '%s'\n", a->name, b->name, what, va, vb);
+	if (md)
+		fprintf(md, "- **warning**: %s differs: `%s` (%s) against "
+			"`%s` (%s)\n", what, va, a->name, vb, b->name);
+}
+
+/* The JSON text at a dotted path of meta.json, or "" (free it). */
+static char *json_at(const struct fl_rd_run *r, const char *path)
+{
+	char p[128], *save = NULL;
+	json_t *v = r->meta;
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (char *tok = strtok_r(p, ".", &save); tok && v;
+	     tok = strtok_r(NULL, ".", &save))
+		v = json_object_get(v, tok);
+	return v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS |
+			      JSON_ENCODE_ANY) : strdup("");
+}
+
+static int setup_differs(const struct fl_rd_run *a,
+			 const struct fl_rd_run *b, FILE *md)
+{
+	char va[256], vb[256];
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
+		fl_rd_meta(a, facts[i][0], va, sizeof(va));
+		fl_rd_meta(b, facts[i][0], vb, sizeof(vb));
+		if (strcmp(va, vb) == 0)
+			continue;
+		warn_one(a, b, md, facts[i][1], va, vb);
+		n++;
+	}
+	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
+		char *ja = json_at(a, settings[i][0]);
+		char *jb = json_at(b, settings[i][0]);
+
+		if (ja && jb && strcmp(ja, jb)) {
+			warn_one(a, b, md, settings[i][1], ja, jb);
+			n++;
+		}
+		free(ja);
+		free(jb);
+	}
+	return n;
+}
+
+int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
+		       FILE *md)
+{
+	int n = setup_differs(a, b, md);
+
+	/* a workload that gained an option in between: none of its cells
+	 * can match, which the one-run-only lists would leave unexplained */
+	for (unsigned long i = 0; i < a->ncells; i++) {
+		const struct fl_rd_cell *bc;
+		char na[512], nb[512];
+
+		if (fl_rd_first_of(a, a->cells[i].workload) != &a->cells[i])
+			continue;
+		bc = fl_rd_first_of(b, a->cells[i].workload);
+		if (!bc)
+			continue;
+		option_names(a->cells[i].options, na, sizeof(na));
+		option_names(bc->options, nb, sizeof(nb));
+		if (!strcmp(na, nb))
+			continue;
+		fprintf(stderr, "futexlab compare: warning: workload %s has "
+			"options '%s' in %s but '%s' in %s (another futexlab "
+			"version?): its cells cannot match\n",
+			a->cells[i].workload, na, a->name, nb, b->name);
+		if (md)
+			fprintf(md, "- **warning**: workload %s has options "
+				"`%s` in %s but `%s` in %s\n",
+				a->cells[i].workload, na, a->name, nb, b->name);
+		n++;
+	}
+	/* the intervals inside a run cannot show another user's load that
+	 * came or went between the runs */
+	for (int k = 0; k < 2; k++) {
+		const struct fl_rd_run *x = k ? b : a;
+		double fs;
+
+		if (fl_rd_foreign_share(x, &fs) || fs <= FL_BUSY_WARN)
+			continue;
+		fprintf(stderr, "futexlab compare: warning: other processes "
+			"used %.0f%% of the CPU time during %s: verdicts may "
+			"reflect that load\n", fs * 100, x->name);
+		if (md)
+			fprintf(md, "- **warning**: other processes used "
+				"%.0f%% of the CPU time during %s\n",
+				fs * 100, x->name);
+		n++;
+	}
+	return n;
+}
+

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A pair's table (stdout, compare.csv, compare.md) and its summaries. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/internal.h"
+#include "rundir/csv.h"
+#include "stats/figures.h"
+#include "stats/stats.h"
+
+/* the bootstrap of the summaries: fixed, so a comparison repeats */
+#define SUMMARY_SEED 1
+
+void cmp_label(const struct fl_rd_cell *c, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "%s %s t%u", c->workload,
+				       c->backend, c->threads);
+	struct fl_rd_pair o;
+	int first = 1;
+
+	/* option values only: "algo=pi;critical=100" reads as "pi,100" */
+	for (const char *p = c->options;
+	     used < len && fl_rd_next_pair(&p, &o) == 0;) {
+		if (!o.value)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
+					 first ? " " : ",", o.value_len,
+					 o.value);
+		first = 0;
+	}
+}
+
+void cmp_csv_header(FILE *f)
+{
+	fprintf(f, "run_a,run_b,workload,backend,threads,placement,options,"
+		"status_a,status_b,figure,reps_a,reps_b,median_a,median_b,"
+		"ratio,ratio_lo,ratio_hi,p,p_adjusted,delta,verdict,reason\n");
+}
+
+/* Why a cell has no verdict, or "". */
+static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
+		   char *why, size_t len)
+{
+	why[0] = '\0';
+	if (!c->a || !c->b)
+		snprintf(why, len, "only in %s", c->a ? p->a->name :
+			 p->b->name);
+	else if (strcmp(c->a->status, "ok"))
+		snprintf(why, len, "%s: %s", p->a->name, c->a->reason);
+	else if (strcmp(c->b->status, "ok"))
+		snprintf(why, len, "%s: %s", p->b->name, c->b->reason);
+	else if (c->v == FL_V_UNDECIDED)
+		snprintf(why, len, "%u and %u ok repetitions: too few for an "
+			 "interval", c->a->nok, c->b->nok);
+}
+
+static void csv_row(FILE *f, const struct cmp_pair *p,
+		    const struct cmp_cell *c)
+{
+	const struct fl_rd_cell *x = c->a ? c->a : c->b;
+	char why[600];
+
+	fl_csv_field(f, p->a->name, 0);
+	fl_csv_field(f, p->b->name, 0);
+	fl_csv_field(f, x->workload, 0);
+	fl_csv_field(f, x->backend, 0);
+	fprintf(f, "%u,", x->threads);
+	fl_csv_field(f, x->placement, 0);
+	fl_csv_field(f, x->options, 0);
+	fl_csv_field(f, c->a ? c->a->status : "absent", 0);
+	fl_csv_field(f, c->b ? c->b->status : "absent", 0);
+	fprintf(f, "%s,%u,%u,", x->lower_is_better ? "latency_p50_ns" :
+		"ops_per_sec", c->a ? c->a->nok : 0, c->b ? c->b->nok : 0);
+	fprintf(f, c->a && c->a->nok ? "%.6g," : ",", c->a ? c->a->ci.mid : 0);
+	fprintf(f, c->b && c->b->nok ? "%.6g," : ",", c->b ? c->b->ci.mid : 0);
+	if (c->v == FL_V_NONE)
+		fprintf(f, ",,,,,");
+	else if (!c->s.ok)
+		fprintf(f, "%.5f,,,,,", c->s.ratio);
+	else
+		fprintf(f, "%.5f,%.5f,%.5f,%.4g,%.4g,", c->s.ratio, c->s.lo,
+			c->s.hi, c->s.p, c->p_adjusted);
+	fprintf(f, "%.4g,", p->delta);
+	fl_csv_field(f, fl_verdict_name(c->v), 0);
+	reason(p, c, why, sizeof(why));
+	fl_csv_field(f, why, 1);
+}
+
+/* "1.032 [0.998, 1.061]" or "-" */
+static void ratio_text(const struct cmp_cell *c, char *buf, size_t len)
+{
+	if (c->v == FL_V_NONE)
+		snprintf(buf, len, "-");
+	else if (!c->s.ok)
+		snprintf(buf, len, "%.3f", c->s.ratio);
+	else
+		snprintf(buf, len, "%.3f [%.3f, %.3f]", c->s.ratio, c->s.lo,
+			 c->s.hi);
+}
+
+static void value_text(const struct fl_rd_cell *x, char *buf, size_t len)
+{
+	if (!x || !x->nok)
+		snprintf(buf, len, "-");
+	else if (x->lower_is_better)
+		fl_fmt_ns((uint64_t)x->ci.mid, buf, len);
+	else
+		fl_fmt_rate(x->ci.mid, buf, len);
+}
+
+static void table(const struct cmp_pair *p, FILE *out, FILE *md)
+{
+	fprintf(md, "\n| cell | A | B | B/A [95%% CI] | p (Holm) | verdict "
+		"| note |\n|---|---:|---:|---:|---:|---|---|\n");
+	fprintf(out, "  %-46s %9s %9s %-23s %8s  %s\n", "cell", "A", "B",
+		"B/A [95% CI]", "p(Holm)", "verdict");
+	for (unsigned long i = 0; i < p->n; i++) {
+		const struct cmp_cell *c = &p->cells[i];
+		char lab[256], va[32], vb[32], r[64], pa[32] = "-", why[600];
+
+		cmp_label(c->a ? c->a : c->b, lab, sizeof(lab));
+		value_text(c->a, va, sizeof(va));
+		value_text(c->b, vb, sizeof(vb));
+		ratio_text(c, r, sizeof(r));
+		if (c->s.ok && c->v != FL_V_NONE)
+			snprintf(pa, sizeof(pa), "%.3g", c->p_adjusted);
+		reason(p, c, why, sizeof(why));
+		fprintf(out, "  %-46s %9s %9s %-23s %8s  %s%s%s\n", lab, va, vb,
+			r, pa, fl_verdict_name(c->v), *why ? ": " : "", why);
+		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s |\n", lab, va,
+			vb, r, pa, fl_verdict_name(c->v), why);
+	}
+}
+
+/*
+ * One summary: the geometric mean of the ratios of the cells of workload
+ * w (NULL: every cell, latencies as A/B so that above 1 is faster).
+ */
+static void summary(const struct cmp_pair *p, const char *w, FILE *out,
+		    FILE *md)
+{
+	double *r = calloc(p->n + 1, sizeof(double));
+	struct fl_geomean g;
+	size_t n = 0;
+
+	if (!r)
+		return;
+	for (unsigned long i = 0; i < p->n; i++) {
+		const struct cmp_cell *c = &p->cells[i];
+
+		if (c->v == FL_V_NONE || !(c->s.ratio > 0) ||
+		    (w && strcmp(c->a->workload, w)))
+			continue;
+		r[n++] = !w && c->a->lower_is_better ? 1.0 / c->s.ratio :
+			 c->s.ratio;
+	}
+	fl_geomean_ci(r, n, FL_CONFIDENCE, SUMMARY_SEED, &g);
+	free(r);
+	if (!n)
+		return;
+	char line[512];
+	int len = snprintf(line, sizeof(line), "%s: geometric mean of %s "
+			   "over %zu cell%s %.4f", w ? w : "overall",
+			   w ? "B/A" : "B's speed relative to A", n,
+			   n == 1 ? "" : "s", g.mean);
+
+	if (g.ok)
+		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f]",
+			 g.lo, g.hi);
+	else
+		snprintf(line + len, sizeof(line) - len, " (no interval from "
+			 "one cell)");
+	fprintf(out, "  %s\n", line);
+	fprintf(md, "- %s\n", line);
+}
+
+void cmp_write_pair(const struct cmp_pair *p, FILE *out, FILE *csv,
+		    FILE *md)
+{
+	const unsigned int *k = p->count;
+	char line[512];
+
+	for (unsigned long i = 0; i < p->n; i++)
+		csv_row(csv, p, &p->cells[i]);
+	table(p, out, md);
+	snprintf(line, sizeof(line), "%u cells compared (delta %.1f%%): %u "
+		 "faster, %u slower, %u equivalent, %u inconclusive, %u "
+		 "undecided, %u not comparable or in one run only",
+		 k[FL_V_FASTER] + k[FL_V_SLOWER] + k[FL_V_EQUIVALENT] +
+		 k[FL_V_INCONCLUSIVE] + k[FL_V_UNDECIDED], p->delta * 100,
+		 k[FL_V_FASTER], k[FL_V_SLOWER], k[FL_V_EQUIVALENT],
+		 k[FL_V_INCONCLUSIVE], k[FL_V_UNDECIDED], k[FL_V_NONE]);
+	fprintf(out, "  %s\n", line);
+	fprintf(md, "\n%s.\n\n", line);
+	for (unsigned long i = 0; i < p->a->ncells; i++)
+		if (fl_rd_first_of(p->a, p->a->cells[i].workload) ==
+		    &p->a->cells[i])
+			summary(p, p->a->cells[i].workload, out, md);
+	summary(p, NULL, out, md);
+	fprintf(md, "\n");
+}

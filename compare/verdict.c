@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Each matched cell's ratio, adjusted p-value and verdict. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/internal.h"
+#include "stats/stats.h"
+
+static const char *const verdict_names[FL_NVERDICTS] = {
+	[FL_V_FASTER] = "faster", [FL_V_SLOWER] = "slower",
+	[FL_V_EQUIVALENT] = "equivalent",
+	[FL_V_INCONCLUSIVE] = "inconclusive",
+	[FL_V_UNDECIDED] = "undecided", [FL_V_NONE] = "not comparable",
+};
+
+const char *fl_verdict_name(enum fl_verdict v)
+{
+	return v < FL_NVERDICTS ? verdict_names[v] : "?";
+}
+
+enum fl_verdict fl_verdict_of(const struct fl_shift *s, double p_adjusted,
+			      double delta, int lower_is_better)
+{
+	if (!s->ok)
+		return FL_V_UNDECIDED;
+	if (s->lo >= 1.0 - delta && s->hi <= 1.0 + delta)
+		return FL_V_EQUIVALENT;
+	if (p_adjusted < FL_ALPHA && s->lo > 1.0 + delta)
+		return lower_is_better ? FL_V_SLOWER : FL_V_FASTER;
+	if (p_adjusted < FL_ALPHA && s->hi < 1.0 - delta)
+		return lower_is_better ? FL_V_FASTER : FL_V_SLOWER;
+	return FL_V_INCONCLUSIVE;
+}
+
+/* Both sides ran ok, with the same primary figure. */
+static int comparable(const struct cmp_cell *c)
+{
+	return c->a && c->b && !strcmp(c->a->status, "ok") &&
+	       !strcmp(c->b->status, "ok") && c->a->nok && c->b->nok &&
+	       c->a->lower_is_better == c->b->lower_is_better;
+}
+
+void cmp_judge(struct cmp_pair *p)
+{
+	double *pv = calloc(p->n + 1, sizeof(double));
+	double *adj = calloc(p->n + 1, sizeof(double));
+	unsigned long *at = calloc(p->n + 1, sizeof(unsigned long));
+	unsigned long k = 0;
+
+	memset(p->count, 0, sizeof(p->count));
+	for (unsigned long i = 0; i < p->n; i++) {
+		struct cmp_cell *c = &p->cells[i];
+
+		c->v = FL_V_NONE;
+		c->p_adjusted = 1.0;
+		if (!comparable(c))
+			continue;
+		fl_shift_ratio(c->a->primary, c->a->nok, c->b->primary,
+			       c->b->nok, FL_CONFIDENCE, &c->s);
+		/* only cells that can get a verdict count as tests */
+		if (c->s.ok && pv && at) {
+			pv[k] = c->s.p;
+			at[k++] = i;
+		}
+	}
+	if (adj && pv && at) {
+		fl_holm(pv, k, adj);
+		for (unsigned long j = 0; j < k; j++)
+			p->cells[at[j]].p_adjusted = adj[j];
+	}
+	for (unsigned long i = 0; i < p->n; i++) {
+		struct cmp_cell *c = &p->cells[i];
+
+		if (comparable(c))
+			c->v = fl_verdict_of(&c->s, c->p_adjusted, p->delta,
+					     c->a->lower_is_better);
+		p->count[c->v]++;
+	}
+	free(pv);
+	free(adj);
+	free(at);
+}

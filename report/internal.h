@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the report's files share and nothing else needs. */
+#ifndef FUTEXLAB_REPORT_INTERNAL_H
+#define FUTEXLAB_REPORT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "rundir/read.h"
+
+/* Text for a Markdown table cell: '|' escaped, newlines as spaces. */
+void report_md(FILE *f, const char *s);
+/* ## Machine and kernel: the facts a rerun must match (machine.c). */
+void report_machine(FILE *f, const struct fl_rd_run *r);
+/* ## W: the table of one workload's cells and its plots (tables.c). */
+void report_workload(FILE *f, const struct fl_rd_run *r, const char *w);
+/* The skipped (or failed and aborted) cells with their reasons. */
+void report_not_ok(FILE *f, const struct fl_rd_run *r, int skipped);
+/* The cells' notes, one line per distinct note. */
+void report_notes(FILE *f, const struct fl_rd_run *r);
+
+#endif

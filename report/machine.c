@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The report's machine table: what a rerun must match. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/busy.h"
+#include "report/internal.h"
+
+/*
+ * The machine and kernel table, as data: each row's value is its template
+ * with every {dotted.path} replaced by that value of meta.json ("?" when
+ * absent, see fl_rd_meta).
+ */
+static const char *const machine_rows[][2] = {
+	{ "host", "{machine.hostname}" },
+	{ "kernel", "{machine.kernel} ({machine.arch}), "
+	  "{machine.kernel_version}" },
+	{ "CPU", "{machine.cpu_model}" },
+	{ "CPUs", "{machine.topology.cpus_online} online, "
+	  "{machine.topology.cores} cores, {machine.topology.packages} "
+	  "packages, {machine.topology.numa_nodes} NUMA nodes" },
+	{ "governor", "{machine.governor}" },
+	{ "futex features", "futex2 {machine.futex.futex2}, FUTEX2_NUMA "
+	  "{machine.futex.futex2_numa}, FUTEX_LOCK_PI2 "
+	  "{machine.futex.lock_pi2}, private hash slots "
+	  "{machine.futex.private_hash_slots}, /dev/futexlab "
+	  "{machine.futex.dev_futexlab}" },
+	{ "futexlab", "{futexlab_version} (git {git_commit})" },
+	{ "command", "`{command_line}`" },
+	{ "time (UTC)", "{start_time} to {end_time}" },
+	{ "cells", "{cells.total}: {cells.ok} ok, {cells.skipped} skipped, "
+	  "{cells.failed} failed, {cells.aborted} aborted" },
+	{ "harness overhead", "clock read {harness_overhead.clock_read_ns} "
+	  "ns, empty iteration {harness_overhead.empty_iteration_ns} ns, "
+	  "histogram record {harness_overhead.hist_record_ns} ns" },
+	{ "compiler", "{build.compiler}: `{build.cflags}`" },
+	{ "libc", "{machine.libc}" },
+	{ "clock", "{machine.clock.read} from {machine.clock.source}, "
+	  "resolution {machine.clock.resolution_ns} ns" },
+	{ "SMT", "{machine.smt}" },
+	{ "hypervisor", "{machine.hypervisor}" },
+	{ "kernel command line", "`{machine.kernel_cmdline}`" },
+	{ "load average", "{load.loadavg_start} at the start, "
+	  "{load.loadavg_end} at the end" },
+	{ "statistics", "{statistics.confidence} intervals; NOISY above "
+	  "{statistics.noisy_halfwidth} relative half-width; percentiles "
+	  "withheld with fewer than {statistics.percentile_min_beyond} "
+	  "samples beyond" },
+};
+
+/* One row of that table: the template's own text as it is, the values
+ * escaped for a table cell. */
+static void meta_row(FILE *f, const struct fl_rd_run *r, const char *name,
+		     const char *tmpl)
+{
+	char path[128], val[512];
+
+	fprintf(f, "| %s | ", name);
+	for (const char *p = tmpl; *p;) {
+		size_t n = strcspn(p, "{");
+
+		fwrite(p, 1, n, f);
+		p += n;
+		if (!*p)
+			break;
+		n = strcspn(++p, "}");
+		snprintf(path, sizeof(path), "%.*s", (int)n, p);
+		report_md(f, fl_rd_meta(r, path, val, sizeof(val)));
+		p += n;
+		if (*p == '}')
+			p++;
+	}
+	fprintf(f, " |\n");
+}
+
+/* The CPU vulnerabilities with a mitigation or a weakness, on one row. */
+static void vulnerabilities(FILE *f, const struct fl_rd_run *r)
+{
+	json_t *v = json_object_get(json_object_get(r->meta, "machine"),
+				    "vulnerabilities"), *state;
+	const char *name;
+	int n = 0;
+
+	if (!json_is_object(v))
+		return;
+	fprintf(f, "| CPU vulnerabilities | ");
+	json_object_foreach(v, name, state) {
+		const char *s = json_string_value(state);
+
+		if (!s || !strcmp(s, "Not affected"))
+			continue;
+		fprintf(f, "%s%s: ", n++ ? "; " : "", name);
+		report_md(f, s);
+	}
+	fprintf(f, "%s |\n", n ? "" : "none reported");
+}
+
+/* The effective settings (run) or each experiment's (matrix). */
+static void settings(FILE *f, const struct fl_rd_run *r)
+{
+	json_t *exps = json_object_get(json_object_get(r->meta, "matrix"),
+				       "experiments"), *e;
+	json_t *one = json_object_get(r->meta, "settings");
+	size_t i;
+
+	if (json_is_object(one)) {
+		char *text = json_dumps(one, JSON_COMPACT | JSON_SORT_KEYS);
+
+		fprintf(f, "| settings | `");
+		report_md(f, text ? text : "?");
+		fprintf(f, "` |\n");
+		free(text);
+	}
+	json_array_foreach(exps, i, e) {
+		char *text = json_dumps(json_object_get(e, "settings"),
+					JSON_COMPACT | JSON_SORT_KEYS);
+
+		fprintf(f, "| settings of %s | `",
+			json_string_value(json_object_get(e, "name")));
+		report_md(f, text ? text : "?");
+		fprintf(f, "` |\n");
+		free(text);
+	}
+}
+
+void report_machine(FILE *f, const struct fl_rd_run *r)
+{
+	double v;
+
+	fprintf(f, "## Machine and kernel\n\n| | |\n|---|---|\n");
+	for (size_t i = 0; i < sizeof(machine_rows) / sizeof(machine_rows[0]);
+	     i++)
+		meta_row(f, r, machine_rows[i][0], machine_rows[i][1]);
+	if (fl_rd_foreign_share(r, &v) == 0)
+		fprintf(f, "| other load | %.0f%% of all CPU time went to other "
+			"processes during the run%s |\n", v * 100,
+			v > FL_BUSY_WARN ? " (**busy machine**: expect wide "
+			"intervals)" : "");
+	vulnerabilities(f, r);
+	settings(f, r);
+	fprintf(f, "\n");
+}
+

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/* report.md of a run directory: the machine, a table per workload, the
+ * cells that did not run ok, the notes. */
+#include "report/report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/internal.h"
+#include "stats/percentile.h"
+#include "stats/stats.h"
+
+/* Markdown table cells must not contain '|' or newlines. */
+void report_md(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+
+/* What the figures mean, once above the tables. */
+static void legend(FILE *f, const struct fl_rd_run *r)
+{
+	fprintf(f, "Each cell's primary figure (throughput, or a round "
+		"workload's p50 latency) is the\nmedian of its repetitions "
+		"with a distribution-free 95%% confidence interval from\norder "
+		"statistics; *+-* is the interval's relative half-width, and a "
+		"cell wider\nthan +-%.0f%% is **NOISY**; *n/a*: fewer than %d "
+		"ok repetitions, too few for an\ninterval. *converged*: the "
+		"interval met the target. Percentiles are the nearest\nrank of "
+		"the histogram merged over the repetitions, with a 95%% "
+		"interval, and\n*n/e* (not enough samples) with fewer than %d "
+		"samples beyond them; *samples* is\nthe histogram's count. "
+		"docs/statistics.md defines each figure.\n\n",
+		FL_NOISY_HALFWIDTH * 100, FL_CI_MIN_N, FL_PCT_MIN_BEYOND);
+	if (json_object_get(r->meta, "matrix"))
+		fprintf(f, "A matrix run: each repetition ran as its own visit "
+			"(a fresh process), the\nvisits interleaved across the "
+			"matrix in an order shuffled from the seed, so\na "
+			"cell's interval covers the whole run (docs/matrix.md)."
+			"\n\n");
+}
+
+static void body(FILE *f, const struct fl_rd_run *run)
+{
+	fprintf(f, "# futexlab run %s\n\n", run->name);
+	if (!run->meta)
+		fprintf(f, "(meta.json is missing or unreadable.)\n\n");
+	else
+		report_machine(f, run);
+	legend(f, run);
+	for (unsigned long i = 0; i < run->ncells; i++)
+		if (fl_rd_first_of(run, run->cells[i].workload) ==
+		    &run->cells[i])
+			report_workload(f, run, run->cells[i].workload);
+	report_not_ok(f, run, 1);
+	report_not_ok(f, run, 0);
+	report_notes(f, run);
+}
+
+int fl_report_write(const char *dir, char *path, size_t pathlen, char *err,
+		    size_t errlen)
+{
+	static struct fl_rd_run run;
+	char tmp[PATH_MAX + 32];
+	FILE *f;
+	int rc = 0;
+
+	if (fl_rd_open(dir, &run, err, errlen))
+		return -ENOENT;
+	snprintf(path, pathlen, "%s/report.md", run.dir);
+	snprintf(tmp, sizeof(tmp), "%s/.report.md.tmp", run.dir);
+	f = fopen(tmp, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp,
+			 strerror(errno));
+		fl_rd_close(&run);
+		return -EIO;
+	}
+	body(f, &run);
+	if (ferror(f) | fclose(f) || rename(tmp, path)) {
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 strerror(errno));
+		unlink(tmp);
+		rc = -EIO;
+	}
+	fl_rd_close(&run);
+	return rc;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report of a run directory: RUN/report.md, written from the
+ * directory alone. The machine, kernel and settings a rerun needs, a
+ * table per workload (each cell's primary figure as a median with its
+ * 95% interval and relative half-width, NOISY where that is wider than
+ * the target, the repetitions taken and whether the interval converged,
+ * percentiles of the merged histogram with their sample count and
+ * intervals, withheld where too few samples lie beyond them), the plots
+ * found in RUN/plots/, and the cells that were skipped, failed or
+ * aborted with their reasons.
+ */
+#ifndef FUTEXLAB_REPORT_H
+#define FUTEXLAB_REPORT_H
+
+#include <stddef.h>
+
+/* Write DIR/report.md, its path into path. 0; -ENOENT when DIR is not a
+ * readable run; -EIO when report.md cannot be written; err says why. */
+int fl_report_write(const char *dir, char *path, size_t pathlen, char *err,
+		    size_t errlen);
+
+#endif

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report's tables: one per workload (primary figure with its
+ * interval, percentiles of the merged histogram), its plots, and the
+ * cells that did not run ok.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/internal.h"
+#include "spec/workload.h"
+#include "stats/figures.h"
+#include "stats/percentile.h"
+#include "stats/stats.h"
+
+static const char *const plot_kinds[][2] = {
+	{ "throughput", "throughput against threads" },
+	{ "latency", "latency percentiles against threads" },
+	{ "cdf", "latency distribution" },
+	{ "fairness", "fairness against threads" },
+};
+
+static void plots(FILE *f, const struct fl_rd_run *r, const char *w)
+{
+	char path[PATH_MAX + 128];
+	int any = 0;
+
+	for (size_t k = 0; k < sizeof(plot_kinds) / sizeof(plot_kinds[0]);
+	     k++) {
+		snprintf(path, sizeof(path), "%s/plots/%s-%s.png", r->dir, w,
+			 plot_kinds[k][0]);
+		if (access(path, R_OK))
+			continue;
+		fprintf(f, "![%s: %s](plots/%s-%s.png)\n\n", w,
+			plot_kinds[k][1], w, plot_kinds[k][0]);
+		any = 1;
+	}
+	/* the workload's own plot, as its descriptor declares it */
+	const struct fl_workload *wd = fl_workload_find(w);
+	const struct fl_special_plot *sp = wd ? wd->plot : NULL;
+
+	snprintf(path, sizeof(path), "%s/plots/%s.png", r->dir,
+		 sp ? sp->name : "");
+	if (sp && access(path, R_OK) == 0) {
+		fprintf(f, "![%s: %s](plots/%s.png)\n\n", w, sp->caption,
+			sp->name);
+		any = 1;
+	}
+	if (!any)
+		fprintf(f, "(No plots: run `futexlab plot %s` first.)\n\n",
+			r->dir);
+}
+
+/* The primary figure's column: its name and each cell's text. */
+static void primary_header(FILE *f, const struct fl_rd_run *r, const char *w,
+			   int latency)
+{
+	if (latency)
+		fprintf(f, "| cell | backend | threads | placement | options | "
+			"reps | %s p50 (median [95%% CI]) | +- | %s/s |",
+			fl_rd_latency_what(r, w), fl_rd_ops_unit(r, w));
+	else
+		fprintf(f, "| cell | backend | threads | placement | options | "
+			"reps | %s/s (median [95%% CI]) | +- | p50 |",
+			fl_rd_ops_unit(r, w));
+	fprintf(f, " p99 | p99.9 | samples | Jain |\n"
+		"|---:|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"
+		"---:|\n");
+}
+
+/* One cell's row; returns 1 when it is NOISY. */
+static int cell_row(FILE *f, const struct fl_rd_run *r,
+		    const struct fl_rd_cell *c, int fair)
+{
+	static struct fl_hist h;
+	struct fl_pct pct[FL_NPCT];
+	char prim[128], other[96], hw[32] = "n/a", p99[96], p999[96];
+	char p50[96];
+
+	fl_hist_init(&h);
+	fl_rd_hist(r, c, &h);	/* an unreadable histogram: no samples */
+	for (int i = 0; i < FL_NPCT; i++)
+		fl_hist_percentile(&h, fl_pct_q[i], &pct[i]);
+	fl_fmt_ci(&c->ci, c->lower_is_better, prim, sizeof(prim));
+	/* the interval's text has the half-width in a column of its own */
+	prim[strcspn(prim, "+(")] = '\0';
+	if (c->ci.ok)
+		snprintf(hw, sizeof(hw), "%.1f%%",
+			 fl_ci_rel_halfwidth(&c->ci) * 100);
+	fl_pct_format(&pct[0], p50, sizeof(p50));
+	fl_pct_format(&pct[2], p99, sizeof(p99));
+	fl_pct_format(&pct[3], p999, sizeof(p999));
+	if (c->lower_is_better)
+		fl_fmt_rate(c->ops_per_sec.med, other, sizeof(other));
+	else
+		snprintf(other, sizeof(other), "%s", p50);
+	fprintf(f, "| %lu | %s | %u | ", c->index, c->backend, c->threads);
+	report_md(f, c->placement);
+	fprintf(f, " | ");
+	report_md(f, c->options);
+	fprintf(f, " | %u/%u%s | %s | %s%s | %s | %s | %s | %llu | ", c->nok,
+		c->nrows, c->ci.ok && !c->noisy ? " converged" : "", prim,
+		hw, c->noisy ? " **NOISY**" : "", other, p99, p999,
+		(unsigned long long)h.count);
+	if (fair)
+		fprintf(f, "%.3f |\n", c->jain.med);
+	else
+		fprintf(f, "n/a |\n");
+	return c->noisy;
+}
+
+void report_workload(FILE *f, const struct fl_rd_run *r, const char *w)
+{
+	unsigned int n = 0, noisy = 0, na = 0;
+	/* round workloads: one thread counts, Jain's index means nothing */
+	int fair = fl_rd_has_fairness(r, w), latency = 0;
+	const struct fl_rd_cell *first = fl_rd_first_of(r, w);
+
+	fprintf(f, "## %s\n\n", w);
+	json_t *summary = json_object_get(json_object_get(json_object_get(
+		r->meta, "workloads"), w), "summary");
+
+	if (json_is_string(summary))
+		fprintf(f, "%s. Throughput in %s per second; latency: %s.\n\n",
+			json_string_value(summary), fl_rd_ops_unit(r, w),
+			fl_rd_latency_what(r, w));
+	latency = first && first->lower_is_better;
+	if (latency)
+		fprintf(f, "A round workload: its rate is its own schedule's, "
+			"so its primary figure is the p50 latency (lower is "
+			"better).\n\n");
+	primary_header(f, r, w, latency);
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+
+		if (strcmp(c->workload, w) || strcmp(c->status, "ok") ||
+		    !c->nok)
+			continue;
+		n++;
+		noisy += (unsigned int)cell_row(f, r, c, fair);
+		na += !c->ci.ok;
+	}
+	if (!n)
+		fprintf(f, "| | no cell of %s ran ok | | | | | | | | | | | |\n",
+			w);
+	fprintf(f, "\n%u cell%s: %u NOISY (95%% interval of the median wider "
+		"than +-%.0f%%), %u without an interval (fewer than %d ok "
+		"repetitions).\n\n", n, n == 1 ? "" : "s", noisy,
+		FL_NOISY_HALFWIDTH * 100, na, FL_CI_MIN_N);
+	plots(f, r, w);
+}
+
+void report_not_ok(FILE *f, const struct fl_rd_run *r, int skipped)
+{
+	unsigned int n = 0;
+
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+		int is_skip = strcmp(c->status, "skipped") == 0;
+
+		if (!strcmp(c->status, "ok") || is_skip != skipped)
+			continue;
+		if (!n++)
+			fprintf(f, "## %s\n\n| cell | workload | backend | "
+				"threads | options | status | reason |\n"
+				"|---:|---|---|---:|---|---|---|\n",
+				skipped ? "Skipped cells" :
+				"Failed and aborted cells");
+		fprintf(f, "| %lu | %s | %s | %u | ", c->index, c->workload,
+			c->backend, c->threads);
+		report_md(f, c->options);
+		fprintf(f, " | %s | ", c->status);
+		report_md(f, c->reason);
+		fprintf(f, " |\n");
+	}
+	if (n)
+		fprintf(f, "\n");
+}
+
+/* The cells' notes, one line per distinct note with the cells it is
+ * about: a one-node machine notes every numa cell the same way. */
+void report_notes(FILE *f, const struct fl_rd_run *r)
+{
+	unsigned int n = 0;
+
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+		unsigned long j;
+
+		if (!*c->note)
+			continue;
+		for (j = 0; j < i; j++)
+			if (!strcmp(r->cells[j].note, c->note))
+				break;
+		if (j < i)
+			continue;	/* listed with its first cell */
+		if (!n++)
+			fprintf(f, "## Notes\n\n");
+		fprintf(f, "- ");
+		report_md(f, c->note);
+		unsigned int k = 0;
+
+		for (j = i; j < r->ncells; j++)
+			k += !strcmp(r->cells[j].note, c->note);
+		if (k == 1) {
+			fprintf(f, " (cell %lu: %s %s, %u threads)\n", c->index,
+				c->workload, c->backend, c->threads);
+			continue;
+		}
+		fprintf(f, " (cells");
+		k = 0;
+		for (j = i; j < r->ncells; j++)
+			if (!strcmp(r->cells[j].note, c->note))
+				fprintf(f, "%s %lu", k++ ? "," : "",
+					r->cells[j].index);
+		fprintf(f, ")\n");
+	}
+	if (n)
+		fprintf(f, "\n");
+}
+

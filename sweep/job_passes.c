@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A matrix job's passes: the per-cell tracks they are planned from, the
+ * record of each planned pass in matrix.json (so a resume replays the
+ * same visits under the same indexes), and each visit's start time.
+ */
+#include "sweep/job.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep/job_internal.h"
+
+int matrix_job_init_tracks(struct fl_matrix_job *j, char *err,
+			   size_t errlen)
+{
+	static struct fl_cell cell;
+	const struct fl_matrix_exp *e;
+	double minimum_s = 0.0;
+
+	j->tracks = calloc(j->m.ncells ? j->m.ncells : 1, sizeof(*j->tracks));
+	if (!j->tracks) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	j->budget_s = 0.0;
+	for (unsigned long c = 0; c < j->m.ncells; c++) {
+		if (fl_matrix_cell(&j->m, c, &cell, &e, err, errlen))
+			return -1;
+		fl_track_init(&j->tracks[c], &e->spec);
+		minimum_s += j->tracks[c].reps * j->tracks[c].cost_s;
+		if (e->spec.budget_s > j->budget_s)
+			j->budget_s = e->spec.budget_s;
+	}
+	if (j->budget_s <= 0.0)
+		j->budget_s = FL_BUDGET_FACTOR * minimum_s;
+	return 0;
+}
+
+static int grow_done(struct fl_matrix_job *j, unsigned long old)
+{
+	unsigned char *d = realloc(j->done, j->m.nvisits + 1);
+
+	if (!d)
+		return -1;
+	memset(d + old, 0, j->m.nvisits + 1 - old);
+	j->done = d;
+	return 0;
+}
+
+/* The cells of one pass as matrix.json keeps them, appended as visits. */
+static int add_pass(struct fl_matrix_job *j, const unsigned long *cells,
+		    unsigned long n)
+{
+	unsigned long old = j->m.nvisits;
+
+	if (fl_matrix_add_visits(&j->m, cells, n) || grow_done(j, old))
+		return -1;
+	j->npasses++;
+	return 0;
+}
+
+int matrix_job_replay_passes(struct fl_matrix_job *j, char *err,
+			     size_t errlen)
+{
+	json_t *passes = json_object_get(j->state, "passes"), *pass;
+	size_t i;
+
+	j->spent_s = json_number_value(json_object_get(j->state,
+						       "seconds_spent"));
+	json_array_foreach(passes, i, pass) {
+		size_t n = json_array_size(pass);
+		unsigned long *cells = calloc(n + 1, sizeof(*cells));
+
+		for (size_t k = 0; cells && k < n; k++) {
+			json_int_t c = json_integer_value(json_array_get(pass,
+									 k));
+
+			if (c < 0 || (unsigned long)c >= j->m.ncells) {
+				snprintf(err, errlen, "matrix.json: pass %zu "
+					 "names cell %lld of %lu", i,
+					 (long long)c, j->m.ncells);
+				free(cells);
+				return -1;
+			}
+			cells[k] = (unsigned long)c;
+		}
+		if (!cells || add_pass(j, cells, n)) {
+			free(cells);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		free(cells);
+	}
+	return 0;
+}
+
+long fl_matrix_job_next_pass(struct fl_matrix_job *j, double elapsed_s,
+			     char *err, size_t errlen)
+{
+	unsigned long *cells = calloc(j->m.ncells + 1, sizeof(*cells));
+	double spent = j->spent_s + elapsed_s;
+	unsigned long n;
+	json_t *pass;
+
+	if (!cells) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	n = fl_plan_pass(j->tracks, j->m.ncells, j->npasses,
+			 j->budget_s - spent, j->m.exps[0].spec.seed, cells);
+	pass = json_array();
+	for (unsigned long k = 0; k < n; k++)
+		json_array_append_new(pass, json_integer((json_int_t)cells[k]));
+	json_array_append_new(json_object_get(j->state, "passes"), pass);
+	json_object_set_new(j->state, "seconds_spent", json_real(spent));
+	if (n && add_pass(j, cells, n)) {
+		free(cells);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	free(cells);
+	if (matrix_job_save_state(j)) {
+		snprintf(err, errlen, "cannot write %s/matrix.json",
+			 j->run.tmp);
+		return -1;
+	}
+	return (long)n;
+}
+
+void fl_matrix_job_visited(struct fl_matrix_job *j, unsigned long k,
+			   int status, double primary, const char *start)
+{
+	json_t *starts = json_object_get(j->state, "visit_start");
+
+	fl_track_add(&j->tracks[j->m.visits[k].cell], status, primary);
+	if (!starts) {
+		starts = json_object();
+		json_object_set_new(j->state, "visit_start", starts);
+	}
+	if (start) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%lu", k);
+		json_object_set_new(starts, key, json_string(start));
+	}
+}
+
+json_t *matrix_job_cells_reps(const struct fl_matrix_job *j)
+{
+	json_t *all = json_array();
+	json_t *starts = json_object_get(j->state, "visit_start");
+
+	for (unsigned long c = 0; c < j->m.ncells; c++) {
+		const struct fl_cell_track *t = &j->tracks[c];
+		json_t *times = json_array();
+
+		for (unsigned long k = 0; k < j->m.nvisits; k++) {
+			char key[32];
+
+			if (j->m.visits[k].cell != c)
+				continue;
+			snprintf(key, sizeof(key), "%lu", k);
+			json_t *s = json_object_get(starts, key);
+
+			json_array_append_new(times, s ? json_incref(s) :
+					      json_null());
+		}
+		json_array_append_new(all, json_pack("{s:I, s:i, s:b, s:o}",
+			"cell", (json_int_t)c, "reps", (int)t->visits,
+			"converged", fl_track_converged(t),
+			"rep_start", times));
+	}
+	return all;
+}
