@@ -26,7 +26,7 @@ static void usage(FILE *f)
 		"match on their\nfull setup: workload, backend, threads, "
 		"placement, options, duration, hash\nslots). Per cell: B/A of "
 		"the primary figure with its 95%% interval, a\nrank-test "
-		"p-value adjusted over the cells (Holm), and a verdict: "
+		"p-value adjusted over the cells (Benjamini-\nHochberg), and a verdict: "
 		"faster or\nslower when the interval lies beyond 1 +- delta, "
 		"equivalent within it,\ninconclusive otherwise, undecided "
 		"with too few repetitions. A geometric\nmean per workload and "

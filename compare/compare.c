@@ -41,7 +41,7 @@ static void md_legend(FILE *md, double delta)
 	fprintf(md, "Per cell: B/A of the primary figure (throughput, or a "
 		"round workload's p50\nlatency), the Hodges-Lehmann estimate "
 		"on log values with its 95%% interval;\nthe rank-sum p-value "
-		"adjusted by Holm's method over the cells compared.\n"
+		"adjusted by Benjamini-Hochberg over the cells compared.\n"
 		"*faster*/*slower*: the interval lies beyond 1 +- %.1f%% and "
 		"the adjusted p < %.2f;\n*equivalent*: within 1 +- %.1f%%; "
 		"*inconclusive*: neither; *undecided*: too few\nrepetitions "

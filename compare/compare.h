@@ -7,8 +7,8 @@
  * one run only are listed, never dropped. For each matched cell: the
  * ratio B/A of its primary figure (throughput, or a round workload's p50
  * latency) as the Hodges-Lehmann estimate on log values with its 95%
- * interval, the rank-sum p-value, and that p-value adjusted by Holm's
- * method over every cell of the comparison. The verdict, with δ the
+ * interval, the rank-sum p-value, and that p-value adjusted by the
+ * Benjamini-Hochberg method over every cell of the comparison. The verdict, with δ the
  * equivalence margin (default 2%):
  *   faster / slower  the whole interval lies beyond 1 +- δ and the
  *                    adjusted p-value is below 5% (for a latency,

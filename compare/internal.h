@@ -11,7 +11,7 @@
 struct cmp_cell {
 	const struct fl_rd_cell *a, *b;	/* NULL: absent from that run */
 	struct fl_shift s;		/* B/A of the primary figure */
-	double p_adjusted;		/* Holm, over the pair's cells */
+	double p_adjusted;		/* Benjamini-Hochberg, over the cells */
 	enum fl_verdict v;
 };
 

@@ -80,13 +80,8 @@ static void warn_one(const struct fl_rd_run *a, const struct fl_rd_run *b,
 /* The JSON text at a dotted path of meta.json, or "" (free it). */
 static char *json_at(const struct fl_rd_run *r, const char *path)
 {
-	char p[128], *save = NULL;
-	json_t *v = r->meta;
+	json_t *v = fl_rd_meta_json(r, path);
 
-	snprintf(p, sizeof(p), "%s", path);
-	for (char *tok = strtok_r(p, ".", &save); tok && v;
-	     tok = strtok_r(NULL, ".", &save))
-		v = json_object_get(v, tok);
 	return v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS |
 			      JSON_ENCODE_ANY) : strdup("");
 }

@@ -111,10 +111,10 @@ static void value_text(const struct fl_rd_cell *x, char *buf, size_t len)
 
 static void table(const struct cmp_pair *p, FILE *out, FILE *md)
 {
-	fprintf(md, "\n| cell | A | B | B/A [95%% CI] | p (Holm) | verdict "
+	fprintf(md, "\n| cell | A | B | B/A [95%% CI] | p (BH) | verdict "
 		"| note |\n|---|---:|---:|---:|---:|---|---|\n");
 	fprintf(out, "  %-46s %9s %9s %-23s %8s  %s\n", "cell", "A", "B",
-		"B/A [95% CI]", "p(Holm)", "verdict");
+		"B/A [95% CI]", "p(BH)", "verdict");
 	for (unsigned long i = 0; i < p->n; i++) {
 		const struct cmp_cell *c = &p->cells[i];
 		char lab[256], va[32], vb[32], r[64], pa[32] = "-", why[600];
@@ -141,6 +141,7 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 		    FILE *md)
 {
 	double *r = calloc(p->n + 1, sizeof(double));
+	const struct cmp_cell *one = NULL;
 	struct fl_geomean g;
 	size_t n = 0;
 
@@ -154,9 +155,18 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 			continue;
 		r[n++] = !w && c->a->lower_is_better ? 1.0 / c->s.ratio :
 			 c->s.ratio;
+		one = c;
 	}
 	fl_geomean_ci(r, n, FL_CONFIDENCE, SUMMARY_SEED, &g);
 	free(r);
+	/* one cell: no cells to resample, its own interval is the one */
+	if (n == 1 && one->s.ok) {
+		int flip = !w && one->a->lower_is_better;
+
+		g.lo = flip ? 1.0 / one->s.hi : one->s.lo;
+		g.hi = flip ? 1.0 / one->s.lo : one->s.hi;
+		g.ok = 1;
+	}
 	if (!n)
 		return;
 	char line[512];
@@ -169,8 +179,7 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f]",
 			 g.lo, g.hi);
 	else
-		snprintf(line + len, sizeof(line) - len, " (no interval from "
-			 "one cell)");
+		snprintf(line + len, sizeof(line) - len, " (no interval)");
 	fprintf(out, "  %s\n", line);
 	fprintf(md, "- %s\n", line);
 }

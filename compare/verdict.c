@@ -64,7 +64,7 @@ void cmp_judge(struct cmp_pair *p)
 		}
 	}
 	if (adj && pv && at) {
-		fl_holm(pv, k, adj);
+		fl_bh_adjust(pv, k, adj);
 		for (unsigned long j = 0; j < k; j++)
 			p->cells[at[j]].p_adjusted = adj[j];
 	}

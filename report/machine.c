@@ -76,8 +76,7 @@ static void meta_row(FILE *f, const struct fl_rd_run *r, const char *name,
 /* The CPU vulnerabilities with a mitigation or a weakness, on one row. */
 static void vulnerabilities(FILE *f, const struct fl_rd_run *r)
 {
-	json_t *v = json_object_get(json_object_get(r->meta, "machine"),
-				    "vulnerabilities"), *state;
+	json_t *v = fl_rd_meta_json(r, "machine.vulnerabilities"), *state;
 	const char *name;
 	int n = 0;
 
@@ -98,8 +97,7 @@ static void vulnerabilities(FILE *f, const struct fl_rd_run *r)
 /* The effective settings (run) or each experiment's (matrix). */
 static void settings(FILE *f, const struct fl_rd_run *r)
 {
-	json_t *exps = json_object_get(json_object_get(r->meta, "matrix"),
-				       "experiments"), *e;
+	json_t *exps = fl_rd_meta_json(r, "matrix.experiments"), *e;
 	json_t *one = json_object_get(r->meta, "settings");
 	size_t i;
 

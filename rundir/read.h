@@ -96,6 +96,8 @@ int fl_rd_parse_hist(const char *file, const char *text, size_t len,
  * absent. Numbers come back formatted. */
 const char *fl_rd_meta(const struct fl_rd_run *r, const char *path,
 		       char *buf, size_t len);
+/* The node of meta.json at a dotted path, or NULL (borrowed). */
+json_t *fl_rd_meta_json(const struct fl_rd_run *r, const char *path);
 /* The share of all CPU time that other processes used during the run
  * (matrix runs record it); 0, or -1 when meta.json does not say. */
 int fl_rd_foreign_share(const struct fl_rd_run *r, double *share);

@@ -8,7 +8,7 @@
  * (fl_hist_quantile). Its interval is the distribution-free one for a
  * quantile: the samples of ranks N q -/+ 1.96 sqrt(N q (1 - q)) (the
  * normal approximation to the binomial count below the quantile; Le
- * Boudec 2010, 2.2.2). A percentile with fewer than FL_PCT_MIN_BEYOND
+ * Boudec 2010, chapter 2). A percentile with fewer than FL_PCT_MIN_BEYOND
  * samples above it says too little about the tail and is withheld: p99.9
  * needs 10,000 samples. The interval treats the merged samples as
  * independent, which samples of one repetition are not: it is a floor on

@@ -201,10 +201,10 @@ int fl_shift_ratio(const double *a, size_t na, const double *b, size_t nb,
 	return s->ok ? 0 : -1;
 }
 
-void fl_holm(const double *p, size_t n, double *adj)
+void fl_bh_adjust(const double *p, size_t n, double *adj)
 {
 	size_t *order = malloc((n ? n : 1) * sizeof(size_t));
-	double running = 0.0;
+	double running = 1.0;
 
 	if (!order) {
 		for (size_t i = 0; i < n; i++)
@@ -222,12 +222,13 @@ void fl_holm(const double *p, size_t n, double *adj)
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
-	for (size_t k = 0; k < n; k++) {
-		double v = (double)(n - k) * p[order[k]];
+	/* from the largest p down: p_(k) n / k, made monotone */
+	for (size_t k = n; k > 0; k--) {
+		double v = p[order[k - 1]] * (double)n / (double)k;
 
-		if (v > running)
+		if (v < running)
 			running = v;
-		adj[order[k]] = running < 1.0 ? running : 1.0;
+		adj[order[k - 1]] = running;
 	}
 	free(order);
 }

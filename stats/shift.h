@@ -8,7 +8,8 @@
  * The ratio is the Hodges-Lehmann shift on log values: exp of the median
  * of the n*m differences log b_j - log a_i, its interval the order
  * statistics of those differences at the Mann-Whitney critical value
- * (Hollander and Wolfe, "Nonparametric Statistical Methods", 1999, 4.3).
+ * (Hollander, Wolfe and Chicco, "Nonparametric Statistical Methods",
+ * 2014, chapter 4).
  * Distribution-free, robust to an outlying repetition, and a ratio, so a
  * 10% shift reads the same at any throughput. The p-value is the
  * two-sided Wilcoxon-Mann-Whitney rank-sum test: exact without ties when
@@ -35,9 +36,12 @@ struct fl_shift {
 int fl_shift_ratio(const double *a, size_t na, const double *b, size_t nb,
 		   double conf, struct fl_shift *s);
 
-/* Holm's step-down adjustment of n p-values (family-wise error rate,
- * any dependence between them; Holm 1979) into adj. */
-void fl_holm(const double *p, size_t n, double *adj);
+/* The Benjamini-Hochberg adjustment of n p-values into adj (the false
+ * discovery rate; valid for independent or positively dependent tests,
+ * as cells sharing a machine are; Benjamini and Hochberg 1995). When no
+ * cell differs it bounds the chance of any false call, as Holm's would,
+ * and it keeps its power when many cells do differ. */
+void fl_bh_adjust(const double *p, size_t n, double *adj);
 
 struct fl_geomean {
 	double mean, lo, hi;	/* exp(mean of log ratios), interval */

@@ -7,7 +7,7 @@
  * confidence interval from order statistics: [x_(k), x_(n+1-k)] for the
  * largest k whose binomial coverage 1 - 2 P(Bin(n, 1/2) <= k - 1) is at
  * least 95% (Hoefler and Belli, SC'15, rule 5; Le Boudec, "Performance
- * Evaluation of Computer and Communication Systems", 2010, section 2.2).
+ * Evaluation of Computer and Communication Systems", 2010, chapter 2).
  * It needs at least 6 values (n = 5 covers only 93.75%); with fewer the
  * interval is "n/a", never a width of zero. Threads of one repetition are
  * not independent samples, so only repetitions count. docs/statistics.md

@@ -235,33 +235,22 @@ out:
 	return rc;
 }
 
-int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
-			 const char *dir_arg, const char *file, char *err,
-			 size_t errlen)
+/* dir (dir_arg without trailing slashes) is a partial matrix run: lock
+ * it and load its matrix.json into j->state. */
+static int open_partial(struct fl_matrix_job *j, const char *dir_arg,
+			const char *dir, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 32], base[PATH_MAX], what[1024];
-	char hash[32], now_s[32];
-	struct fl_matrix now;
+	char path[PATH_MAX + 32], base[PATH_MAX];
 	json_error_t jerr;
 	struct stat st;
 
-	memset(j, 0, sizeof(*j));
-	j->dirfd = -1;
-	j->argc = argc;
-	j->argv = argv;
-	snprintf(dir, sizeof(dir), "%s", dir_arg);
-	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
-		dir[n - 1] = '\0';
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "--resume: '%s' is not a directory",
 			 dir_arg);
 		return -1;
 	}
 	snprintf(base, sizeof(base), "%s", dir);
-	const char *b = basename(base);
-
-	snprintf(path, sizeof(path), "%s/matrix.json", dir);
-	if (strncmp(b, ".partial-", 9) != 0) {
+	if (strncmp(basename(base), ".partial-", 9) != 0) {
 		snprintf(path, sizeof(path), "%s/meta.json", dir);
 		if (access(path, F_OK) == 0)
 			snprintf(err, errlen, "--resume: '%s' is a finished "
@@ -275,19 +264,29 @@ int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 	}
 	if (matrix_job_lock_dir(j, dir, err, errlen))
 		return -1;
+	snprintf(path, sizeof(path), "%s/matrix.json", dir);
 	j->state = json_load_file(path, 0, &jerr);
-	const char *source = json_string_value(json_object_get(j->state,
-							       "source"));
-	const char *name = json_string_value(json_object_get(j->state,
-							     "name"));
-	const char *saved = json_string_value(json_object_get(j->state,
-							      "fnv1a64"));
-
-	if (!source || !name || !saved) {
+	if (!json_is_string(json_object_get(j->state, "source")) ||
+	    !json_is_string(json_object_get(j->state, "name")) ||
+	    !json_is_string(json_object_get(j->state, "fnv1a64"))) {
 		snprintf(err, errlen, "--resume: %s has no valid matrix.json: "
 			 "only a matrix run can be resumed", dir_arg);
 		return -1;
 	}
+	return 0;
+}
+
+/* Load the run's copy of its matrix file, unmodified, and check that
+ * file (NULL: the source recorded) still defines the same matrix. */
+static int same_matrix(struct fl_matrix_job *j, const char *dir,
+		       const char *file, char *err, size_t errlen)
+{
+	const char *saved = json_string_value(json_object_get(j->state,
+							      "fnv1a64"));
+	char path[PATH_MAX + 32], hash[32], what[1024];
+	struct fl_matrix now;
+	int given = file != NULL;
+
 	snprintf(path, sizeof(path), "%s/matrix.ini", dir);
 	if (fl_matrix_load(path, &j->m, err, errlen))
 		return -1;
@@ -297,28 +296,36 @@ int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 			 "run started: start a new run", path);
 		return -1;
 	}
-	int given = file != NULL;
-
 	if (!file)
-		file = source;
-	if (given || access(file, F_OK) == 0) {
-		if (fl_matrix_load(file, &now, err, errlen)) {
-			fl_matrix_free(&now);
-			return -1;
-		}
-		int differs = fl_matrix_diff(&j->m, &now, what, sizeof(what));
-
-		fl_matrix_free(&now);
-		if (differs) {
-			snprintf(err, errlen, "--resume: %s changed since the "
-				 "run started: %s. Restore it, or start a new "
-				 "run", file, what);
-			return -1;
-		}
-	} else {
+		file = json_string_value(json_object_get(j->state, "source"));
+	if (!given && access(file, F_OK) != 0) {
 		fprintf(stderr, "futexlab matrix: %s is gone; resuming with "
 			"the copy in %s/matrix.ini\n", file, dir);
+		return 0;
 	}
+	if (fl_matrix_load(file, &now, err, errlen)) {
+		fl_matrix_free(&now);
+		return -1;
+	}
+	int differs = fl_matrix_diff(&j->m, &now, what, sizeof(what));
+
+	fl_matrix_free(&now);
+	if (differs) {
+		snprintf(err, errlen, "--resume: %s changed since the run "
+			 "started: %s. Restore it, or start a new run", file,
+			 what);
+		return -1;
+	}
+	return 0;
+}
+
+/* The visits planned before, the rows of those complete, and cells.csv
+ * open for more. */
+static int reopen_rows(struct fl_matrix_job *j, const char *dir, char *err,
+		       size_t errlen)
+{
+	char path[PATH_MAX + 32], base[PATH_MAX];
+
 	j->done = calloc(1, 1);
 	if (!j->done) {
 		snprintf(err, errlen, "out of memory");
@@ -329,13 +336,17 @@ int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 		return -1;
 	snprintf(base, sizeof(base), "%s", dir);
 	snprintf(j->run.dir, sizeof(j->run.dir), "%s", dirname(base));
-	snprintf(j->run.name, sizeof(j->run.name), "%s", name);
+	snprintf(j->run.name, sizeof(j->run.name), "%s",
+		 json_string_value(json_object_get(j->state, "name")));
 	snprintf(j->run.tmp, sizeof(j->run.tmp), "%s", dir);
 	if (json_is_true(json_object_get(j->state, "finalizing"))) {
 		/* killed while putting the rows in cell order: every visit
-		 * ran; fl_matrix_job_finalize() completes what it began */
+		 * ran; fl_matrix_job_finalize() completes what it began (the
+		 * tracks count the visits; their figures are not reread) */
 		memset(j->done, 1, j->m.nvisits);
 		j->ndone = j->m.nvisits;
+		for (unsigned long k = 0; k < j->m.nvisits; k++)
+			j->tracks[j->m.visits[k].cell].visits++;
 	} else if (filter_cells(j, err, errlen)) {
 		return -1;
 	}
@@ -346,6 +357,26 @@ int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 			 strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
+			 const char *dir_arg, const char *file, char *err,
+			 size_t errlen)
+{
+	char dir[PATH_MAX], now_s[32];
+
+	memset(j, 0, sizeof(*j));
+	j->dirfd = -1;
+	j->argc = argc;
+	j->argv = argv;
+	snprintf(dir, sizeof(dir), "%s", dir_arg);
+	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+		dir[n - 1] = '\0';
+	if (open_partial(j, dir_arg, dir, err, errlen) ||
+	    same_matrix(j, dir, file, err, errlen) ||
+	    reopen_rows(j, dir, err, errlen))
+		return -1;
 	fl_utc_now(now_s, sizeof(now_s));
 	json_array_append_new(json_object_get(j->state, "resumed"),
 			      json_pack("{s:s, s:o, s:I}", "time", now_s,

@@ -9,7 +9,10 @@
  *   - identical distributions: faster or slower at most 5% of the time;
  *   - B 10% slower: "slower" at least 80% of the time at the default
  *     repetitions (--reps auto);
- *   - power does not fall as fixed repetitions grow (6, 10, 20, 30).
+ *   - power does not fall as fixed repetitions grow (6, 10, 20, 30);
+ *   - over a whole matrix of 90 identical cells, adjusted by
+ *     Benjamini-Hochberg, a comparison calls any cell faster or slower
+ *     at most 5% of the time.
  * The rates it prints are the ones docs/statistics.md quotes.
  */
 #include <math.h>
@@ -128,12 +131,54 @@ static void test_power_grows_with_reps(void **state)
 	}
 }
 
+#define MATRIX_CELLS	90
+#define MATRIX_TRIALS	200
+
+/* Two runs of a 90-cell matrix of identical cells at --reps auto: the
+ * share of comparisons with any faster or slower among the cells. */
+static void test_matrix_false_alarms(void **state)
+{
+	static double a[MATRIX_CELLS][FL_REPS_LIMIT], b[MATRIX_CELLS][
+		FL_REPS_LIMIT];
+	struct fl_shift s[MATRIX_CELLS];
+	double p[MATRIX_CELLS], adj[MATRIX_CELLS];
+	uint64_t rng = 31;
+	unsigned int any = 0;
+
+	(void)state;
+	for (int t = 0; t < MATRIX_TRIALS; t++) {
+		int called = 0;
+
+		for (int c = 0; c < MATRIX_CELLS; c++) {
+			unsigned int na = draw_run(1.0, 0, &rng, a[c]);
+			unsigned int nb = draw_run(1.0, 0, &rng, b[c]);
+
+			fl_shift_ratio(a[c], na, b[c], nb, FL_CONFIDENCE,
+				       &s[c]);
+			p[c] = s[c].p;
+		}
+		fl_bh_adjust(p, MATRIX_CELLS, adj);
+		for (int c = 0; c < MATRIX_CELLS; c++) {
+			enum fl_verdict v = fl_verdict_of(&s[c], adj[c],
+							  FL_DELTA_DEFAULT, 0);
+
+			called |= v == FL_V_FASTER || v == FL_V_SLOWER;
+		}
+		any += (unsigned int)called;
+	}
+	print_message("comparisons of two identical %d-cell matrices with "
+		      "any faster or slower: %.1f%%\n", MATRIX_CELLS,
+		      100.0 * any / MATRIX_TRIALS);
+	assert_true(any <= MATRIX_TRIALS / 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_false_alarms),
 		cmocka_unit_test(test_power_default_reps),
 		cmocka_unit_test(test_power_grows_with_reps),
+		cmocka_unit_test(test_matrix_false_alarms),
 	};
 
 	return cmocka_run_group_tests_name("compare_sim", tests, NULL, NULL);

@@ -2,9 +2,9 @@
 /*
  * Unit tests of the statistics (stats/): the median and its
  * order-statistic interval, the NOISY rule, Jain's index, the
- * Hodges-Lehmann ratio with its exact rank-sum p-value, Holm's
- * adjustment, the geometric mean's interval, and withheld percentiles,
- * each on inputs whose answer is known.
+ * Hodges-Lehmann ratio with its exact rank-sum p-value, the
+ * Benjamini-Hochberg adjustment, the geometric mean's interval, and
+ * withheld percentiles, each on inputs whose answer is known.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -140,19 +140,22 @@ static void test_shift_ratio(void **state)
 	assert_int_equal(fl_shift_ratio(a, 6, b, 6, 0.95, &s), -1);
 }
 
-/* Holm (1979): p sorted .01 .02 .03 .04 times 4, 3, 2, 1, made
- * monotone. */
-static void test_holm(void **state)
+/* Benjamini-Hochberg: the k-th smallest of n p-values times n / k,
+ * made monotone from the largest down. */
+static void test_bh_adjust(void **state)
 {
-	const double p[] = { 0.03, 0.01, 0.04, 0.02 };
-	double adj[4];
+	const double p[] = { 0.03, 0.01, 0.04, 0.02, 0.5 };
+	double adj[5];
 
 	(void)state;
-	fl_holm(p, 4, adj);
-	assert_close(adj[1], 0.04);
-	assert_close(adj[3], 0.06);
-	assert_close(adj[0], 0.06);
-	assert_close(adj[2], 0.06);
+	fl_bh_adjust(p, 5, adj);
+	assert_close(adj[4], 0.5);
+	assert_close(adj[2], 0.05);		/* .04 * 5 / 4 */
+	assert_close(adj[0], 0.05);		/* .03 * 5/3, capped */
+	assert_close(adj[3], 0.05);		/* .02 * 5/2, capped */
+	assert_close(adj[1], 0.05);		/* .01 * 5 */
+	fl_bh_adjust(p, 1, adj);
+	assert_close(adj[0], 0.03);		/* one test: p itself */
 }
 
 static void test_geomean(void **state)
@@ -207,7 +210,7 @@ int main(void)
 		cmocka_unit_test(test_jain),
 		cmocka_unit_test(test_noisy),
 		cmocka_unit_test(test_shift_ratio),
-		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_bh_adjust),
 		cmocka_unit_test(test_geomean),
 		cmocka_unit_test(test_percentile_withheld),
 	};
