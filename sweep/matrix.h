@@ -8,7 +8,7 @@
  *   duration = 0.3          ; seconds per repetition
  *   warmup = 0.1
  *   reps = auto             ; or a fixed count (sweep/passes.h)
- *   time-budget = 150       ; seconds for the whole matrix
+ *   time-budget = 140       ; seconds for the whole matrix
  *   placement = compact     ; a space-separated list sweeps
  *   seed = 1
  *
