@@ -116,6 +116,37 @@ static int parse_seconds(const char *name, const char *text, uint64_t *out,
 	return 0;
 }
 
+/* --reps, --reps-max and --time-budget into a: 0, or 2 after its
+ * one-line error. */
+static int reps_option(int c, struct fl_run_args *a)
+{
+	char err[512];
+	uint64_t u;
+
+	switch (c) {
+	case OPT_REPS:
+		if (fl_parse_reps(optarg, &a->spec, err, sizeof(err)))
+			return usage_error("--%s%s", err, "");
+		return 0;
+	case OPT_REPS_MAX:
+		if (fl_parse_u64(optarg, &u) || u < FL_REPS_MIN ||
+		    u > FL_REPS_LIMIT)
+			return usage_error("--reps-max: '%s' is not a whole "
+					   "number from 6 to 100%s", optarg, "");
+		a->spec.reps_max = (unsigned int)u;
+		return 0;
+	case OPT_BUDGET: {
+		uint64_t ns;
+
+		if (parse_seconds("time-budget", optarg, &ns, 0))
+			return 2;
+		a->spec.budget_s = (double)ns / 1e9;
+		return 0;
+	}
+	}
+	return 0;
+}
+
 /* One of the flags every workload takes into a: 0, or 2 after its
  * one-line error. */
 static int common_option(int c, struct fl_run_args *a)
@@ -142,24 +173,9 @@ static int common_option(int c, struct fl_run_args *a)
 			return 2;
 		return 0;
 	case OPT_REPS:
-		if (fl_parse_reps(optarg, &a->spec, err, sizeof(err)))
-			return usage_error("--%s%s", err, "");
-		return 0;
 	case OPT_REPS_MAX:
-		if (fl_parse_u64(optarg, &u) || u < FL_REPS_MIN ||
-		    u > FL_REPS_LIMIT)
-			return usage_error("--reps-max: '%s' is not a whole "
-					   "number from 6 to 100%s", optarg, "");
-		a->spec.reps_max = (unsigned int)u;
-		return 0;
-	case OPT_BUDGET: {
-		uint64_t ns;
-
-		if (parse_seconds("time-budget", optarg, &ns, 0))
-			return 2;
-		a->spec.budget_s = (double)ns / 1e9;
-		return 0;
-	}
+	case OPT_BUDGET:
+		return reps_option(c, a);
 	case OPT_PLACEMENT:
 		if (strlen(optarg) >= sizeof(a->spec.placements[0]))
 			return usage_error("--placement: '%s' is too "
