@@ -268,10 +268,10 @@ static void note_levels(const struct fl_cell *cell,
 			if (c[r][C_LEVEL2 + level - 2] > max)
 				max = c[r][C_LEVEL2 + level - 2];
 		fl_fmt_ns(max, longest, sizeof(longest));
-		used += (size_t)snprintf(buf + used, len - used, "%s level %u "
-					 "%s", level == 2 ? "; max from high's "
-					 "attempt until the waiter held lock "
-					 "k:" : ",", level, longest);
+		used += (size_t)snprintf(buf + used, len - used, "%s%u %s",
+					 level == 2 ? "; levels' max (high's "
+					 "attempt to lock k held): k=" :
+					 ", k=", level, longest);
 	}
 }
 
