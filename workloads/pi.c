@@ -28,8 +28,9 @@
  * and boosts each owner, low runs its hold first and high waits about
  * --hold ns. A PI that boosts only the owner of the lock high waits on
  * (one level) leaves low at its priority when N > 1: the inversion again.
- * --threads is not used: a cell runs the three roles and the N - 1
- * owners.
+ * --threads is the three roles (fixed_threads: 3, the only value taken);
+ * the N - 1 owners are started beyond it (nthreads), like condvar's
+ * broadcaster.
  *
  * Measures high's blocked time per acquisition, from its lock attempt to
  * holding the lock (the latency histogram; its maximum also in the
@@ -322,8 +323,8 @@ FL_WORKLOAD_DESCRIPTOR(pi) = {
 		    "burst too: inversion); --lock pi boosts low through the "
 		    "chain. Latency is high's blocked time; a round blocked "
 		    "longer than hold + hog/2 is an inversion. Needs "
-		    "CAP_SYS_NICE; --threads is not used (the three roles "
-		    "and the N-1 owners).",
+		    "CAP_SYS_NICE; --threads is 3, the roles (--chain adds "
+		    "N-1 owner threads beyond them).",
 	.ops_unit = "rounds",
 	.ops_by_one_thread = 1,
 	.latency = "high's blocked time",
