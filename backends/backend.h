@@ -33,10 +33,24 @@
  *   fl_cmp_requeue_pi(w, w2, nr_requeue, val)
  *   fl_waitv(v, n, deadline)             sleep while every v[i] holds its
  *                                        value; the index of the one woken
+ *   fl_lock_adaptive(w, deadline), fl_unlock_adaptive(w)
+ *                                        the adaptive lock (below)
  *
  * Deadlines are absolute CLOCK_MONOTONIC times (struct timespec), or NULL
  * for none. fl_lock_pi's deadline is also CLOCK_MONOTONIC, which the stock
  * backends get through FUTEX_LOCK_PI2.
+ *
+ * The adaptive lock (FL_CAP_ADAPTIVE; the article's "adaptive futexes",
+ * docs/adaptive.md) has the PI lock's word: 0 free, else the owner's TID,
+ * with FUTEX_WAITERS (bit 31) set by the backend before a contender
+ * sleeps. A locker takes 0 -> TID in user space; on contention
+ * fl_lock_adaptive(w, deadline) spins while the owner is on a CPU
+ * (bounded), sleeps otherwise, and returns 0 holding the lock, or
+ * -ETIMEDOUT, -EINTR, -EINVAL. No priority is inherited. An owner
+ * releases TID -> 0 in user space, or, when the word holds more than its
+ * TID, with fl_unlock_adaptive(w). Only a backend that can see whether a
+ * task runs (the module) can have it: the others include
+ * backends/no_adaptive.h, whose operations return -ENOSYS.
  */
 #ifndef FUTEXLAB_BACKEND_H
 #define FUTEXLAB_BACKEND_H
@@ -59,8 +73,9 @@ enum fl_cap {
 	FL_CAP_EINTR		= 1u << 9,  /* a signal ends a wait with -EINTR */
 	FL_CAP_EFAULT		= 1u << 10, /* a bad address is -EFAULT, not a crash */
 	FL_CAP_WAITV		= 1u << 11, /* fl_waitv: wait on a vector of words */
+	FL_CAP_ADAPTIVE		= 1u << 12, /* fl_lock_adaptive: spins while the owner runs */
 };
-#define FL_CAP_COUNT 12
+#define FL_CAP_COUNT 13
 
 /*
  * One futex of a vectored wait: the layout of the kernel's struct

@@ -7,7 +7,7 @@
 
 static const char *const cap_names[FL_CAP_COUNT] = {
 	"wait", "sleep", "timeout", "bitset", "requeue", "pi", "requeue-pi",
-	"shared", "numa", "eintr", "efault", "waitv",
+	"shared", "numa", "eintr", "efault", "waitv", "adaptive",
 };
 
 const char *fl_cap_name(unsigned int bit)

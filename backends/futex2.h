@@ -106,6 +106,7 @@ static inline int fl_waitv(const struct fl_waitv *v, unsigned int n,
 #endif
 
 #include "backends/no_pi.h"
+#include "backends/no_adaptive.h"
 
 #ifdef FL_BACKEND_DESCRIBE
 #include "measure/probe.h"

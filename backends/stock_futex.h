@@ -117,6 +117,8 @@ static inline int fl_cmp_requeue_pi(uint32_t *w, uint32_t *w2, int nr_requeue,
 
 /* futex_waitv is a futex2 call: the futex2 backend measures it */
 #include "backends/no_waitv.h"
+/* the stock kernel cannot spin while a futex's owner runs */
+#include "backends/no_adaptive.h"
 
 #define FL_STOCK_CAPS (FL_CAP_WAIT | FL_CAP_SLEEP | FL_CAP_TIMEOUT | \
 		       FL_CAP_BITSET | FL_CAP_REQUEUE | FL_CAP_PI | \

@@ -36,7 +36,7 @@
 #include "spec/options.h"
 
 #define FL_CACHELINE	128	/* two lines: adjacent-line prefetch pairs them */
-#define FL_NCOUNTERS	8	/* workload-defined per-thread counters */
+#define FL_NCOUNTERS	12	/* workload-defined per-thread counters (pi --chain: 11) */
 #define FL_MAX_THREADS	1024
 
 struct fl_rep;

@@ -4,47 +4,87 @@
  *
  * Scenario: --threads threads loop forever: take one lock, hold it for
  * --critical ns of calibrated busy work, release it, then think for
- * --think ns. The lock is one of:
+ * --think ns. The lock (--algo) is one of:
  *   mutex3  Drepper's "Futexes Are Tricky" mutex 3: the word is 0 free,
  *           1 locked, 2 locked with waiters; a locker that finds it taken
  *           swaps in 2 and sleeps while it stays 2; an unlocker that
  *           finds 2 stores 0 and wakes one (the glibc design);
  *   mutex2  the paper's mutex 2: the same states, compare-and-swap only;
+ *   spin-then-wait
+ *           mutex 3 whose locker first spins up to --spin times (a pause
+ *           and a read each) while the lock is taken, then sleeps as
+ *           mutex 3 does. The default, 100, is glibc's own limit for
+ *           PTHREAD_MUTEX_ADAPTIVE_NP (the glibc.pthread.mutex_spin_count
+ *           tunable), so this is glibc's adaptive mutex without its
+ *           per-mutex learning, and the two compare at the same budget;
  *   pi      the PI encoding: the owner's TID, with FUTEX_WAITERS set by
  *           the kernel; uncontended paths stay in user space and the
- *           kernel's lock_pi/unlock_pi handle contention (needs PI).
- * The three are written once, in futex_mutex.h.
+ *           kernel's lock_pi/unlock_pi handle contention (needs PI);
+ *   adaptive the PI word without inheritance, and the backend's adaptive
+ *           lock on contention: it spins only while the owner is on a
+ *           CPU, which only the kernel can see (needs capability
+ *           adaptive: the module's; skipped elsewhere with the reason);
+ *   pthread, pthread-adaptive, pthread-pi
+ *           glibc's own PTHREAD_MUTEX_NORMAL, PTHREAD_MUTEX_ADAPTIVE_NP
+ *           and PTHREAD_PRIO_INHERIT mutexes. glibc calls futex(2)
+ *           itself, so they run on futex-private (a process-private
+ *           mutex) and futex-shared (a PTHREAD_PROCESS_SHARED one in the
+ *           shared mapping: shared keys) only; other backends skip them
+ *           with the reason (workloads/lib/libc_mutex.h).
+ * The futex-word locks are written once, in futex_mutex.h.
  *
  * Measures: acquisitions per second; acquire latency (from the first
  * attempt to holding the lock) of a random sample of acquisitions (one in
  * 512 by default, --sample); fairness across threads (Jain's index, min
- * and max acquisitions); wait and wake calls. Every run checks mutual
- * exclusion (workloads/lib/exclusion.h, no locked instruction): a plain
- * counter bumped on entry and on leaving, odd while an owner is inside;
- * two owners at once or a lost increment fails the cell.
+ * and max acquisitions); wait and wake calls (0 for glibc's mutexes,
+ * whose calls futexlab does not see); spin-then-wait's acquisitions won
+ * while spinning. Every run checks mutual exclusion
+ * (workloads/lib/exclusion.h, no locked instruction): a plain counter
+ * bumped on entry and on leaving, odd while an owner is inside; two
+ * owners at once or a lost increment fails the cell.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "workloads/lib/exclusion.h"
 #include "workloads/lib/futex_mutex.h"
+#include "workloads/lib/libc_mutex.h"
 #include "spec/workload.h"
 
-enum { OPT_ALGO, OPT_CRITICAL, OPT_THINK };
-enum { ALGO_MUTEX3, ALGO_MUTEX2, ALGO_PI };
-enum { C_VIOLATIONS, C_WAITS, C_WAKES, C_TIMEOUTS };
+enum { OPT_ALGO, OPT_CRITICAL, OPT_THINK, OPT_SPIN };
+enum { ALGO_MUTEX3, ALGO_MUTEX2, ALGO_PI, ALGO_SPIN_THEN_WAIT, ALGO_ADAPTIVE,
+       ALGO_PTHREAD, ALGO_PTHREAD_ADAPTIVE, ALGO_PTHREAD_PI };
+enum { C_VIOLATIONS, C_WAITS, C_WAKES, C_TIMEOUTS, C_SPUN };
 
 struct mutex_state {
-	_Alignas(FL_CACHELINE) uint32_t word[2];	/* the lock (+ node) */
+	/* the lock: a futex word (+ futex2-numa's node), or glibc's mutex */
+	_Alignas(FL_CACHELINE) union {
+		uint32_t word[2];
+		pthread_mutex_t pthread;
+	} lock;
 	/* the data the lock protects, on a line of its own as it would be */
 	_Alignas(FL_CACHELINE) struct fl_guarded guarded;
 };
 
+/* glibc's kind of mutex for a pthread algorithm */
+static inline enum fl_libc_kind libc_kind(int algo)
+{
+	return algo == ALGO_PTHREAD_ADAPTIVE ? FL_LIBC_ADAPTIVE :
+	       algo == ALGO_PTHREAD_PI ? FL_LIBC_PI : FL_LIBC_NORMAL;
+}
+
+static inline int is_libc(int algo)
+{
+	return algo >= ALGO_PTHREAD;
+}
+
 #ifdef FL_DESCRIBE
 
-static const char *const algos[] = { "mutex3", "mutex2", "pi", NULL };
+static const char *const algos[] = {
+	"mutex3", "mutex2", "pi", "spin-then-wait", "adaptive", "pthread",
+	"pthread-adaptive", "pthread-pi", NULL,
+};
 
 static const struct fl_option options[] = {
 	[OPT_ALGO] = FL_SWEEP_ENUM("algo", "mutex3", algos, "lock algorithm"),
@@ -52,6 +92,10 @@ static const struct fl_option options[] = {
 			"critical section length, ns of busy work"),
 	[OPT_THINK] = FL_SWEEP_NS("think", "0", 0, 1000000000,
 			"think time between acquisitions, ns of busy work"),
+	[OPT_SPIN] = FL_SWEEP_INT("spin", "100", 0, 100000,
+			"spin-then-wait's spins before it sleeps (default "
+			"glibc's adaptive-mutex limit; other algorithms "
+			"ignore it)"),
 };
 
 static const struct fl_counter_desc counters[] = {
@@ -59,23 +103,49 @@ static const struct fl_counter_desc counters[] = {
 	[C_WAITS] = FL_COUNTER_SUM("wait_calls"),
 	[C_WAKES] = FL_COUNTER_SUM("wake_calls"),
 	[C_TIMEOUTS] = FL_COUNTER_SUM("timeouts"),
+	[C_SPUN] = FL_COUNTER_SUM("spin_acquired"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)
 {
-	return cell->opt[OPT_ALGO] == ALGO_PI ? FL_CAP_PI : FL_CAP_WAIT;
+	switch ((int)cell->opt[OPT_ALGO]) {
+	case ALGO_PI:
+	case ALGO_PTHREAD_PI:
+		return FL_CAP_PI;
+	case ALGO_ADAPTIVE:
+		return FL_CAP_ADAPTIVE;
+	default:
+		return FL_CAP_WAIT;
+	}
+}
+
+/* glibc's mutexes run only where their futex calls are the backend's. */
+static int check(const struct fl_cell *cell, char *why, size_t len)
+{
+	if (!is_libc((int)cell->opt[OPT_ALGO]))
+		return 0;
+	return fl_libc_mutex_pshared(cell->backend, why, len) < 0 ? -1 : 0;
 }
 
 static int init(struct fl_rep *rep, char *why, size_t len)
 {
 	struct mutex_state *s = fl_rep_alloc(rep, sizeof(*s), -1);
+	const int algo = (int)rep->cell->opt[OPT_ALGO];
 
 	if (!s) {
 		snprintf(why, len, "cannot map the lock");
 		return -1;
 	}
-	s->word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
 	rep->shared = s;
+	if (is_libc(algo)) {
+		int pshared = fl_libc_mutex_pshared(rep->cell->backend, why,
+						    len);
+
+		return pshared < 0 ? -1 :
+		       fl_libc_mutex_init(&s->lock.pthread, libc_kind(algo),
+					  pshared, why, len);
+	}
+	s->lock.word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
 	return 0;
 }
 
@@ -89,11 +159,14 @@ static int verify(struct fl_rep *rep, char *why, size_t len)
 
 FL_WORKLOAD_DESCRIPTOR(mutex) = {
 	.name = "mutex",
-	.summary = "contended mutex (Drepper's 0/1/2 states, or PI)",
+	.summary = "contended mutex: Drepper's, spin-then-wait, PI, "
+		   "adaptive, glibc's",
 	.scenario = "Threads loop taking one lock, holding it --critical ns, "
 		    "releasing it and thinking --think ns. Reports "
 		    "acquisitions/s, acquire latency percentiles, fairness, "
-		    "and checks mutual exclusion in every run.",
+		    "and checks mutual exclusion in every run. glibc's "
+		    "mutexes (--algo pthread*) run on futex-private and "
+		    "futex-shared only; --algo adaptive needs the module.",
 	.ops_unit = "acquisitions",
 	.latency = "acquire latency (sampled)",
 	.sample_every = 512,
@@ -102,27 +175,55 @@ FL_WORKLOAD_DESCRIPTOR(mutex) = {
 	.counters = counters,
 	.ncounters = sizeof(counters) / sizeof(counters[0]),
 	.needs = needs,
+	.check = check,
 	.init = init,
 	.verify = verify,
 };
 
 #else /* one build per backend */
 
-static inline int lock(int algo, uint32_t *w, uint32_t tid,
-		       const struct timespec *deadline, uint64_t *waits)
+/* The lock of algo (a constant where this inlines; the three glibc kinds
+ * are one: the kind lives in the mutex). Slow paths are counted in the
+ * thread's counters c. */
+static inline int lock(const int algo, struct mutex_state *s, uint32_t tid,
+		       unsigned int spins, const struct timespec *deadline,
+		       uint64_t *c)
 {
-	return algo == ALGO_MUTEX3 ? fl_mutex3_lock(w, deadline, waits) :
-	       algo == ALGO_MUTEX2 ? fl_mutex2_lock(w, deadline, waits) :
-	       fl_pi_mutex_lock(w, tid, deadline, waits);
+	uint32_t *w = s->lock.word;
+
+	switch (algo) {
+	case ALGO_MUTEX3:
+		return fl_mutex3_lock(w, deadline, &c[C_WAITS]);
+	case ALGO_MUTEX2:
+		return fl_mutex2_lock(w, deadline, &c[C_WAITS]);
+	case ALGO_SPIN_THEN_WAIT:
+		return fl_mutex3_spin_lock(w, spins, deadline, &c[C_WAITS],
+					   &c[C_SPUN]);
+	case ALGO_PI:
+	case ALGO_ADAPTIVE:
+		return fl_owner_mutex_lock(w, tid, algo == ALGO_ADAPTIVE,
+					   deadline, &c[C_WAITS]);
+	default:
+		return fl_libc_mutex_lock(&s->lock.pthread, deadline);
+	}
 }
 
-static inline void unlock(int algo, uint32_t *w, uint32_t tid,
-			  uint64_t *wakes)
+static inline void unlock(const int algo, struct mutex_state *s,
+			  uint32_t tid, uint64_t *c)
 {
-	if (algo == ALGO_PI)
-		fl_pi_mutex_unlock(w, tid, wakes);
-	else
-		fl_drepper_unlock(w, wakes);
+	switch (algo) {
+	case ALGO_PI:
+	case ALGO_ADAPTIVE:
+		fl_owner_mutex_unlock(s->lock.word, tid, algo == ALGO_ADAPTIVE,
+				      &c[C_WAKES]);
+		break;
+	case ALGO_PTHREAD:
+		fl_libc_mutex_unlock(&s->lock.pthread);
+		break;
+	default:
+		fl_drepper_unlock(s->lock.word, &c[C_WAKES]);
+		break;
+	}
 }
 
 /*
@@ -135,12 +236,13 @@ static inline void unlock(int algo, uint32_t *w, uint32_t tid,
  */
 static inline __attribute__((always_inline)) int
 acquire_release(struct fl_thread *t, struct mutex_state *s, const int algo,
-		const int timed, uint64_t crit, uint64_t *lat)
+		const int timed, unsigned int spins, uint64_t crit,
+		uint64_t *lat)
 {
 	const struct timespec *deadline = &t->rep->hard_deadline;
 	const uint32_t tid = (uint32_t)t->tid;
 	uint64_t t0 = timed ? fl_now_ns() : 0;
-	int r = lock(algo, s->word, tid, deadline, &t->counters[C_WAITS]);
+	int r = lock(algo, s, tid, spins, deadline, t->counters);
 
 	if (r)
 		return r;
@@ -150,7 +252,7 @@ acquire_release(struct fl_thread *t, struct mutex_state *s, const int algo,
 		t->counters[C_VIOLATIONS]++;
 	fl_busy(crit);
 	fl_guarded_leave(&s->guarded);
-	unlock(algo, s->word, tid, &t->counters[C_WAKES]);
+	unlock(algo, s, tid, t->counters);
 	return 0;
 }
 
@@ -165,6 +267,7 @@ measured_loop(struct fl_thread *t, const int algo)
 		(uint64_t)rep->cell->opt[OPT_CRITICAL]);
 	const uint64_t think = fl_busy_ns_to_loops(
 		(uint64_t)rep->cell->opt[OPT_THINK]);
+	const unsigned int spins = (unsigned int)rep->cell->opt[OPT_SPIN];
 	uint64_t next_timed = t->sampler.first, ops = 0, lat = 0;
 
 	while (!fl_should_stop(rep)) {
@@ -172,11 +275,11 @@ measured_loop(struct fl_thread *t, const int algo)
 
 		if (__builtin_expect(fl_sample_due(ops + 1, &next_timed,
 						   &t->sampler), 0)) {
-			r = acquire_release(t, s, algo, 1, crit, &lat);
+			r = acquire_release(t, s, algo, 1, spins, crit, &lat);
 			if (!r)
 				fl_hist_record(t->hist, lat);
 		} else {
-			r = acquire_release(t, s, algo, 0, crit, &lat);
+			r = acquire_release(t, s, algo, 0, spins, crit, &lat);
 		}
 		if (r) {
 			if (r == -ETIMEDOUT) {
@@ -200,8 +303,17 @@ static void thread(struct fl_thread *t)
 	case ALGO_MUTEX2:
 		measured_loop(t, ALGO_MUTEX2);
 		break;
-	default:
+	case ALGO_SPIN_THEN_WAIT:
+		measured_loop(t, ALGO_SPIN_THEN_WAIT);
+		break;
+	case ALGO_PI:
 		measured_loop(t, ALGO_PI);
+		break;
+	case ALGO_ADAPTIVE:
+		measured_loop(t, ALGO_ADAPTIVE);
+		break;
+	default:	/* the three glibc kinds */
+		measured_loop(t, ALGO_PTHREAD);
 		break;
 	}
 }

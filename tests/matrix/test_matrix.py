@@ -118,7 +118,7 @@ placement = compact scatter
         for algo in ("mutex3", "mutex2"):
             for t in (1, 2):
                 expect.append(("a", "mutex", b, t, "compact",
-                               "algo=%s;critical=200;think=0" % algo))
+                               "algo=%s;critical=200;think=0;spin=100" % algo))
     for p in ("compact", "scatter"):
         expect.append(("b.second", "hash", "futex2", 3, p,
                        "futexes=16;shared=no"))
@@ -165,7 +165,7 @@ GOLDEN = [
      "3: unknown key 'algorithm' in [experiment x] (known for workload "
      "mutex: backend, threads, placement, duration, warmup, reps, "
      "reps-max, time-budget, seed, hash-slots, sample, bin, algo, "
-     "critical, think)"),
+     "critical, think, spin)"),
     ("[experiment x]\nworkload = mutexx\n",
      "2: workload: unknown workload 'mutexx' (known: ..."),
     ("[experiment x]\nworkload = mutex\nbackend = futex-private,futex3\n",
@@ -186,7 +186,8 @@ GOLDEN = [
     ("[experiment x]\nworkload = mutex\nthink = -5\n",
      "3: think: '-5' is not a duration (e.g. 100, 100ns, 5us, 2ms)"),
     ("[experiment x]\nworkload = mutex\nalgo = mutex3,mutex9\n",
-     "3: algo: unknown value 'mutex9' (choose from mutex3, mutex2, pi)"),
+     "3: algo: unknown value 'mutex9' (choose from mutex3, mutex2, pi, "
+     "spin-then-wait, adaptive, pthread, pthread-adaptive, pthread-pi)"),
     ("[experiment x]\nworkload = mutex\nthreads =\n",
      "3: threads: empty list: the experiment would have no cells"),
     ("[experiment x]\nworkload = mutex\nbackend = \n",

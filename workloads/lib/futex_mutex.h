@@ -9,9 +9,18 @@
  *            that finds 2 stores 0 and wakes one;
  *   mutex 2  the paper's mutex 2: the same states, compare-and-swap only,
  *            and the same unlock;
+ *   spin-then-wait
+ *            mutex 3 whose locker, finding the lock taken, first spins a
+ *            bounded number of times (a pause, then a read, and a
+ *            compare-and-swap only when the read saw it free) before
+ *            the contended path: glibc's PTHREAD_MUTEX_ADAPTIVE_NP
+ *            without its per-mutex learning;
  *   PI       the owner's TID, FUTEX_WAITERS set by the kernel: the
  *            uncontended paths stay in user space, lock_pi/unlock_pi
- *            handle contention.
+ *            handle contention;
+ *   adaptive the same word and user-space paths as PI, with the
+ *            backend's adaptive lock on contention (backends/backend.h:
+ *            it spins while the owner runs, then sleeps; no boosting).
  *
  * Each workload counts different things on the slow paths, so the
  * callers pass the counters to bump (NULL: none); a constant NULL folds
@@ -20,8 +29,8 @@
  * attempt (fl_wait_failed(): the deadline, or an error that would only
  * come back at once).
  *
- * Per-backend builds only: fl_wait(), fl_wake() and the PI calls are the
- * backend's, force-included.
+ * Per-backend builds only: fl_wait(), fl_wake(), the PI and the adaptive
+ * calls are the backend's, force-included.
  */
 #ifndef FUTEXLAB_WORKLOADS_FUTEX_MUTEX_H
 #define FUTEXLAB_WORKLOADS_FUTEX_MUTEX_H
@@ -33,6 +42,12 @@
 #include <time.h>
 
 #include "spec/workload.h"
+
+/* A backend header that does not define the adaptive lock yet
+ * (backends/kmod.h, until the module has it) gets the -ENOSYS one. */
+#ifndef FL_ADAPTIVE_OPS
+#include "backends/no_adaptive.h"
+#endif
 
 /* Compare-and-swap with acquire order: the value found (old if it took). */
 static inline uint32_t fl_cas_acquire(uint32_t *w, uint32_t old,
@@ -103,6 +118,32 @@ static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
 	return fl_mutex3_lock_contended(w, deadline, waits);
 }
 
+/*
+ * Spin-then-wait: mutex 3 that spins up to spins times before it sleeps.
+ * Each spin is a pause and a read; only a read that sees the lock free
+ * tries to take it (0 -> 1, as the fast path), so spinners share the
+ * line instead of pulling it away from the owner. An acquisition taken
+ * while spinning is counted in *spun. Then the contended path, which
+ * swaps in 2 (a spinner never does: a sleeper's 2 is never lost, since
+ * the unlock that wakes it stores 0 and the woken waiter swaps 2 again).
+ */
+static inline int fl_mutex3_spin_lock(uint32_t *w, unsigned int spins,
+				      const struct timespec *deadline,
+				      uint64_t *waits, uint64_t *spun)
+{
+	if (fl_cas_acquire(w, 0, 1) == 0)
+		return 0;
+	for (unsigned int i = 0; i < spins; i++) {
+		fl_cpu_relax();
+		if (__atomic_load_n(w, __ATOMIC_RELAXED) == 0 &&
+		    fl_cas_acquire(w, 0, 1) == 0) {
+			fl_count(spun);
+			return 0;
+		}
+	}
+	return fl_mutex3_lock_contended(w, deadline, waits);
+}
+
 static inline int fl_mutex2_lock(uint32_t *w, const struct timespec *deadline,
 				 uint64_t *waits)
 {
@@ -131,22 +172,28 @@ static inline void fl_drepper_unlock(uint32_t *w, uint64_t *wakes)
 	}
 }
 
-/* The PI encoding: free 0 -> our TID in user space, else lock_pi (counted
- * in *slow), where the kernel boosts the owner while we wait. */
-static inline int fl_pi_mutex_lock(uint32_t *w, uint32_t tid,
-				   const struct timespec *deadline,
-				   uint64_t *slow)
+/*
+ * The owner-word locks, PI and adaptive (adaptive a constant where these
+ * inline): free 0 -> our TID in user space, else the backend's lock_pi,
+ * where the kernel boosts the owner while we wait, or its adaptive lock,
+ * which spins while the owner runs (the slow path counted in *slow).
+ */
+static inline int fl_owner_mutex_lock(uint32_t *w, uint32_t tid,
+				      const int adaptive,
+				      const struct timespec *deadline,
+				      uint64_t *slow)
 {
 	if (fl_cas_acquire(w, 0, tid) == 0)
 		return 0;
 	fl_count(slow);
-	return fl_lock_pi(w, deadline);
+	return adaptive ? fl_lock_adaptive(w, deadline) :
+			  fl_lock_pi(w, deadline);
 }
 
-/* Our TID -> 0 in user space, else (waiters queued) unlock_pi, counted in
- * *slow. */
-static inline void fl_pi_mutex_unlock(uint32_t *w, uint32_t tid,
-				      uint64_t *slow)
+/* Our TID -> 0 in user space, else (waiters queued) the backend's
+ * unlock, counted in *slow. */
+static inline void fl_owner_mutex_unlock(uint32_t *w, uint32_t tid,
+					 const int adaptive, uint64_t *slow)
 {
 	uint32_t old = tid;
 
@@ -154,7 +201,23 @@ static inline void fl_pi_mutex_unlock(uint32_t *w, uint32_t tid,
 					__ATOMIC_RELAXED))
 		return;
 	fl_count(slow);
-	fl_unlock_pi(w);
+	if (adaptive)
+		fl_unlock_adaptive(w);
+	else
+		fl_unlock_pi(w);
+}
+
+static inline int fl_pi_mutex_lock(uint32_t *w, uint32_t tid,
+				   const struct timespec *deadline,
+				   uint64_t *slow)
+{
+	return fl_owner_mutex_lock(w, tid, 0, deadline, slow);
+}
+
+static inline void fl_pi_mutex_unlock(uint32_t *w, uint32_t tid,
+				      uint64_t *slow)
+{
+	fl_owner_mutex_unlock(w, tid, 0, slow);
 }
 
 #endif /* FL_BACKEND_ID */

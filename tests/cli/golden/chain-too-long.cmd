@@ -1,0 +1,2 @@
+# names: 7
+run pi --results @RESULTS@ --chain 1,7

@@ -1,0 +1,2 @@
+# names: 0
+run pi --results @RESULTS@ --chain 0

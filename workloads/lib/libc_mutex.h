@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The C library's own mutexes as lock algorithms (mutex's --algo pthread,
+ * pthread-adaptive, pthread-pi), so glibc's locks are measured beside the
+ * textbook ones on the same kernel:
+ *
+ *   pthread           PTHREAD_MUTEX_NORMAL (glibc's default): mutex 3
+ *                     behind a function call;
+ *   pthread-adaptive  PTHREAD_MUTEX_ADAPTIVE_NP: a bounded spin first, at
+ *                     most glibc.pthread.mutex_spin_count (a tunable,
+ *                     default 100) trylocks, fewer as the mutex learns;
+ *   pthread-pi        PTHREAD_PRIO_INHERIT: the owner's TID and the
+ *                     kernel's FUTEX_LOCK_PI on contention.
+ *
+ * Which backend they run on: glibc calls futex(2) itself, whatever
+ * futexlab's backend is. On futex-private they are process-private
+ * mutexes (glibc adds FUTEX_PRIVATE_FLAG, the private keys
+ * futex-private measures); on futex-shared they are
+ * PTHREAD_PROCESS_SHARED mutexes in the backend's MAP_SHARED memory
+ * (glibc then uses shared keys, as futex-shared does). Any other backend
+ * (futex2, spin, the module's designs) would show the stock futex's
+ * figures under its name, so those cells are skipped with that reason.
+ *
+ * Every lock has a deadline: pthread_mutex_clocklock() on
+ * CLOCK_MONOTONIC (glibc 2.30+), which takes the same fast path and,
+ * for the adaptive kind, the same spin as pthread_mutex_lock().
+ */
+#ifndef FUTEXLAB_WORKLOADS_LIBC_MUTEX_H
+#define FUTEXLAB_WORKLOADS_LIBC_MUTEX_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "backends/backend.h"
+
+enum fl_libc_kind { FL_LIBC_NORMAL, FL_LIBC_ADAPTIVE, FL_LIBC_PI };
+
+/*
+ * The mutex's process-sharing on backend b: 0 private (futex-private),
+ * 1 shared (futex-shared), or -1 with the reason the cell cannot run.
+ */
+static inline int fl_libc_mutex_pshared(const struct fl_backend *b,
+					char *why, size_t len)
+{
+	if (strcmp(b->name, "futex-private") == 0)
+		return 0;
+	if (strcmp(b->name, "futex-shared") == 0)
+		return 1;
+	snprintf(why, len, "glibc's mutexes sleep in the stock futex(2), not "
+		 "in %s's operations: they run on futex-private (a "
+		 "process-private mutex) and futex-shared "
+		 "(PTHREAD_PROCESS_SHARED)", b->name);
+	return -1;
+}
+
+/* Initialise *m as kind, shared between processes or not. 0, or -1 with
+ * the reason. */
+static inline int fl_libc_mutex_init(pthread_mutex_t *m,
+				     enum fl_libc_kind kind, int pshared,
+				     char *why, size_t len)
+{
+	pthread_mutexattr_t a;
+	int err = pthread_mutexattr_init(&a);
+
+	if (!err && kind == FL_LIBC_ADAPTIVE)
+		err = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+	if (!err && kind == FL_LIBC_PI)
+		err = pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
+	if (!err)
+		err = pthread_mutexattr_setpshared(&a, pshared ?
+						   PTHREAD_PROCESS_SHARED :
+						   PTHREAD_PROCESS_PRIVATE);
+	if (!err)
+		err = pthread_mutex_init(m, &a);
+	pthread_mutexattr_destroy(&a);
+	if (err)
+		snprintf(why, len, "pthread_mutex_init: %s", strerror(err));
+	return err ? -1 : 0;
+}
+
+/* 0 with the mutex held, or -ETIMEDOUT (or another -errno). */
+static inline int fl_libc_mutex_lock(pthread_mutex_t *m,
+				     const struct timespec *deadline)
+{
+	return -pthread_mutex_clocklock(m, CLOCK_MONOTONIC, deadline);
+}
+
+static inline void fl_libc_mutex_unlock(pthread_mutex_t *m)
+{
+	pthread_mutex_unlock(m);
+}
+
+#endif
