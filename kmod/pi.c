@@ -17,7 +17,7 @@
  *    the lock is handed over), the boost is recomputed: the old owner is
  *    restored, the new owner boosted if needed;
  *  - sched_setattr_nocheck() may sleep, so it runs outside the bucket lock,
- *    serialized per lock by fl_pi_state.boost_lock; between a change and the
+ *    serialized per lock by flk_pi_state.boost_lock; between a change and the
  *    recomputation the boost may be briefly stale.
  * Limits (documented in docs/kmod.md): no chained boosting (a boosted owner
  * blocked on a second PI lock does not pass the boost on); an owner that
@@ -39,14 +39,14 @@
 #include <linux/uaccess.h>
 #include <uapi/linux/sched/types.h>
 
-#include "futexlab.h"
+#include "futexlab_internal.h"
 
-#define FL_LOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
+#define FLK_LOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
 			 FUTEXLAB_F_NODE)
-#define FL_UNLOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
+#define FLK_UNLOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
 
 /**
- * struct fl_pi_state - the kernel side of one contended PI lock
+ * struct flk_pi_state - the kernel side of one contended PI lock
  * @list:	in @hb->pi_states; @hb->lock
  * @key:	the lock's futex key (constant)
  * @hb:		its bucket (constant: PI waiters are never requeued)
@@ -61,11 +61,11 @@
  * @saved_rt_priority: its real-time priority; @boost_lock
  * @saved_nice:	its nice value; @boost_lock
  */
-struct fl_pi_state {
+struct flk_pi_state {
 	struct list_head list;
-	struct fl_key key;
-	struct fl_bucket *hb;
-	struct fl_table *table;
+	struct flk_key key;
+	struct flk_bucket *hb;
+	struct flk_table *table;
 	unsigned int refs;
 	unsigned int nr_waiters;
 	struct task_struct *owner;
@@ -77,34 +77,34 @@ struct fl_pi_state {
 	int saved_nice;
 };
 
-static bool fl_rt_policy(unsigned int policy)
+static bool flk_rt_policy(unsigned int policy)
 {
 	return policy == SCHED_FIFO || policy == SCHED_RR;
 }
 
-static struct fl_pi_state *__fl_pi_find(struct fl_bucket *hb,
-					struct fl_key *key)
+static struct flk_pi_state *__flk_pi_find(struct flk_bucket *hb,
+					struct flk_key *key)
 {
-	struct fl_pi_state *pi;
+	struct flk_pi_state *pi;
 
 	list_for_each_entry(pi, &hb->pi_states, list)
-		if (fl_key_match(&pi->key, key))
+		if (flk_key_match(&pi->key, key))
 			return pi;
 	return NULL;
 }
 
 /* The highest-priority PI waiter of @key: the first in the sorted chain. */
-static struct fl_q *__fl_pi_top(struct fl_bucket *hb, struct fl_key *key)
+static struct flk_q *__flk_pi_top(struct flk_bucket *hb, struct flk_key *key)
 {
-	struct fl_q *q;
+	struct flk_q *q;
 
 	list_for_each_entry(q, &hb->chain, list)
-		if (q->pi && fl_key_match(&q->key, key))
+		if (q->pi && flk_key_match(&q->key, key))
 			return q;
 	return NULL;
 }
 
-static struct task_struct *fl_find_task(pid_t tid)
+static struct task_struct *flk_find_task(pid_t tid)
 {
 	struct task_struct *p;
 
@@ -114,7 +114,7 @@ static struct task_struct *fl_find_task(pid_t tid)
 	return p;
 }
 
-static void fl_pi_restore(struct fl_pi_state *pi)
+static void flk_pi_restore(struct flk_pi_state *pi)
 {
 	struct sched_attr attr = {
 		.size = sizeof(attr),
@@ -130,16 +130,16 @@ static void fl_pi_restore(struct fl_pi_state *pi)
 }
 
 /* Recompute the owner's boost from the top waiter. May sleep. */
-void fl_pi_adjust(struct fl_pi_state *pi)
+void flk_pi_adjust(struct flk_pi_state *pi)
 {
 	struct task_struct *owner = NULL;
 	struct sched_attr attr = { .size = sizeof(attr) };
 	unsigned int want = 0;
-	struct fl_q *top;
+	struct flk_q *top;
 
 	mutex_lock(&pi->boost_lock);
-	fl_hb_lock(pi->hb);
-	top = __fl_pi_top(pi->hb, &pi->key);
+	flk_hb_lock(pi->hb);
+	top = __flk_pi_top(pi->hb, &pi->key);
 	if (top && pi->owner && top->prio < MAX_RT_PRIO)
 		want = MAX_RT_PRIO - 1 - top->prio;
 	if (pi->owner)
@@ -147,11 +147,11 @@ void fl_pi_adjust(struct fl_pi_state *pi)
 	spin_unlock(&pi->hb->lock);
 
 	if (pi->boosted && (pi->boosted != owner || !want))
-		fl_pi_restore(pi);
+		flk_pi_restore(pi);
 	if (!want || !owner || owner->policy == SCHED_DEADLINE)
 		goto out;
 	if (!pi->boosted) {
-		if (fl_rt_policy(owner->policy) && owner->rt_priority >= want)
+		if (flk_rt_policy(owner->policy) && owner->rt_priority >= want)
 			goto out;
 		pi->saved_policy = owner->policy;
 		pi->saved_rt_priority = owner->rt_priority;
@@ -159,9 +159,9 @@ void fl_pi_adjust(struct fl_pi_state *pi)
 		pi->boosted = get_task_struct(owner);
 	} else if (pi->boost_prio == want) {
 		goto out;
-	} else if (fl_rt_policy(pi->saved_policy) &&
+	} else if (flk_rt_policy(pi->saved_policy) &&
 		   pi->saved_rt_priority >= want) {
-		fl_pi_restore(pi);
+		flk_pi_restore(pi);
 		goto out;
 	}
 	attr.sched_policy = SCHED_FIFO;
@@ -176,13 +176,13 @@ out:
 		put_task_struct(owner);
 }
 
-void fl_pi_put(struct fl_pi_state *pi)
+void flk_pi_put(struct flk_pi_state *pi)
 {
-	struct fl_bucket *hb = pi->hb;
+	struct flk_bucket *hb = pi->hb;
 	struct task_struct *owner = NULL;
 	bool last;
 
-	fl_hb_lock(hb);
+	flk_hb_lock(hb);
 	last = !--pi->refs;
 	if (last) {
 		list_del(&pi->list);
@@ -193,7 +193,7 @@ void fl_pi_put(struct fl_pi_state *pi)
 	if (!last)
 		return;
 	if (pi->boosted)
-		fl_pi_restore(pi);
+		flk_pi_restore(pi);
 	if (owner)
 		put_task_struct(owner);
 	kfree(pi);
@@ -204,7 +204,7 @@ void fl_pi_put(struct fl_pi_state *pi)
  * fault_in_user_writeable()): fault_in_writeable() stores a zero byte, which
  * would corrupt a lock word that another thread owns.
  */
-int fl_fault_in_writeable(u32 __user *uaddr)
+int flk_fault_in_writeable(u32 __user *uaddr)
 {
 	struct mm_struct *mm = current->mm;
 	int ret;
@@ -217,28 +217,28 @@ int fl_fault_in_writeable(u32 __user *uaddr)
 }
 
 /**
- * __fl_pi_attach() - find or create the PI state of a lock owned by @tid
+ * __flk_pi_attach() - find or create the PI state of a lock owned by @tid
  * @t:		the lock's target (its bucket is locked)
  * @tid:	the owner the word names
- * @prealloc:	a zeroed fl_pi_state, consumed if a new one is needed
+ * @prealloc:	a zeroed flk_pi_state, consumed if a new one is needed
  * @out:	the PI state (no reference taken)
  * @old_owner:	a task reference the caller drops after unlocking, or NULL
  *
  * Return: 0, -ESRCH (no such owner) or -EINVAL (the word names another
  * owner than the one the queued waiters wait for).
  */
-int __fl_pi_attach(struct fl_target *t, u32 tid,
-		   struct fl_pi_state **prealloc, struct fl_pi_state **out,
+int __flk_pi_attach(struct flk_target *t, u32 tid,
+		   struct flk_pi_state **prealloc, struct flk_pi_state **out,
 		   struct task_struct **old_owner)
 {
-	struct fl_pi_state *pi = __fl_pi_find(t->hb, &t->key);
+	struct flk_pi_state *pi = __flk_pi_find(t->hb, &t->key);
 	struct task_struct *owner;
 
 	if (pi && pi->nr_waiters &&
 	    (!pi->owner || task_pid_vnr(pi->owner) != tid))
 		return -EINVAL;		/* the word disagrees with the kernel */
 	if (!pi || !pi->nr_waiters) {
-		owner = fl_find_task(tid);
+		owner = flk_find_task(tid);
 		if (!owner)
 			return -ESRCH;
 		if (!pi) {
@@ -258,7 +258,7 @@ int __fl_pi_attach(struct fl_target *t, u32 tid,
 }
 
 /**
- * __fl_pi_claim() - take a PI lock word for @tid if it is free, else mark
+ * __flk_pi_claim() - take a PI lock word for @tid if it is free, else mark
  * it contended
  * @uaddr:	the word (its bucket is locked)
  * @uval:	the word as it is now
@@ -272,14 +272,14 @@ int __fl_pi_attach(struct fl_target *t, u32 tid,
  * holds it; -EDEADLK if @tid holds it; -EFAULT (or the cmpxchg's error):
  * fault the word in for writing and retry.
  */
-int __fl_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
+int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 		  bool mark)
 {
 	u32 cur, newval;
 	bool take;
 	int ret;
 
-	ret = fl_get_value_locked(uval, uaddr);
+	ret = flk_get_value_locked(uval, uaddr);
 	if (ret)
 		return ret;
 	for (;;) {
@@ -295,7 +295,7 @@ int __fl_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 		} else {
 			return 0;
 		}
-		ret = fl_cmpxchg_value_locked(&cur, uaddr, *uval, newval);
+		ret = flk_cmpxchg_value_locked(&cur, uaddr, *uval, newval);
 		if (ret)
 			return ret;
 		if (cur == *uval) {
@@ -307,13 +307,13 @@ int __fl_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 }
 
 /* Take a reference on @pi; the caller holds the bucket lock. */
-void __fl_pi_get(struct fl_pi_state *pi)
+void __flk_pi_get(struct flk_pi_state *pi)
 {
 	pi->refs++;
 }
 
 /* Count @q in as a waiter of @pi; the caller holds the bucket lock. */
-void __fl_pi_add_waiter(struct fl_pi_state *pi, struct fl_q *q)
+void __flk_pi_add_waiter(struct flk_pi_state *pi, struct flk_q *q)
 {
 	pi->refs++;
 	pi->nr_waiters++;
@@ -321,21 +321,21 @@ void __fl_pi_add_waiter(struct fl_pi_state *pi, struct fl_q *q)
 }
 
 /*
- * A PI waiter took itself off the queue (fl_unqueue_self(), bucket lock
+ * A PI waiter took itself off the queue (flk_unqueue_self(), bucket lock
  * held): it stops counting in the same critical section, so nobody sees a
  * waiter count that the queue no longer has (a contender would take that
  * for a word that disagrees with the kernel and fail with EINVAL).
  */
-void __fl_pi_waiter_left(struct fl_pi_state *pi)
+void __flk_pi_waiter_left(struct flk_pi_state *pi)
 {
 	pi->nr_waiters--;
 }
 
 /* A PI waiter left without the lock: recompute the boost, drop its ref. */
-void fl_pi_waiter_gone(struct fl_pi_state *pi)
+void flk_pi_waiter_gone(struct flk_pi_state *pi)
 {
-	fl_pi_adjust(pi);
-	fl_pi_put(pi);
+	flk_pi_adjust(pi);
+	flk_pi_put(pi);
 }
 
 /*
@@ -343,21 +343,21 @@ void fl_pi_waiter_gone(struct fl_pi_state *pi)
  * count the lock if it got it (@owner) and drop its reference, else
  * recompute the boost it leaves behind.
  */
-void fl_pi_wait_done(struct fl_q *q, bool owner)
+void flk_pi_wait_done(struct flk_q *q, bool owner)
 {
 	if (owner)
 		atomic64_inc(&q->table->pi_locks);
 	if (!q->pi)
 		return;
 	if (owner)
-		fl_pi_put(q->pi);
+		flk_pi_put(q->pi);
 	else
-		fl_pi_waiter_gone(q->pi);
+		flk_pi_waiter_gone(q->pi);
 }
 
-struct fl_pi_state *fl_pi_alloc(void)
+struct flk_pi_state *flk_pi_alloc(void)
 {
-	return kzalloc(sizeof(struct fl_pi_state), GFP_KERNEL);
+	return kzalloc(sizeof(struct flk_pi_state), GFP_KERNEL);
 }
 
 /*
@@ -371,9 +371,9 @@ struct fl_pi_state *fl_pi_alloc(void)
  *
  * Return: true if the word changed (retry), false to stop spinning.
  */
-static bool fl_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
+static bool flk_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
 {
-	struct task_struct *owner = fl_find_task(tid);
+	struct task_struct *owner = flk_find_task(tid);
 	bool changed = false;
 	u32 cur;
 
@@ -391,46 +391,46 @@ static bool fl_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
 	return changed;
 }
 
-int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock)
+int flk_lock_pi(struct flk_ctx *ctx, struct futexlab_pi *a, bool trylock)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
-	struct fl_pi_state *pi, *prealloc;
+	struct flk_pi_state *pi, *prealloc;
 	struct task_struct *old_owner = NULL;
 	ktime_t deadline, *dl;
 	u32 vpid = task_pid_vnr(current);
-	unsigned int spin_us = READ_ONCE(fl_adaptive_spin_us);
+	unsigned int spin_us = READ_ONCE(flk_adaptive_spin_us);
 	bool waiters;
 	u64 spin_end = 0;
-	struct fl_target t;
-	struct fl_q q;
+	struct flk_target t;
+	struct flk_q q;
 	u32 uval;
 	int ret;
 
-	if (a->flags & ~(trylock ? FL_UNLOCK_FLAGS : FL_LOCK_FLAGS))
+	if (a->flags & ~(trylock ? FLK_UNLOCK_FLAGS : FLK_LOCK_FLAGS))
 		return -EINVAL;
-	dl = fl_deadline(a->flags, a->deadline_ns, &deadline);
-	prealloc = fl_pi_alloc();
+	dl = flk_deadline(a->flags, a->deadline_ns, &deadline);
+	prealloc = flk_pi_alloc();
 	if (!prealloc)
 		return -ENOMEM;
 
 retry:
-	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, !trylock);
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t, !trylock);
 	if (ret)
 		goto out_free;
-	fl_lock_waiting(&t, &t);
+	flk_lock_waiting(&t, &t);
 
 	/*
 	 * If free, take it, keeping WAITERS if some are queued; if held, mark
 	 * it, unless we only try or spin first.
 	 */
-	pi = __fl_pi_find(t.hb, &t.key);
+	pi = __flk_pi_find(t.hb, &t.key);
 	waiters = pi && pi->nr_waiters;
-	ret = __fl_pi_claim(uaddr, &uval, vpid, waiters, !trylock && !spin_us);
+	ret = __flk_pi_claim(uaddr, &uval, vpid, waiters, !trylock && !spin_us);
 	if (ret == -EDEADLK)
 		goto out_unlock;
 	if (ret < 0) {
-		fl_unlock_waiting(&t, &t);
-		ret = fl_fault_in_writeable(uaddr);
+		flk_unlock_waiting(&t, &t);
+		ret = flk_fault_in_writeable(uaddr);
 		if (ret)
 			goto out_free;
 		goto retry;
@@ -451,40 +451,40 @@ retry:
 	}
 	if (!(uval & FUTEXLAB_WAITERS)) {
 		/* left unmarked for spin_us: nobody queued, spin first */
-		fl_unlock_waiting(&t, &t);
+		flk_unlock_waiting(&t, &t);
 		if (!spin_end)
 			spin_end = ktime_get_ns() + (u64)spin_us * NSEC_PER_USEC;
 		atomic64_inc(&t.table->spins);
-		if (!fl_pi_spin(uaddr, uval, uval & FUTEXLAB_TID_MASK,
+		if (!flk_pi_spin(uaddr, uval, uval & FUTEXLAB_TID_MASK,
 				spin_end))
 			spin_us = 0;	/* owner off CPU or budget spent */
 		goto retry;
 	}
 
 	/* owned by another task: attach to the lock's PI state */
-	ret = __fl_pi_attach(&t, uval & FUTEXLAB_TID_MASK, &prealloc, &pi,
+	ret = __flk_pi_attach(&t, uval & FUTEXLAB_TID_MASK, &prealloc, &pi,
 			     &old_owner);
 	if (ret)
 		goto out_unlock;
 
-	fl_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
-	__fl_pi_add_waiter(pi, &q);
-	__fl_queue(t.hb, t.table, &q);
+	flk_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
+	__flk_pi_add_waiter(pi, &q);
+	__flk_queue(t.hb, t.table, &q);
 	spin_unlock(&t.hb->lock);
 	if (old_owner)
 		put_task_struct(old_owner);
 
-	fl_pi_adjust(pi);
+	flk_pi_adjust(pi);
 
-	ret = fl_wait_queued(&q, dl);
+	ret = flk_wait_queued(&q, dl);
 	if (ret == -ERESTARTSYS)
 		ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
 	/* success: unlock_pi handed us the lock and made us the owner */
-	fl_pi_wait_done(&q, !ret);
+	flk_pi_wait_done(&q, !ret);
 	goto out_free;
 
 out_unlock:
-	fl_unlock_waiting(&t, &t);
+	flk_unlock_waiting(&t, &t);
 	if (old_owner)
 		put_task_struct(old_owner);
 out_free:
@@ -492,35 +492,35 @@ out_free:
 	return ret;
 }
 
-int fl_unlock_pi(struct fl_ctx *ctx, struct futexlab_pi *a)
+int flk_unlock_pi(struct flk_ctx *ctx, struct futexlab_pi *a)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
-	struct fl_wake_batch wb = { .nr = 0 };
+	struct flk_wake_batch wb = { .nr = 0 };
 	struct task_struct *old_owner = NULL;
 	u32 vpid = task_pid_vnr(current);
-	struct fl_pi_state *pi = NULL;
+	struct flk_pi_state *pi = NULL;
 	u32 uval, cur, newval;
-	struct fl_target t;
-	struct fl_q *top;
+	struct flk_target t;
+	struct flk_q *top;
 	int ret;
 
-	if (a->flags & ~FL_UNLOCK_FLAGS)
+	if (a->flags & ~FLK_UNLOCK_FLAGS)
 		return -EINVAL;
 
 retry:
-	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, false);
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t, false);
 	if (ret)
 		return ret;
-	fl_hb_lock(t.hb);
-	ret = fl_get_value_locked(&uval, uaddr);
+	flk_hb_lock(t.hb);
+	ret = flk_get_value_locked(&uval, uaddr);
 	while (!ret) {
 		if ((uval & FUTEXLAB_TID_MASK) != vpid) {
 			ret = -EPERM;
 			goto out_unlock;
 		}
-		top = __fl_pi_top(t.hb, &t.key);
+		top = __flk_pi_top(t.hb, &t.key);
 		newval = top ? task_pid_vnr(top->task) | FUTEXLAB_WAITERS : 0;
-		ret = fl_cmpxchg_value_locked(&cur, uaddr, uval, newval);
+		ret = flk_cmpxchg_value_locked(&cur, uaddr, uval, newval);
 		if (ret)
 			break;
 		if (cur == uval)
@@ -528,7 +528,7 @@ retry:
 		uval = cur;
 	}
 	spin_unlock(&t.hb->lock);
-	ret = fl_fault_in_writeable(uaddr);
+	ret = flk_fault_in_writeable(uaddr);
 	if (ret)
 		return ret;
 	goto retry;
@@ -540,16 +540,16 @@ handover:
 		pi->refs++;
 		old_owner = pi->owner;
 		pi->owner = get_task_struct(top->task);
-		__fl_wake_q(top, &wb);
+		__flk_wake_q(top, &wb);
 	}
 out_unlock:
 	spin_unlock(&t.hb->lock);
-	fl_wake_flush(&wb);
+	flk_wake_flush(&wb);
 	if (old_owner)
 		put_task_struct(old_owner);
 	if (pi) {
-		fl_pi_adjust(pi);	/* deboost us, boost the new owner */
-		fl_pi_put(pi);
+		flk_pi_adjust(pi);	/* deboost us, boost the new owner */
+		flk_pi_put(pi);
 	}
 	return ret;
 }

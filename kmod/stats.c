@@ -13,18 +13,18 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "futexlab.h"
+#include "futexlab_internal.h"
 
-static struct dentry *fl_debugfs_dir;
+static struct dentry *flk_debugfs_dir;
 
 /* Add the counters of @t to @s; waits per bucket go to @counts[@off..]. */
-static void fl_table_sum(struct fl_table *t, struct futexlab_stats *s,
+static void flk_table_sum(struct flk_table *t, struct futexlab_stats *s,
 			 u64 *counts, u32 off, u32 nr_counts)
 {
 	u32 i;
 
 	for (i = 0; i <= t->mask; i++) {
-		struct fl_bucket *hb = &t->buckets[i];
+		struct flk_bucket *hb = &t->buckets[i];
 
 		spin_lock(&hb->lock);
 		s->waits += hb->waits;
@@ -49,7 +49,7 @@ static void fl_table_sum(struct fl_table *t, struct futexlab_stats *s,
 	s->buckets += t->mask + 1;
 }
 
-int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s)
+int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s)
 {
 	u64 __user *ucounts = u64_to_user_ptr(s->counts_ptr);
 	u32 nr_counts = s->nr_counts;
@@ -59,7 +59,7 @@ int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s)
 
 	if (s->flags)
 		return -EINVAL;
-	if (nr_counts > FL_MAX_SLOTS * MAX_NUMNODES)
+	if (nr_counts > FLK_MAX_SLOTS * MAX_NUMNODES)
 		return -EINVAL;
 	if (nr_counts && !s->counts_ptr)
 		return -EFAULT;
@@ -75,16 +75,16 @@ int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s)
 	s->design = design;
 	switch (design) {
 	case FUTEXLAB_DESIGN_PRIVATE:
-		fl_table_sum(ctx->priv, s, counts, 0, nr_counts);
+		flk_table_sum(ctx->priv, s, counts, 0, nr_counts);
 		break;
 	case FUTEXLAB_DESIGN_NUMA:
 		for_each_online_node(node)
-			if (fl_numa[node])
-				fl_table_sum(fl_numa[node], s, counts,
+			if (flk_numa[node])
+				flk_table_sum(flk_numa[node], s, counts,
 					     s->buckets, nr_counts);
 		break;
 	default:
-		fl_table_sum(fl_global, s, counts, 0, nr_counts);
+		flk_table_sum(flk_global, s, counts, 0, nr_counts);
 		break;
 	}
 	mutex_unlock(&ctx->lock);
@@ -98,12 +98,12 @@ int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s)
 	return ret;
 }
 
-static void fl_seq_table(struct seq_file *m, const char *name, int node,
-			 struct fl_table *t)
+static void flk_seq_table(struct seq_file *m, const char *name, int node,
+			 struct flk_table *t)
 {
 	struct futexlab_stats s = { 0 };
 
-	fl_table_sum(t, &s, NULL, 0, 0);
+	flk_table_sum(t, &s, NULL, 0, 0);
 	seq_printf(m, "%s node=%d buckets=%u waits=%llu eagain=%llu timeouts=%llu signals=%llu wakes=%llu woken=%llu requeued=%llu pi_locks=%llu pi_boosts=%llu pi_spins=%lld contended=%llu longest_chain=%llu live_waiters=%llu buckets_used=%llu\n",
 		   name, node, s.buckets, s.waits, s.eagain, s.timeouts,
 		   s.signals, s.wakes, s.woken, s.requeued, s.pi_locks,
@@ -111,26 +111,26 @@ static void fl_seq_table(struct seq_file *m, const char *name, int node,
 		   s.longest_chain, s.live_waiters, s.buckets_used);
 }
 
-static int fl_stats_show(struct seq_file *m, void *v)
+static int flk_stats_show(struct seq_file *m, void *v)
 {
 	int node;
 
-	fl_seq_table(m, "global", NUMA_NO_NODE, fl_global);
+	flk_seq_table(m, "global", NUMA_NO_NODE, flk_global);
 	for_each_online_node(node)
-		if (fl_numa[node])
-			fl_seq_table(m, "numa", node, fl_numa[node]);
+		if (flk_numa[node])
+			flk_seq_table(m, "numa", node, flk_numa[node]);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(fl_stats);
+DEFINE_SHOW_ATTRIBUTE(flk_stats);
 
-void fl_debugfs_init(void)
+void flk_debugfs_init(void)
 {
-	fl_debugfs_dir = debugfs_create_dir("futexlab", NULL);
-	debugfs_create_file("stats", 0444, fl_debugfs_dir, NULL,
-			    &fl_stats_fops);
+	flk_debugfs_dir = debugfs_create_dir("futexlab", NULL);
+	debugfs_create_file("stats", 0444, flk_debugfs_dir, NULL,
+			    &flk_stats_fops);
 }
 
-void fl_debugfs_exit(void)
+void flk_debugfs_exit(void)
 {
-	debugfs_remove_recursive(fl_debugfs_dir);
+	debugfs_remove_recursive(flk_debugfs_dir);
 }

@@ -5,8 +5,8 @@
  * main.c. A "__" prefix on a function means the caller holds the bucket
  * lock.
  */
-#ifndef _FUTEXLAB_H
-#define _FUTEXLAB_H
+#ifndef _FUTEXLAB_INTERNAL_H
+#define _FUTEXLAB_INTERNAL_H
 
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -18,15 +18,15 @@
 
 #include "uapi/futexlab.h"
 
-#define FL_MAX_SLOTS	(1U << 20)
+#define FLK_MAX_SLOTS	(1U << 20)
 
 /**
- * struct fl_bucket - one hash bucket
+ * struct flk_bucket - one hash bucket
  * @lock:	protects every other field except @waiters
  * @waiters:	waiters queued or about to queue (see waitwake.c); lets a
  *		waker skip the lock of an empty bucket
- * @chain:	struct fl_q, ordered by priority, FIFO among equal ones
- * @pi_states:	struct fl_pi_state of the PI futexes hashed here
+ * @chain:	struct flk_q, ordered by priority, FIFO among equal ones
+ * @pi_states:	struct flk_pi_state of the PI futexes hashed here
  * @len:	entries in @chain
  * @max_len:	the longest @chain seen
  * @waits:	waiters queued here
@@ -36,7 +36,7 @@
  * @wakes:	wake calls that took the lock
  * @contended:	acquisitions of @lock that found it held
  */
-struct fl_bucket {
+struct flk_bucket {
 	spinlock_t lock;
 	atomic_t waiters;
 	struct list_head chain;
@@ -52,7 +52,7 @@ struct fl_bucket {
 } ____cacheline_aligned_in_smp;
 
 /**
- * struct fl_table - a hash table: the global one, a private one or a node's
+ * struct flk_table - a hash table: the global one, a private one or a node's
  * @mask:	buckets - 1 (buckets is a power of two)
  * @node:	the NUMA node its memory is on (NUMA_NO_NODE: any)
  * @timeouts:	waits that ended at their deadline
@@ -62,7 +62,7 @@ struct fl_bucket {
  * @spins:	adaptive lock_pi spins (see pi.c)
  * @buckets:	the buckets
  */
-struct fl_table {
+struct flk_table {
 	u32 mask;
 	int node;
 	atomic64_t timeouts;
@@ -70,11 +70,11 @@ struct fl_table {
 	atomic64_t pi_locks;
 	atomic64_t pi_boosts;
 	atomic64_t spins;
-	struct fl_bucket buckets[];
+	struct flk_bucket buckets[];
 };
 
 /*
- * struct fl_key - what identifies a futex
+ * struct flk_key - what identifies a futex
  *
  * Private key (the default): @ptr is the mm, @word the user address, @offset
  * 0. No reference is taken on the mm: a waiter is a thread of that mm, so
@@ -85,33 +85,33 @@ struct fl_table {
  * processes mapping the same page meet. A file or shmem page (MAP_SHARED)
  * gives @ptr = the inode, @word = the page's index in the file; an anonymous
  * page gives @ptr = the mm and @word = the address. @offset is the offset
- * in the page with FL_KEY_SHARED (and FL_KEY_INODE) set, so a shared and a
+ * in the page with FLK_KEY_SHARED (and FLK_KEY_INODE) set, so a shared and a
  * private key never compare equal. The sleeping waiter holds no reference on
  * the inode: its own mapping of the file keeps the inode alive while it
  * sleeps; if that mapping goes away the inode can be freed and its address
  * reused, and the worst outcome is a spurious wakeup, which every futex
  * user tolerates (it re-checks the word).
  */
-struct fl_key {
+struct flk_key {
 	unsigned long ptr;
 	unsigned long word;
 	u32 offset;
 	u32 pad;
 };
 
-#define FL_KEY_SHARED	1U
-#define FL_KEY_INODE	2U
+#define FLK_KEY_SHARED	1U
+#define FLK_KEY_INODE	2U
 
-struct fl_pi_state;
+struct flk_pi_state;
 
 /**
- * struct fl_q - a waiter, on the waiter's stack
+ * struct flk_q - a waiter, on the waiter's stack
  * @list:	in @hb->chain; @hb->lock
  * @prio:	the waiter's kernel priority when it queued (lower is higher)
  * @task:	the waiter
  * @hb:		the bucket it is queued on; changed by requeue under both
  *		locks; a waker sets it to NULL (release) after removing the
- *		entry, and from then on the waker never touches the fl_q
+ *		entry, and from then on the waker never touches the flk_q
  * @table:	the table of @hb (for counters)
  * @key:	the futex it waits on; @hb->lock
  * @bitset:	wake only with a matching bitset
@@ -123,128 +123,128 @@ struct fl_pi_state;
  *		waiter by cmp_requeue_pi (wake and cmp_requeue: -EINVAL)
  * @key2:	with @rq_pi: the PI lock it waits to be requeued to
  */
-struct fl_q {
+struct flk_q {
 	struct list_head list;
 	int prio;
 	struct task_struct *task;
-	struct fl_bucket *hb;
-	struct fl_table *table;
-	struct fl_key key;
+	struct flk_bucket *hb;
+	struct flk_table *table;
+	struct flk_key key;
 	u32 bitset;
 	struct page *page;
-	struct fl_pi_state *pi;
+	struct flk_pi_state *pi;
 	bool rq_pi;
-	struct fl_key key2;
+	struct flk_key key2;
 };
 
 /**
- * struct fl_ctx - an open file description of /dev/futexlab
+ * struct flk_ctx - an open file description of /dev/futexlab
  * @lock:	serializes SET_DESIGN against the first operation
  * @design:	FUTEXLAB_DESIGN_*, fixed once @started
  * @started:	an operation ran; set with release, read with acquire
  * @priv:	the private design's table, freed when the file is released
  */
-struct fl_ctx {
+struct flk_ctx {
 	struct mutex lock;
 	u32 design;
 	bool started;
-	struct fl_table *priv;
+	struct flk_table *priv;
 };
 
 /**
- * struct fl_target - a futex resolved for one operation
+ * struct flk_target - a futex resolved for one operation
  * @key:	its key
  * @table:	the table the design puts it in
  * @hb:		its bucket
  * @page:	numa design: a reference on the page, or NULL
  */
-struct fl_target {
-	struct fl_key key;
-	struct fl_table *table;
-	struct fl_bucket *hb;
+struct flk_target {
+	struct flk_key key;
+	struct flk_table *table;
+	struct flk_bucket *hb;
 	struct page *page;
 };
 
-/* fl_lock_word(): the word was faulted in, resolve the targets again */
-#define FL_RETRY	1
+/* flk_lock_word(): the word was faulted in, resolve the targets again */
+#define FLK_RETRY	1
 
 /* Wakes collected under a bucket lock and issued after it is dropped. */
-#define FL_WAKE_BATCH	16
-struct fl_wake_batch {
-	struct task_struct *task[FL_WAKE_BATCH];
+#define FLK_WAKE_BATCH	16
+struct flk_wake_batch {
+	struct task_struct *task[FLK_WAKE_BATCH];
 	unsigned int nr;
 };
 
 /* main.c: module-wide tables and parameters */
-extern struct fl_table *fl_global;
-extern struct fl_table **fl_numa;
-extern unsigned int fl_private_default_slots;
-extern unsigned int fl_adaptive_spin_us;
+extern struct flk_table *flk_global;
+extern struct flk_table **flk_numa;
+extern unsigned int flk_private_default_slots;
+extern unsigned int flk_adaptive_spin_us;
 
 /* core.c */
-struct fl_table *fl_table_alloc(u32 slots, int node);
-void fl_table_free(struct fl_table *t);
-void fl_ctx_start(struct fl_ctx *ctx);
-int fl_target_get(struct fl_ctx *ctx, u64 uaddr, u32 flags, u32 node,
-		  struct fl_target *t, bool keep_page);
-void fl_target_put(struct fl_target *t);
-bool fl_key_match(const struct fl_key *a, const struct fl_key *b);
-void fl_hb_lock(struct fl_bucket *hb);
-void fl_hb_lock2(struct fl_bucket *a, struct fl_bucket *b);
-void fl_hb_unlock2(struct fl_bucket *a, struct fl_bucket *b);
-int fl_hb_waiters_pending(struct fl_bucket *hb);
-void __fl_queue(struct fl_bucket *hb, struct fl_table *t, struct fl_q *q);
-void __fl_unqueue(struct fl_q *q);
-void __fl_wake_q(struct fl_q *q, struct fl_wake_batch *wb);
-void fl_wake_flush(struct fl_wake_batch *wb);
-bool fl_unqueue_self(struct fl_q *q);
-int fl_get_value_locked(u32 *dest, u32 __user *uaddr);
-int fl_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new);
-int fl_sleep(struct fl_q *q, ktime_t *deadline, bool *timed_out);
-void fl_q_init(struct fl_q *q, struct fl_target *t, u32 bitset);
-void fl_lock_waiting(struct fl_target *t, struct fl_target *dest);
-void fl_unlock_waiting(struct fl_target *t, struct fl_target *dest);
-int fl_lock_word(struct fl_target *t, struct fl_target *dest,
+struct flk_table *flk_table_alloc(u32 slots, int node);
+void flk_table_free(struct flk_table *t);
+void flk_ctx_start(struct flk_ctx *ctx);
+int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
+		  struct flk_target *t, bool keep_page);
+void flk_target_put(struct flk_target *t);
+bool flk_key_match(const struct flk_key *a, const struct flk_key *b);
+void flk_hb_lock(struct flk_bucket *hb);
+void flk_hb_lock2(struct flk_bucket *a, struct flk_bucket *b);
+void flk_hb_unlock2(struct flk_bucket *a, struct flk_bucket *b);
+int flk_hb_waiters_pending(struct flk_bucket *hb);
+void __flk_queue(struct flk_bucket *hb, struct flk_table *t, struct flk_q *q);
+void __flk_unqueue(struct flk_q *q);
+void __flk_wake_q(struct flk_q *q, struct flk_wake_batch *wb);
+void flk_wake_flush(struct flk_wake_batch *wb);
+bool flk_unqueue_self(struct flk_q *q);
+int flk_get_value_locked(u32 *dest, u32 __user *uaddr);
+int flk_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new);
+int flk_sleep(struct flk_q *q, ktime_t *deadline, bool *timed_out);
+void flk_q_init(struct flk_q *q, struct flk_target *t, u32 bitset);
+void flk_lock_waiting(struct flk_target *t, struct flk_target *dest);
+void flk_unlock_waiting(struct flk_target *t, struct flk_target *dest);
+int flk_lock_word(struct flk_target *t, struct flk_target *dest,
 		 u32 __user *uaddr, u32 *uval);
-int fl_queue_wait(struct fl_target *t, struct fl_q *q, u32 __user *uaddr,
+int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 		  u32 val);
-int fl_wait_queued(struct fl_q *q, ktime_t *deadline);
-ktime_t *fl_deadline(u32 flags, u64 deadline_ns, ktime_t *buf);
+int flk_wait_queued(struct flk_q *q, ktime_t *deadline);
+ktime_t *flk_deadline(u32 flags, u64 deadline_ns, ktime_t *buf);
 
 /* waitwake.c */
-int fl_wait(struct fl_ctx *ctx, struct futexlab_wait *a);
-int fl_wake(struct fl_ctx *ctx, struct futexlab_wake *a);
+int flk_wait(struct flk_ctx *ctx, struct futexlab_wait *a);
+int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a);
 
 /* requeue.c */
-int fl_cmp_requeue(struct fl_ctx *ctx, struct futexlab_requeue *a);
-int fl_wait_requeue_pi(struct fl_ctx *ctx,
+int flk_cmp_requeue(struct flk_ctx *ctx, struct futexlab_requeue *a);
+int flk_wait_requeue_pi(struct flk_ctx *ctx,
 		       struct futexlab_wait_requeue_pi *a);
-int fl_cmp_requeue_pi(struct fl_ctx *ctx, struct futexlab_requeue *a);
+int flk_cmp_requeue_pi(struct flk_ctx *ctx, struct futexlab_requeue *a);
 
 /* pi.c */
-int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock);
-int fl_unlock_pi(struct fl_ctx *ctx, struct futexlab_pi *a);
-struct fl_pi_state *fl_pi_alloc(void);
-int __fl_pi_attach(struct fl_target *t, u32 tid,
-		   struct fl_pi_state **prealloc, struct fl_pi_state **out,
+int flk_lock_pi(struct flk_ctx *ctx, struct futexlab_pi *a, bool trylock);
+int flk_unlock_pi(struct flk_ctx *ctx, struct futexlab_pi *a);
+struct flk_pi_state *flk_pi_alloc(void);
+int __flk_pi_attach(struct flk_target *t, u32 tid,
+		   struct flk_pi_state **prealloc, struct flk_pi_state **out,
 		   struct task_struct **old_owner);
-void __fl_pi_get(struct fl_pi_state *pi);
-void __fl_pi_add_waiter(struct fl_pi_state *pi, struct fl_q *q);
-void __fl_pi_waiter_left(struct fl_pi_state *pi);
-void fl_pi_waiter_gone(struct fl_pi_state *pi);
-void fl_pi_wait_done(struct fl_q *q, bool owner);
-int __fl_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
+void __flk_pi_get(struct flk_pi_state *pi);
+void __flk_pi_add_waiter(struct flk_pi_state *pi, struct flk_q *q);
+void __flk_pi_waiter_left(struct flk_pi_state *pi);
+void flk_pi_waiter_gone(struct flk_pi_state *pi);
+void flk_pi_wait_done(struct flk_q *q, bool owner);
+int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 		  bool mark);
-void fl_pi_adjust(struct fl_pi_state *pi);
-void fl_pi_put(struct fl_pi_state *pi);
-int fl_fault_in_writeable(u32 __user *uaddr);
+void flk_pi_adjust(struct flk_pi_state *pi);
+void flk_pi_put(struct flk_pi_state *pi);
+int flk_fault_in_writeable(u32 __user *uaddr);
 
 /* stats.c */
-int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s);
-void fl_debugfs_init(void);
-void fl_debugfs_exit(void);
+int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s);
+void flk_debugfs_init(void);
+void flk_debugfs_exit(void);
 
 /* ioctl.c */
-long fl_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+long flk_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
-#endif /* _FUTEXLAB_H */
+#endif /* _FUTEXLAB_INTERNAL_H */
