@@ -9,15 +9,21 @@
  *   private  private keys in the file's own table, shared keys in
  *            flk_global (two processes never share a private table; this is
  *            also the rule of the 6.16 private futex hash);
- *   numa     the table of the node of the word's page (or the node the
- *            caller names with FUTEXLAB_F_NODE), private and shared keys
- *            alike.
+ *   numa     the table of the futex's node, private and shared keys
+ *            alike. The node is part of the futex's identity and never
+ *            changes under a waiter (FUTEX2_NUMA's rule): the node the
+ *            caller names with FUTEXLAB_F_NODE, or else the node word that
+ *            follows the futex word, {u32 value; u32 node}; a node word of
+ *            FUTEXLAB_NO_NODE is filled in at first use with the node of
+ *            the word's page. The page itself may move afterwards (a COW,
+ *            MADV_DONTNEED, a migration): the futex stays where it is.
  *
  * The queue of a bucket is a priority list of our own (plist is not
  * exported to modules): entries are kept sorted by kernel priority, FIFO
  * among equal priorities. Insertion walks from the tail, so the common
  * case of waiters that share a priority costs O(1).
  */
+#include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/jhash.h>
 #include <linux/mm.h>
@@ -30,6 +36,14 @@
 #include "futexlab_internal.h"
 
 static u32 flk_hash_seed __read_mostly;
+
+/* The bytes of a table of @slots buckets (what a private table charges). */
+size_t flk_table_bytes(u32 slots)
+{
+	struct flk_table *t;
+
+	return struct_size(t, buckets, slots);
+}
 
 struct flk_table *flk_table_alloc(u32 slots, int node)
 {
@@ -91,11 +105,20 @@ static int flk_pin_page(unsigned long uaddr, struct page **page)
 	return ret == 1 ? 0 : -EFAULT;
 }
 
+/*
+ * The key of a shared futex on @page. An inode key takes a reference on
+ * the inode (see struct flk_key): the folio's mapping is read under RCU
+ * (inodes are freed after a grace period), the reference taken only if the
+ * inode is not being freed, and the folio checked to still belong to that
+ * mapping afterwards (it may have been truncated meanwhile), as the stock
+ * get_futex_key() rechecks.
+ */
 static int flk_shared_key(unsigned long uaddr, struct page *page,
-			 struct flk_key *key)
+			  struct flk_key *key, struct inode **inodep)
 {
 	struct folio *folio = page_folio(page);
 	struct address_space *mapping;
+	struct inode *inode = NULL;
 
 	key->offset = offset_in_page(uaddr) | FLK_KEY_SHARED;
 	if (folio_test_anon(folio)) {
@@ -103,10 +126,22 @@ static int flk_shared_key(unsigned long uaddr, struct page *page,
 		key->word = uaddr;
 		return 0;
 	}
+	rcu_read_lock();
 	mapping = READ_ONCE(folio->mapping);
-	if (!mapping || !mapping->host)
+	if (mapping && !((unsigned long)mapping & PAGE_MAPPING_FLAGS))
+		inode = READ_ONCE(mapping->host);
+	if (inode)
+		inode = igrab(inode);
+	if (inode && READ_ONCE(folio->mapping) != mapping) {
+		rcu_read_unlock();
+		iput(inode);
 		return -EFAULT;
-	key->ptr = (unsigned long)mapping->host;
+	}
+	rcu_read_unlock();
+	if (!inode)
+		return -EFAULT;
+	*inodep = inode;
+	key->ptr = (unsigned long)inode;
 	key->word = page_to_pgoff(page);
 	key->offset |= FLK_KEY_INODE;
 	return 0;
@@ -119,24 +154,59 @@ static struct flk_table *flk_node_table(int node)
 	return flk_numa[node];
 }
 
+/*
+ * numa design without FUTEXLAB_F_NODE: the node word after the futex word.
+ * FUTEXLAB_NO_NODE is replaced, once, by the node of the word's page; a
+ * concurrent first use that wrote first wins, and both use its node.
+ * Return: the node, -EINVAL (not an online node with a table) or -EFAULT.
+ */
+static int flk_word_node(unsigned long addr)
+{
+	u32 __user *naddr = (u32 __user *)(addr + sizeof(u32));
+	struct page *page;
+	u32 node, cur;
+	int ret;
+
+	if (get_user(node, naddr))
+		return -EFAULT;
+	if (node == FUTEXLAB_NO_NODE) {
+		ret = flk_pin_page(addr, &page);
+		if (ret)
+			return ret;
+		node = page_to_nid(page);
+		put_page(page);
+		if (!flk_node_table(node))
+			node = first_online_node;
+		/* faults allowed: no lock held */
+		if (futex_atomic_cmpxchg_inatomic(&cur, naddr, FUTEXLAB_NO_NODE,
+						  node))
+			return -EFAULT;
+		if (cur != FUTEXLAB_NO_NODE)
+			node = cur;
+	}
+	if (node >= nr_node_ids || !node_online(node) || !flk_node_table(node))
+		return -EINVAL;
+	return node;
+}
+
 /**
  * flk_target_get() - resolve a user address to its key, table and bucket
  * @ctx:	the file's context (its design decides the table)
  * @uaddr:	the user address of the futex word
  * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_NODE
  * @node:	with FUTEXLAB_F_NODE: the node
- * @t:		filled in
- * @keep_page:	keep the page reference (numa design: a waiter pins it)
+ * @t:		filled in; flk_target_put() drops what it holds
  *
  * May sleep (page faults): call with no lock held.
  * Return: 0, -EINVAL (misaligned address, bad node) or -EFAULT.
  */
 int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
-		  struct flk_target *t, bool keep_page)
+		   struct flk_target *t)
 {
 	unsigned long addr = (unsigned long)uaddr;
 	bool shared = flags & FUTEXLAB_F_SHARED;
-	struct page *page = NULL;
+	bool numa = ctx->design == FUTEXLAB_DESIGN_NUMA;
+	struct page *page;
 	u32 hash;
 	int nid = NUMA_NO_NODE;
 	int ret;
@@ -144,33 +214,31 @@ int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 	memset(t, 0, sizeof(*t));
 	if (addr != uaddr || addr % sizeof(u32))
 		return -EINVAL;
-	if (!access_ok((void __user *)addr, sizeof(u32)))
+	if (!access_ok((void __user *)addr,
+		       numa ? 2 * sizeof(u32) : sizeof(u32)))
 		return -EFAULT;
 
-	if (ctx->design == FUTEXLAB_DESIGN_NUMA && (flags & FUTEXLAB_F_NODE)) {
+	if (numa && (flags & FUTEXLAB_F_NODE)) {
 		if (node >= nr_node_ids || !node_online(node) ||
 		    !flk_node_table(node))
 			return -EINVAL;
 		nid = node;
 	} else if (flags & FUTEXLAB_F_NODE) {
 		return -EINVAL;
-	}
-
-	if (shared || (ctx->design == FUTEXLAB_DESIGN_NUMA &&
-		       nid == NUMA_NO_NODE)) {
-		ret = flk_pin_page(addr, &page);
-		if (ret)
-			return ret;
-		if (nid == NUMA_NO_NODE)
-			nid = page_to_nid(page);
+	} else if (numa) {
+		nid = flk_word_node(addr);
+		if (nid < 0)
+			return nid;
 	}
 
 	if (shared) {
-		ret = flk_shared_key(addr, page, &t->key);
-		if (ret) {
-			put_page(page);
+		ret = flk_pin_page(addr, &page);
+		if (ret)
 			return ret;
-		}
+		ret = flk_shared_key(addr, page, &t->key, &t->inode);
+		put_page(page);
+		if (ret)
+			return ret;
 	} else {
 		t->key.ptr = (unsigned long)current->mm;
 		t->key.word = addr;
@@ -182,18 +250,11 @@ int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 		break;
 	case FUTEXLAB_DESIGN_NUMA:
 		t->table = flk_node_table(nid);
-		if (!t->table)
-			t->table = flk_node_table(first_online_node);
 		break;
 	default:
 		t->table = flk_global;
 		break;
 	}
-
-	if (page && keep_page && ctx->design == FUTEXLAB_DESIGN_NUMA)
-		t->page = page;
-	else if (page)
-		put_page(page);
 
 	hash = jhash2((u32 *)&t->key, sizeof(t->key) / sizeof(u32),
 		      flk_hash_seed);
@@ -201,11 +262,17 @@ int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 	return 0;
 }
 
+/* Drop what @t holds (sleeps: no bucket lock held). */
 void flk_target_put(struct flk_target *t)
 {
-	if (t->page)
-		put_page(t->page);
-	t->page = NULL;
+	if (!t->inode)
+		return;
+	while (t->inode_puts) {
+		iput(t->inode);
+		t->inode_puts--;
+	}
+	iput(t->inode);
+	t->inode = NULL;
 }
 
 /* Take a bucket lock, counting the acquisitions that had to wait. */
@@ -265,7 +332,6 @@ void flk_q_init(struct flk_q *q, struct flk_target *t, u32 bitset)
 	q->prio = current->prio;
 	q->key = t->key;
 	q->bitset = bitset;
-	q->page = t->page;
 }
 
 /* Queue @q on @hb; the caller counted it in @hb->waiters already. */
@@ -367,12 +433,17 @@ void flk_lock_waiting(struct flk_target *t, struct flk_target *dest)
 	flk_hb_lock2(t->hb, dest->hb);
 }
 
-/* Undo flk_lock_waiting() when nothing was queued, and put @dest's page. */
+/*
+ * Undo flk_lock_waiting() when nothing was queued (or the waiters queued
+ * took their references), then drop what @t and @dest hold.
+ */
 void flk_unlock_waiting(struct flk_target *t, struct flk_target *dest)
 {
 	flk_hb_unlock2(t->hb, dest->hb);
 	atomic_dec(&dest->hb->waiters);
-	flk_target_put(dest);
+	flk_target_put(t);
+	if (dest != t)
+		flk_target_put(dest);
 }
 
 /**
@@ -398,7 +469,7 @@ int flk_lock_word(struct flk_target *t, struct flk_target *dest,
 
 /**
  * flk_queue_wait() - queue @q on @t if the word still holds @val
- * @t:		the futex, resolved with its page kept
+ * @t:		the futex; once @q is queued, @q holds @t's inode reference
  * @q:		the waiter, from flk_q_init()
  * @uaddr:	the word
  * @val:	the value the caller saw
@@ -421,6 +492,8 @@ int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 		return -EAGAIN;
 	}
 	__flk_queue(t->hb, t->table, q);
+	q->inode = t->inode;
+	t->inode = NULL;
 	spin_unlock(&t->hb->lock);
 	return 0;
 }
@@ -486,8 +559,8 @@ int flk_sleep(struct flk_q *q, ktime_t *deadline, bool *timed_out)
  * @q:		the queued waiter
  * @deadline:	absolute CLOCK_MONOTONIC, or NULL
  *
- * Counts a timeout or a signal in @q's table and puts the page @q pinned
- * (a requeue may have swapped it).
+ * Counts a timeout or a signal in @q's table and drops the references @q
+ * held (a requeue may have swapped them).
  *
  * Return: 0 if a waker dequeued @q, -ETIMEDOUT, or -ERESTARTSYS (a signal:
  * the caller may turn it into its own restart rule).
@@ -506,9 +579,19 @@ int flk_wait_queued(struct flk_q *q, ktime_t *deadline)
 			ret = -ERESTARTSYS;
 		}
 	}
-	if (q->page)
-		put_page(q->page);
+	flk_q_put_refs(q);
 	return ret;
+}
+
+/* Drop the inode references of a waiter off every queue (sleeps). */
+void flk_q_put_refs(struct flk_q *q)
+{
+	if (q->inode)
+		iput(q->inode);
+	if (q->inode2)
+		iput(q->inode2);
+	q->inode = NULL;
+	q->inode2 = NULL;
 }
 
 /* The absolute deadline of an operation: NULL without FUTEXLAB_F_DEADLINE. */
@@ -518,4 +601,24 @@ ktime_t *flk_deadline(u32 flags, u64 deadline_ns, ktime_t *buf)
 		return NULL;
 	*buf = deadline_ns > KTIME_MAX ? KTIME_MAX : (ktime_t)deadline_ns;
 	return buf;
+}
+
+/**
+ * flk_retry_check() - between two passes of a retry loop
+ * @deadline:	the operation's absolute deadline, or NULL
+ *
+ * A user can make any retry loop go round again and again (a word that
+ * keeps changing or faulting, an owner that keeps running): every loop
+ * calls this, so it yields the CPU and ends at a signal or the deadline.
+ *
+ * Return: 0 to go round again, -ERESTARTSYS (a signal) or -ETIMEDOUT.
+ */
+int flk_retry_check(ktime_t *deadline)
+{
+	if (signal_pending(current))
+		return -ERESTARTSYS;
+	if (deadline && ktime_compare(ktime_get(), *deadline) >= 0)
+		return -ETIMEDOUT;
+	cond_resched();
+	return 0;
 }

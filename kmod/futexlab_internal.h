@@ -18,7 +18,7 @@
 
 #include "uapi/futexlab.h"
 
-#define FLK_MAX_SLOTS	(1U << 20)
+#define FLK_MAX_SLOTS	(1U << 20)	/* global and node tables (admin) */
 
 /**
  * struct flk_bucket - one hash bucket
@@ -86,11 +86,15 @@ struct flk_table {
  * gives @ptr = the inode, @word = the page's index in the file; an anonymous
  * page gives @ptr = the mm and @word = the address. @offset is the offset
  * in the page with FLK_KEY_SHARED (and FLK_KEY_INODE) set, so a shared and a
- * private key never compare equal. The sleeping waiter holds no reference on
- * the inode: its own mapping of the file keeps the inode alive while it
- * sleeps; if that mapping goes away the inode can be freed and its address
- * reused, and the worst outcome is a spurious wakeup, which every futex
- * user tolerates (it re-checks the word).
+ * private key never compare equal.
+ *
+ * An inode key is an identity only while the inode cannot be freed: once
+ * freed, its memory can become another file's inode and two unrelated
+ * futexes would compare equal. So whoever holds an inode key holds a
+ * reference on the inode (struct flk_target, a queued struct flk_q, a PI
+ * state), taken with the recheck that the folio still belongs to the
+ * mapping; a sleeping waiter keeps its inode alive even after its mapping
+ * and file are gone, and its key cannot alias a new file's.
  */
 struct flk_key {
 	unsigned long ptr;
@@ -112,11 +116,14 @@ struct flk_pi_state;
  * @hb:		the bucket it is queued on; changed by requeue under both
  *		locks; a waker sets it to NULL (release) after removing the
  *		entry, and from then on the waker never touches the flk_q
+ * @euid:	PI waiter: its effective uid (whose tasks it may boost)
+ * @cap_nice:	PI waiter: it has CAP_SYS_NICE (may boost any task)
  * @table:	the table of @hb (for counters)
  * @key:	the futex it waits on; @hb->lock
  * @bitset:	wake only with a matching bitset
- * @page:	numa design: the page pinned while queued, so that it cannot
- *		migrate to another node (and so to another table) under us
+ * @inode:	the reference held for an inode @key (NULL otherwise); swapped
+ *		by requeue under both locks, put by the waiter once it left
+ * @inode2:	with @rq_pi: the reference held for an inode @key2
  * @pi:		PI waiter: the PI state of the lock; NULL otherwise. Set
  *		under the bucket lock (by cmp_requeue_pi for a waiter it moves)
  * @rq_pi:	wait_requeue_pi waiter: may only be moved to @key2 as a PI
@@ -131,10 +138,13 @@ struct flk_q {
 	struct flk_table *table;
 	struct flk_key key;
 	u32 bitset;
-	struct page *page;
+	kuid_t euid;
+	bool cap_nice;
+	struct inode *inode;
 	struct flk_pi_state *pi;
 	bool rq_pi;
 	struct flk_key key2;
+	struct inode *inode2;
 };
 
 /**
@@ -143,12 +153,16 @@ struct flk_q {
  * @design:	FUTEXLAB_DESIGN_*, fixed once @started
  * @started:	an operation ran; set with release, read with acquire
  * @priv:	the private design's table, freed when the file is released
+ * @uid:	the user charged for @priv
+ * @charged:	the bytes charged to @uid (flk_charge())
  */
 struct flk_ctx {
 	struct mutex lock;
 	u32 design;
 	bool started;
 	struct flk_table *priv;
+	kuid_t uid;
+	size_t charged;
 };
 
 /**
@@ -156,14 +170,21 @@ struct flk_ctx {
  * @key:	its key
  * @table:	the table the design puts it in
  * @hb:		its bucket
- * @page:	numa design: a reference on the page, or NULL
+ * @inode:	the reference held for an inode key, or NULL
+ * @inode_puts:	more references on @inode to drop with it: those of the
+ *		waiters a requeue moved away from it (dropped once no bucket
+ *		lock is held, iput() may sleep)
  */
 struct flk_target {
 	struct flk_key key;
 	struct flk_table *table;
 	struct flk_bucket *hb;
-	struct page *page;
+	struct inode *inode;
+	unsigned int inode_puts;
 };
+
+/* cmpxchg attempts on a word that keeps changing, under a bucket lock */
+#define FLK_CMPXCHG_TRIES	16
 
 /* flk_lock_word(): the word was faulted in, resolve the targets again */
 #define FLK_RETRY	1
@@ -180,13 +201,16 @@ extern struct flk_table *flk_global;
 extern struct flk_table **flk_numa;
 extern unsigned int flk_private_default_slots;
 extern unsigned int flk_adaptive_spin_us;
+int flk_charge(kuid_t uid, size_t bytes);
+void flk_uncharge(kuid_t uid, size_t bytes);
 
 /* core.c */
+size_t flk_table_bytes(u32 slots);
 struct flk_table *flk_table_alloc(u32 slots, int node);
 void flk_table_free(struct flk_table *t);
 void flk_ctx_start(struct flk_ctx *ctx);
 int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
-		  struct flk_target *t, bool keep_page);
+		  struct flk_target *t);
 void flk_target_put(struct flk_target *t);
 bool flk_key_match(const struct flk_key *a, const struct flk_key *b);
 void flk_hb_lock(struct flk_bucket *hb);
@@ -210,6 +234,8 @@ int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 		  u32 val);
 int flk_wait_queued(struct flk_q *q, ktime_t *deadline);
 ktime_t *flk_deadline(u32 flags, u64 deadline_ns, ktime_t *buf);
+int flk_retry_check(ktime_t *deadline);
+void flk_q_put_refs(struct flk_q *q);
 
 /* waitwake.c */
 int flk_wait(struct flk_ctx *ctx, struct futexlab_wait *a);
@@ -237,6 +263,7 @@ int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 		  bool mark);
 void flk_pi_adjust(struct flk_pi_state *pi);
 void flk_pi_put(struct flk_pi_state *pi);
+void flk_q_init_pi(struct flk_q *q);
 int flk_fault_in_writeable(u32 __user *uaddr);
 
 /* stats.c */

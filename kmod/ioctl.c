@@ -4,6 +4,7 @@
  * copy results out. Validation of flags and values lives with each
  * operation; this file only knows the ABI.
  */
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/uaccess.h>
 
@@ -13,6 +14,9 @@ static int flk_ioc_set_design(struct flk_ctx *ctx, void __user *argp)
 {
 	struct futexlab_design d;
 	struct flk_table *t = NULL, *old;
+	kuid_t uid = current_uid();
+	size_t bytes = 0, old_bytes;
+	kuid_t old_uid;
 	u32 slots;
 
 	if (copy_from_user(&d, argp, sizeof(d)))
@@ -27,11 +31,16 @@ static int flk_ioc_set_design(struct flk_ctx *ctx, void __user *argp)
 		break;
 	case FUTEXLAB_DESIGN_PRIVATE:
 		slots = d.slots ? d.slots : flk_private_default_slots;
-		if (!is_power_of_2(slots) || slots > FLK_MAX_SLOTS)
+		if (!is_power_of_2(slots) || slots > FUTEXLAB_MAX_PRIVATE_SLOTS)
 			return -EINVAL;
-		t = flk_table_alloc(slots, NUMA_NO_NODE);
-		if (!t)
+		bytes = flk_table_bytes(slots);
+		if (flk_charge(uid, bytes))
 			return -ENOMEM;
+		t = flk_table_alloc(slots, NUMA_NO_NODE);
+		if (!t) {
+			flk_uncharge(uid, bytes);
+			return -ENOMEM;
+		}
 		break;
 	default:
 		return -EINVAL;
@@ -42,14 +51,20 @@ static int flk_ioc_set_design(struct flk_ctx *ctx, void __user *argp)
 		mutex_unlock(&ctx->lock);
 		if (t)
 			flk_table_free(t);
+		flk_uncharge(uid, bytes);
 		return -EBUSY;
 	}
 	old = ctx->priv;
+	old_uid = ctx->uid;
+	old_bytes = ctx->charged;
 	ctx->priv = t;
+	ctx->uid = uid;
+	ctx->charged = bytes;
 	ctx->design = d.design;
 	mutex_unlock(&ctx->lock);
 	if (old)
 		flk_table_free(old);
+	flk_uncharge(old_uid, old_bytes);
 	return 0;
 }
 

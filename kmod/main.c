@@ -40,14 +40,89 @@ module_param_named(adaptive_spin_us, flk_adaptive_spin_us, uint, 0644);
 MODULE_PARM_DESC(adaptive_spin_us,
 		 "lock_pi spins up to this long while the owner runs, before queueing (0: off)");
 
+static unsigned int flk_private_mib_per_user = 64;
+module_param_named(private_mib_per_user, flk_private_mib_per_user, uint, 0644);
+MODULE_PARM_DESC(private_mib_per_user,
+		 "MiB of private tables one user may hold open in all");
+
 struct flk_table *flk_global;
 struct flk_table **flk_numa;
+
+/*
+ * The memory of private tables, charged per user: a user can open the
+ * device many times, so the cap per file (FUTEXLAB_MAX_PRIVATE_SLOTS) alone
+ * does not bound what one user pins. One entry per user holding tables.
+ */
+struct flk_user {
+	struct list_head list;
+	kuid_t uid;
+	size_t bytes;
+};
+
+static LIST_HEAD(flk_users);
+static DEFINE_MUTEX(flk_users_lock);
+
+static struct flk_user *flk_user_find(kuid_t uid)
+{
+	struct flk_user *u;
+
+	list_for_each_entry(u, &flk_users, list)
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
+}
+
+/* Charge @bytes of private tables to @uid: 0, or -ENOMEM beyond the cap. */
+int flk_charge(kuid_t uid, size_t bytes)
+{
+	size_t cap = (size_t)READ_ONCE(flk_private_mib_per_user) << 20;
+	struct flk_user *u;
+	int ret = 0;
+
+	mutex_lock(&flk_users_lock);
+	u = flk_user_find(uid);
+	if ((u ? u->bytes : 0) + bytes > cap) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (!u) {
+		u = kzalloc(sizeof(*u), GFP_KERNEL_ACCOUNT);
+		if (!u) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		u->uid = uid;
+		list_add(&u->list, &flk_users);
+	}
+	u->bytes += bytes;
+out:
+	mutex_unlock(&flk_users_lock);
+	return ret;
+}
+
+void flk_uncharge(kuid_t uid, size_t bytes)
+{
+	struct flk_user *u;
+
+	if (!bytes)
+		return;
+	mutex_lock(&flk_users_lock);
+	u = flk_user_find(uid);
+	if (u) {
+		u->bytes -= min(u->bytes, bytes);
+		if (!u->bytes) {
+			list_del(&u->list);
+			kfree(u);
+		}
+	}
+	mutex_unlock(&flk_users_lock);
+}
 
 static int flk_open(struct inode *inode, struct file *file)
 {
 	struct flk_ctx *ctx;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
 	mutex_init(&ctx->lock);
@@ -62,6 +137,7 @@ static int flk_release(struct inode *inode, struct file *file)
 
 	if (ctx->priv)
 		flk_table_free(ctx->priv);
+	flk_uncharge(ctx->uid, ctx->charged);
 	mutex_destroy(&ctx->lock);
 	kfree(ctx);
 	return 0;
@@ -136,7 +212,7 @@ static int __init flk_init(void)
 	    (numa_slots && !is_power_of_2(numa_slots)) ||
 	    !is_power_of_2(flk_private_default_slots) ||
 	    global_slots > FLK_MAX_SLOTS || numa_slots > FLK_MAX_SLOTS ||
-	    flk_private_default_slots > FLK_MAX_SLOTS)
+	    flk_private_default_slots > FUTEXLAB_MAX_PRIVATE_SLOTS)
 		return -EINVAL;
 
 	ret = flk_tables_alloc();

@@ -8,30 +8,44 @@
  * word becomes that waiter's TID | WAITERS, and the waiter returns owning
  * it, like the stock futex.
  *
- * Boosting, kept simple rather than complete:
- *  - waiters are queued by priority; when the top waiter is a real-time
- *    task of higher priority than the owner, the owner is switched to
- *    SCHED_FIFO at the waiter's priority with sched_setattr_nocheck(), and
- *    its previous policy, priority and nice value are saved;
+ * Boosting, kept simple rather than complete (the security model of
+ * docs/kmod.md):
  *  - whenever the waiters or the owner change (a waiter queues or leaves,
- *    the lock is handed over), the boost is recomputed: the old owner is
- *    restored, the new owner boosted if needed;
+ *    the lock is handed over or taken), the boost is recomputed from the
+ *    waiters' priorities as they are now: the old owner is restored, the
+ *    new owner boosted if needed;
+ *  - a waiter stands for the real-time priority of its own policy
+ *    (SCHED_FIFO/RR: its priority; SCHED_DEADLINE: the top one, 99), and
+ *    never for more than it could give the owner itself with
+ *    sched_setattr(): nothing without CAP_SYS_NICE unless it has the
+ *    owner's uid, and then no more than the owner's RLIMIT_RTPRIO;
+ *  - the owner is switched to SCHED_FIFO at the highest such priority
+ *    with sched_setattr_nocheck(), keeping its reset-on-fork flag; its
+ *    policy, priority, nice and reset-on-fork are saved first and put
+ *    back when the boost ends, unless it changed its scheduling itself
+ *    meanwhile (then its own choice stands);
+ *  - kernel threads are never owners (EPERM, as stock), nor are exiting or
+ *    dead tasks (ESRCH, as stock);
  *  - sched_setattr_nocheck() may sleep, so it runs outside the bucket lock,
- *    serialized per lock by flk_pi_state.boost_lock; between a change and the
- *    recomputation the boost may be briefly stale.
+ *    serialized per lock by flk_pi_state.boost_lock; between a change and
+ *    the recomputation the boost may be briefly stale.
  * Limits (documented in docs/kmod.md): no chained boosting (a boosted owner
  * blocked on a second PI lock does not pass the boost on); an owner that
- * holds two contended module PI locks, or changes its own policy while
- * boosted, is restored to the attributes saved by the first boost; a
- * SCHED_DEADLINE owner is not boosted; an owner that dies holding the lock
- * leaves its waiters blocked until their deadline or a signal (no robust
- * list). Requeue-PI (requeue.c) queues its waiters here the same way.
+ * holds two contended module PI locks is restored to the attributes saved
+ * by the first boost; a SCHED_DEADLINE owner is not boosted; an owner that
+ * dies holding the lock leaves its queued waiters blocked until their
+ * deadline or a signal (no robust list), while a new LOCK_PI on its word
+ * fails with ESRCH. Requeue-PI (requeue.c) queues its waiters here the
+ * same way.
  */
+#include <linux/cred.h>
 #include <linux/errno.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/pagemap.h>
 #include <linux/pid.h>
+#include <linux/sched/prio.h>
 #include <linux/sched/rt.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -51,6 +65,7 @@
  * @key:	the lock's futex key (constant)
  * @hb:		its bucket (constant: PI waiters are never requeued)
  * @table:	the table of @hb
+ * @inode:	the reference held for an inode @key (see struct flk_key)
  * @refs:	queued waiters plus transient users; @hb->lock
  * @nr_waiters:	queued waiters; @hb->lock
  * @owner:	the task the word names, a reference held; @hb->lock
@@ -60,12 +75,14 @@
  * @saved_policy: @boosted's policy before the boost; @boost_lock
  * @saved_rt_priority: its real-time priority; @boost_lock
  * @saved_nice:	its nice value; @boost_lock
+ * @saved_reset_on_fork: its reset-on-fork flag; @boost_lock
  */
 struct flk_pi_state {
 	struct list_head list;
 	struct flk_key key;
 	struct flk_bucket *hb;
 	struct flk_table *table;
+	struct inode *inode;
 	unsigned int refs;
 	unsigned int nr_waiters;
 	struct task_struct *owner;
@@ -75,6 +92,7 @@ struct flk_pi_state {
 	u32 saved_policy;
 	u32 saved_rt_priority;
 	int saved_nice;
+	bool saved_reset_on_fork;
 };
 
 static bool flk_rt_policy(unsigned int policy)
@@ -93,15 +111,75 @@ static struct flk_pi_state *__flk_pi_find(struct flk_bucket *hb,
 	return NULL;
 }
 
-/* The highest-priority PI waiter of @key: the first in the sorted chain. */
+/*
+ * The real-time priority a task's own policy stands for, read now (it may
+ * have changed since the task queued): SCHED_FIFO/RR their priority,
+ * SCHED_DEADLINE the top SCHED_FIFO priority, others 0.
+ */
+static unsigned int flk_rt_prio(struct task_struct *p)
+{
+	unsigned int policy = READ_ONCE(p->policy);
+
+	if (policy == SCHED_DEADLINE)
+		return MAX_RT_PRIO - 1;
+	if (flk_rt_policy(policy))
+		return READ_ONCE(p->rt_priority);
+	return 0;
+}
+
+/*
+ * The highest-priority PI waiter of @key, by the priorities of now; the
+ * first in the chain among equals (the chain is FIFO among equals).
+ */
 static struct flk_q *__flk_pi_top(struct flk_bucket *hb, struct flk_key *key)
 {
+	struct flk_q *q, *top = NULL;
+	unsigned int best = 0, prio;
+
+	list_for_each_entry(q, &hb->chain, list) {
+		if (!q->pi || !flk_key_match(&q->key, key))
+			continue;
+		prio = flk_rt_prio(q->task);
+		if (!top || prio > best) {
+			top = q;
+			best = prio;
+		}
+	}
+	return top;
+}
+
+/*
+ * The highest SCHED_FIFO priority that waiter @q may give @owner: what
+ * sched_setattr() would let @q set on @owner itself. Call under RCU.
+ */
+static unsigned int flk_boost_limit(struct flk_q *q, struct task_struct *owner)
+{
+	const struct cred *pcred = __task_cred(owner);
+
+	if (q->cap_nice)
+		return MAX_RT_PRIO - 1;
+	if (!uid_eq(q->euid, pcred->euid) && !uid_eq(q->euid, pcred->uid))
+		return 0;
+	return min_t(unsigned long, task_rlimit(owner, RLIMIT_RTPRIO),
+		     MAX_RT_PRIO - 1);
+}
+
+/* The boost @pi's waiters may give @owner; the caller holds @pi->hb->lock */
+static unsigned int __flk_pi_want(struct flk_pi_state *pi,
+				  struct task_struct *owner)
+{
+	unsigned int want = 0, prio;
 	struct flk_q *q;
 
-	list_for_each_entry(q, &hb->chain, list)
-		if (q->pi && flk_key_match(&q->key, key))
-			return q;
-	return NULL;
+	rcu_read_lock();
+	list_for_each_entry(q, &pi->hb->chain, list) {
+		if (q->pi != pi)
+			continue;
+		prio = min(flk_rt_prio(q->task), flk_boost_limit(q, owner));
+		want = max(want, prio);
+	}
+	rcu_read_unlock();
+	return want;
 }
 
 static struct task_struct *flk_find_task(pid_t tid)
@@ -114,41 +192,61 @@ static struct task_struct *flk_find_task(pid_t tid)
 	return p;
 }
 
+/*
+ * End the boost: put back the saved attributes, unless the owner changed
+ * its scheduling itself meanwhile (it is no longer what we set).
+ */
 static void flk_pi_restore(struct flk_pi_state *pi)
 {
+	struct task_struct *p = pi->boosted;
 	struct sched_attr attr = {
 		.size = sizeof(attr),
 		.sched_policy = pi->saved_policy,
 		.sched_priority = pi->saved_rt_priority,
 		.sched_nice = pi->saved_nice,
+		.sched_flags = pi->saved_reset_on_fork ?
+			       SCHED_FLAG_RESET_ON_FORK : 0,
 	};
 
-	sched_setattr_nocheck(pi->boosted, &attr);
-	put_task_struct(pi->boosted);
+	if (READ_ONCE(p->policy) == SCHED_FIFO &&
+	    READ_ONCE(p->rt_priority) == pi->boost_prio)
+		sched_setattr_nocheck(p, &attr);
+	put_task_struct(p);
 	pi->boosted = NULL;
 	pi->boost_prio = 0;
 }
 
-/* Recompute the owner's boost from the top waiter. May sleep. */
+/* Switch @owner to SCHED_FIFO @prio, keeping its reset-on-fork flag. */
+static int flk_pi_boost(struct task_struct *owner, unsigned int prio)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_FIFO,
+		.sched_priority = prio,
+		.sched_flags = owner->sched_reset_on_fork ?
+			       SCHED_FLAG_RESET_ON_FORK : 0,
+	};
+
+	return sched_setattr_nocheck(owner, &attr);
+}
+
+/* Recompute the owner's boost from the waiters. May sleep. */
 void flk_pi_adjust(struct flk_pi_state *pi)
 {
 	struct task_struct *owner = NULL;
-	struct sched_attr attr = { .size = sizeof(attr) };
 	unsigned int want = 0;
-	struct flk_q *top;
 
 	mutex_lock(&pi->boost_lock);
 	flk_hb_lock(pi->hb);
-	top = __flk_pi_top(pi->hb, &pi->key);
-	if (top && pi->owner && top->prio < MAX_RT_PRIO)
-		want = MAX_RT_PRIO - 1 - top->prio;
-	if (pi->owner)
+	if (pi->owner && !(pi->owner->flags & (PF_EXITING | PF_KTHREAD))) {
 		owner = get_task_struct(pi->owner);
+		want = __flk_pi_want(pi, owner);
+	}
 	spin_unlock(&pi->hb->lock);
 
 	if (pi->boosted && (pi->boosted != owner || !want))
 		flk_pi_restore(pi);
-	if (!want || !owner || owner->policy == SCHED_DEADLINE)
+	if (!want || owner->policy == SCHED_DEADLINE)
 		goto out;
 	if (!pi->boosted) {
 		if (flk_rt_policy(owner->policy) && owner->rt_priority >= want)
@@ -156,6 +254,9 @@ void flk_pi_adjust(struct flk_pi_state *pi)
 		pi->saved_policy = owner->policy;
 		pi->saved_rt_priority = owner->rt_priority;
 		pi->saved_nice = task_nice(owner);
+		pi->saved_reset_on_fork = owner->sched_reset_on_fork;
+		if (flk_pi_boost(owner, want))
+			goto out;	/* nothing changed, nothing to restore */
 		pi->boosted = get_task_struct(owner);
 	} else if (pi->boost_prio == want) {
 		goto out;
@@ -163,13 +264,11 @@ void flk_pi_adjust(struct flk_pi_state *pi)
 		   pi->saved_rt_priority >= want) {
 		flk_pi_restore(pi);
 		goto out;
+	} else if (flk_pi_boost(owner, want)) {
+		goto out;
 	}
-	attr.sched_policy = SCHED_FIFO;
-	attr.sched_priority = want;
-	if (!sched_setattr_nocheck(owner, &attr)) {
-		pi->boost_prio = want;
-		atomic64_inc(&pi->table->pi_boosts);
-	}
+	pi->boost_prio = want;
+	atomic64_inc(&pi->table->pi_boosts);
 out:
 	mutex_unlock(&pi->boost_lock);
 	if (owner)
@@ -196,6 +295,8 @@ void flk_pi_put(struct flk_pi_state *pi)
 		flk_pi_restore(pi);
 	if (owner)
 		put_task_struct(owner);
+	if (pi->inode)
+		iput(pi->inode);
 	kfree(pi);
 }
 
@@ -224,8 +325,9 @@ int flk_fault_in_writeable(u32 __user *uaddr)
  * @out:	the PI state (no reference taken)
  * @old_owner:	a task reference the caller drops after unlocking, or NULL
  *
- * Return: 0, -ESRCH (no such owner) or -EINVAL (the word names another
- * owner than the one the queued waiters wait for).
+ * Return: 0, -ESRCH (no such owner, or it is exiting), -EPERM (a kernel
+ * thread, as the stock futex) or -EINVAL (the word names another owner
+ * than the one the queued waiters wait for).
  */
 int __flk_pi_attach(struct flk_target *t, u32 tid,
 		   struct flk_pi_state **prealloc, struct flk_pi_state **out,
@@ -233,20 +335,32 @@ int __flk_pi_attach(struct flk_target *t, u32 tid,
 {
 	struct flk_pi_state *pi = __flk_pi_find(t->hb, &t->key);
 	struct task_struct *owner;
+	int ret;
 
 	if (pi && pi->nr_waiters &&
 	    (!pi->owner || task_pid_vnr(pi->owner) != tid))
 		return -EINVAL;		/* the word disagrees with the kernel */
+	if (pi && pi->nr_waiters && (pi->owner->flags & PF_EXITING))
+		return -ESRCH;		/* it will never unlock */
 	if (!pi || !pi->nr_waiters) {
 		owner = flk_find_task(tid);
 		if (!owner)
 			return -ESRCH;
+		if (owner->flags & (PF_KTHREAD | PF_EXITING)) {
+			ret = owner->flags & PF_KTHREAD ? -EPERM : -ESRCH;
+			put_task_struct(owner);
+			return ret;
+		}
 		if (!pi) {
 			pi = *prealloc;
 			*prealloc = NULL;
 			pi->key = t->key;
 			pi->hb = t->hb;
 			pi->table = t->table;
+			if (t->inode) {
+				ihold(t->inode);	/* t holds one */
+				pi->inode = t->inode;
+			}
 			mutex_init(&pi->boost_lock);
 			list_add(&pi->list, &t->hb->pi_states);
 		}
@@ -269,12 +383,14 @@ int __flk_pi_attach(struct flk_target *t, u32 tid,
  *		that its user-space fast unlock fails
  *
  * Return: 1 if the word was free and now names @tid; 0 if another task
- * holds it; -EDEADLK if @tid holds it; -EFAULT (or the cmpxchg's error):
- * fault the word in for writing and retry.
+ * holds it; -EDEADLK if @tid holds it; -EAGAIN if the word kept changing
+ * under us (drop the locks and retry, flk_retry_check()); -EFAULT (or the
+ * cmpxchg's error): fault the word in for writing and retry.
  */
 int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 		  bool mark)
 {
+	unsigned int tries = FLK_CMPXCHG_TRIES;
 	u32 cur, newval;
 	bool take;
 	int ret;
@@ -282,7 +398,7 @@ int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 	ret = flk_get_value_locked(uval, uaddr);
 	if (ret)
 		return ret;
-	for (;;) {
+	while (tries--) {
 		if ((*uval & FUTEXLAB_TID_MASK) == tid)
 			return -EDEADLK;
 		take = !(*uval & FUTEXLAB_TID_MASK);
@@ -304,6 +420,7 @@ int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 		}
 		*uval = cur;
 	}
+	return -EAGAIN;
 }
 
 /* Take a reference on @pi; the caller holds the bucket lock. */
@@ -357,7 +474,7 @@ void flk_pi_wait_done(struct flk_q *q, bool owner)
 
 struct flk_pi_state *flk_pi_alloc(void)
 {
-	return kzalloc(sizeof(struct flk_pi_state), GFP_KERNEL);
+	return kzalloc(sizeof(struct flk_pi_state), GFP_KERNEL_ACCOUNT);
 }
 
 /*
@@ -377,8 +494,17 @@ static bool flk_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
 	bool changed = false;
 	u32 cur;
 
+	/*
+	 * No such owner, or one that will never run again: nothing to spin
+	 * for. Stop spinning; the next pass queues, and attaching to this
+	 * owner fails as the stock futex does (ESRCH, EPERM).
+	 */
 	if (!owner)
-		return true;	/* gone: retry, the next pass will say why */
+		return false;
+	if (owner->flags & (PF_EXITING | PF_KTHREAD)) {
+		put_task_struct(owner);
+		return false;
+	}
 	while (owner_on_cpu(owner) && !need_resched() &&
 	       ktime_get_ns() < end) {
 		if (get_user(cur, uaddr) || cur != uval) {
@@ -394,7 +520,7 @@ static bool flk_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
 int flk_lock_pi(struct flk_ctx *ctx, struct futexlab_pi *a, bool trylock)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
-	struct flk_pi_state *pi, *prealloc;
+	struct flk_pi_state *pi, *prealloc, *taken = NULL;
 	struct task_struct *old_owner = NULL;
 	ktime_t deadline, *dl;
 	u32 vpid = task_pid_vnr(current);
@@ -413,8 +539,13 @@ int flk_lock_pi(struct flk_ctx *ctx, struct futexlab_pi *a, bool trylock)
 	if (!prealloc)
 		return -ENOMEM;
 
+	goto first;
 retry:
-	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t, !trylock);
+	ret = flk_retry_check(dl);
+	if (ret)
+		goto out_restart;
+first:
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
 	if (ret)
 		goto out_free;
 	flk_lock_waiting(&t, &t);
@@ -430,16 +561,20 @@ retry:
 		goto out_unlock;
 	if (ret < 0) {
 		flk_unlock_waiting(&t, &t);
-		ret = flk_fault_in_writeable(uaddr);
-		if (ret)
-			goto out_free;
+		if (ret != -EAGAIN) {
+			ret = flk_fault_in_writeable(uaddr);
+			if (ret)
+				goto out_free;
+		}
 		goto retry;
 	}
 	if (ret) {
-		/* taken */
+		/* taken: with waiters queued, their boost moves to us */
 		if (waiters) {
 			old_owner = pi->owner;
 			pi->owner = get_task_struct(current);
+			__flk_pi_get(pi);
+			taken = pi;
 		}
 		atomic64_inc(&t.table->pi_locks);
 		ret = 0;
@@ -456,7 +591,7 @@ retry:
 			spin_end = ktime_get_ns() + (u64)spin_us * NSEC_PER_USEC;
 		atomic64_inc(&t.table->spins);
 		if (!flk_pi_spin(uaddr, uval, uval & FUTEXLAB_TID_MASK,
-				spin_end))
+				 spin_end))
 			spin_us = 0;	/* owner off CPU or budget spent */
 		goto retry;
 	}
@@ -468,8 +603,11 @@ retry:
 		goto out_unlock;
 
 	flk_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
+	flk_q_init_pi(&q);
 	__flk_pi_add_waiter(pi, &q);
 	__flk_queue(t.hb, t.table, &q);
+	q.inode = t.inode;
+	t.inode = NULL;
 	spin_unlock(&t.hb->lock);
 	if (old_owner)
 		put_task_struct(old_owner);
@@ -487,6 +625,14 @@ out_unlock:
 	flk_unlock_waiting(&t, &t);
 	if (old_owner)
 		put_task_struct(old_owner);
+	if (taken) {
+		flk_pi_adjust(taken);
+		flk_pi_put(taken);
+	}
+	goto out_free;
+out_restart:
+	if (ret == -ERESTARTSYS)
+		ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
 out_free:
 	kfree(prealloc);
 	return ret;
@@ -500,6 +646,7 @@ int flk_unlock_pi(struct flk_ctx *ctx, struct futexlab_pi *a)
 	u32 vpid = task_pid_vnr(current);
 	struct flk_pi_state *pi = NULL;
 	u32 uval, cur, newval;
+	unsigned int tries;
 	struct flk_target t;
 	struct flk_q *top;
 	int ret;
@@ -507,13 +654,19 @@ int flk_unlock_pi(struct flk_ctx *ctx, struct futexlab_pi *a)
 	if (a->flags & ~FLK_UNLOCK_FLAGS)
 		return -EINVAL;
 
+	goto first;
 retry:
-	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t, false);
+	ret = flk_retry_check(NULL);
+	if (ret)
+		return ret;
+first:
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
 	if (ret)
 		return ret;
 	flk_hb_lock(t.hb);
 	ret = flk_get_value_locked(&uval, uaddr);
-	while (!ret) {
+	tries = FLK_CMPXCHG_TRIES;
+	while (!ret && tries--) {
 		if ((uval & FUTEXLAB_TID_MASK) != vpid) {
 			ret = -EPERM;
 			goto out_unlock;
@@ -528,9 +681,12 @@ retry:
 		uval = cur;
 	}
 	spin_unlock(&t.hb->lock);
-	ret = flk_fault_in_writeable(uaddr);
-	if (ret)
-		return ret;
+	flk_target_put(&t);
+	if (ret) {		/* else the word kept changing: retry */
+		ret = flk_fault_in_writeable(uaddr);
+		if (ret)
+			return ret;
+	}
 	goto retry;
 
 handover:
@@ -545,6 +701,7 @@ handover:
 out_unlock:
 	spin_unlock(&t.hb->lock);
 	flk_wake_flush(&wb);
+	flk_target_put(&t);
 	if (old_owner)
 		put_task_struct(old_owner);
 	if (pi) {
@@ -552,4 +709,11 @@ out_unlock:
 		flk_pi_put(pi);
 	}
 	return ret;
+}
+
+/* A PI waiter's credentials: whose scheduling it may change (pi.c). */
+void flk_q_init_pi(struct flk_q *q)
+{
+	q->euid = current_euid();
+	q->cap_nice = ns_capable_noaudit(&init_user_ns, CAP_SYS_NICE);
 }

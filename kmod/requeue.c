@@ -47,17 +47,24 @@
 
 #define FLK_REQUEUE_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
 
-/* Move @q to @t2; the caller holds both bucket locks. */
-static void __flk_requeue_q(struct flk_q *q, struct flk_target *t2)
+/*
+ * Move @q from @t1 to @t2; the caller holds both bucket locks. @q's key
+ * matched @t1's, so an inode reference @q holds is on @t1's inode: @t1
+ * drops it with its own once no lock is held (iput() may sleep), and @q
+ * takes one on @t2's inode (@t2 holds one, so this one is not the first).
+ */
+static void __flk_requeue_q(struct flk_q *q, struct flk_target *t1,
+			    struct flk_target *t2)
 {
 	struct flk_bucket *hb1 = q->hb;
 
 	q->key = t2->key;
-	if (t2->page && q->page != t2->page) {
-		get_page(t2->page);
-		if (q->page)
-			put_page(q->page);
-		q->page = t2->page;
+	if (q->inode)
+		t1->inode_puts++;
+	q->inode = NULL;
+	if (t2->inode) {
+		ihold(t2->inode);
+		q->inode = t2->inode;
 	}
 	hb1->requeued++;
 	if (hb1 == t2->hb)
@@ -77,7 +84,7 @@ static void __flk_requeue_q(struct flk_q *q, struct flk_target *t2)
  * @ctx:	the file's context
  * @a:		the request
  * @t1:		uaddr's target
- * @t2:		uaddr2's target, its page kept
+ * @t2:		uaddr2's target
  *
  * uaddr2's bucket counts a waiter before the locks are taken (dropped by
  * flk_unlock_waiting()): wakers of uaddr2 see the count before we move
@@ -93,17 +100,22 @@ static int flk_requeue_lock(struct flk_ctx *ctx, struct futexlab_requeue *a,
 	u32 uval;
 	int ret;
 
-	do {
-		ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, t1,
-				    false);
+	for (;;) {
+		ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, t1);
 		if (ret)
 			return ret;
-		ret = flk_target_get(ctx, a->uaddr2, a->flags, a->node2, t2,
-				    true);
-		if (ret)
+		ret = flk_target_get(ctx, a->uaddr2, a->flags, a->node2, t2);
+		if (ret) {
+			flk_target_put(t1);
 			return ret;
+		}
 		ret = flk_lock_word(t1, t2, uaddr, &uval);
-	} while (ret == FLK_RETRY);
+		if (ret != FLK_RETRY)
+			break;
+		ret = flk_retry_check(NULL);
+		if (ret)
+			return ret;
+	}
 	if (ret)
 		return ret;
 	if (uval != a->val) {
@@ -147,7 +159,7 @@ int flk_cmp_requeue(struct flk_ctx *ctx, struct futexlab_requeue *a)
 		}
 		if (moved >= nr_requeue)
 			break;
-		__flk_requeue_q(q, &t2);
+		__flk_requeue_q(q, &t1, &t2);
 		moved++;
 	}
 	if (!ret)
@@ -177,23 +189,38 @@ int flk_wait_requeue_pi(struct flk_ctx *ctx,
 	dl = flk_deadline(a->flags, a->deadline_ns, &deadline);
 
 retry:
-	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t, true);
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
 	if (ret)
 		return ret;
-	ret = flk_target_get(ctx, a->uaddr2, a->flags, a->node2, &t2, false);
+	ret = flk_target_get(ctx, a->uaddr2, a->flags, a->node2, &t2);
 	if (ret) {
 		flk_target_put(&t);
 		return ret;
 	}
+	/* the same futex through two mappings is still the same futex */
+	if (flk_key_match(&t.key, &t2.key)) {
+		flk_target_put(&t);
+		flk_target_put(&t2);
+		return -EINVAL;
+	}
 
 	flk_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
+	flk_q_init_pi(&q);
 	q.rq_pi = true;
 	q.key2 = t2.key;
+	/* held while queued: cmp_requeue_pi compares key2 */
+	q.inode2 = t2.inode;
+	t2.inode = NULL;
 	ret = flk_queue_wait(&t, &q, uaddr, a->val);
-	if (ret == FLK_RETRY)
+	if (ret) {
+		flk_q_put_refs(&q);
+		if (ret != FLK_RETRY)
+			return ret;
+		ret = flk_retry_check(dl);
+		if (ret)
+			return ret;
 		goto retry;
-	if (ret)
-		return ret;
+	}
 
 	/* q.pi is stable once we are off every queue */
 	ret = flk_wait_queued(&q, dl);
@@ -244,6 +271,11 @@ retry:
 	ret = flk_requeue_lock(ctx, a, &t1, &t2);
 	if (ret)
 		goto out_free;
+	/* two mappings of one page: one futex, as the stock futex compares */
+	if (flk_key_match(&t1.key, &t2.key)) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
 
 	/* found again after a retry: the one found before may have left */
 	top = NULL;
@@ -268,7 +300,12 @@ retry:
 		goto out_unlock;
 	if (ret < 0) {
 		flk_unlock_waiting(&t1, &t2);
-		ret = flk_fault_in_writeable(uaddr2);
+		if (ret != -EAGAIN) {
+			ret = flk_fault_in_writeable(uaddr2);
+			if (ret)
+				goto out_free;
+		}
+		ret = flk_retry_check(NULL);
 		if (ret)
 			goto out_free;
 		goto retry;
@@ -301,7 +338,7 @@ retry:
 				ret = -EINVAL;
 				break;
 			}
-			__flk_requeue_q(q, &t2);
+			__flk_requeue_q(q, &t1, &t2);
 			__flk_pi_add_waiter(pi, q);
 			moved++;
 		}

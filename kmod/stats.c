@@ -49,6 +49,25 @@ static void flk_table_sum(struct flk_table *t, struct futexlab_stats *s,
 	s->buckets += t->mask + 1;
 }
 
+/* The buckets of @design's tables: what a STATS counts array can hold. */
+static u32 flk_design_buckets(struct flk_ctx *ctx, u32 design)
+{
+	u32 n = 0;
+	int node;
+
+	switch (design) {
+	case FUTEXLAB_DESIGN_PRIVATE:
+		return ctx->priv->mask + 1;
+	case FUTEXLAB_DESIGN_NUMA:
+		for_each_online_node(node)
+			if (flk_numa[node])
+				n += flk_numa[node]->mask + 1;
+		return n;
+	default:
+		return flk_global->mask + 1;
+	}
+}
+
 int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s)
 {
 	u64 __user *ucounts = u64_to_user_ptr(s->counts_ptr);
@@ -59,18 +78,24 @@ int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s)
 
 	if (s->flags)
 		return -EINVAL;
-	if (nr_counts > FLK_MAX_SLOTS * MAX_NUMNODES)
-		return -EINVAL;
 	if (nr_counts && !s->counts_ptr)
 		return -EFAULT;
-	if (nr_counts) {
-		counts = kvcalloc(nr_counts, sizeof(u64), GFP_KERNEL);
-		if (!counts)
-			return -ENOMEM;
-	}
 
 	mutex_lock(&ctx->lock);
 	design = ctx->design ? ctx->design : FUTEXLAB_DESIGN_GLOBAL;
+	/*
+	 * Never more than the design has buckets: the caller's count is
+	 * only the size of its array, and an allocation it could size
+	 * freely would be a user-triggered gigabyte (and a WARN).
+	 */
+	nr_counts = min(nr_counts, flk_design_buckets(ctx, design));
+	if (nr_counts) {
+		counts = kvcalloc(nr_counts, sizeof(u64), GFP_KERNEL_ACCOUNT);
+		if (!counts) {
+			mutex_unlock(&ctx->lock);
+			return -ENOMEM;
+		}
+	}
 	memset(s, 0, sizeof(*s));
 	s->design = design;
 	switch (design) {
@@ -81,7 +106,7 @@ int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s)
 		for_each_online_node(node)
 			if (flk_numa[node])
 				flk_table_sum(flk_numa[node], s, counts,
-					     s->buckets, nr_counts);
+					      s->buckets, nr_counts);
 		break;
 	default:
 		flk_table_sum(flk_global, s, counts, 0, nr_counts);
@@ -89,7 +114,7 @@ int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s)
 	}
 	mutex_unlock(&ctx->lock);
 
-	s->nr_counts = min(nr_counts, s->buckets);
+	s->nr_counts = nr_counts;
 	s->counts_ptr = (u64)(unsigned long)ucounts;
 	if (counts && copy_to_user(ucounts, counts,
 				   s->nr_counts * sizeof(u64)))

@@ -60,13 +60,17 @@ int flk_wait(struct flk_ctx *ctx, struct futexlab_wait *a)
 	dl = flk_deadline(a->flags, a->deadline_ns, &deadline);
 
 retry:
-	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t, true);
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
 	if (ret)
 		return ret;
 	flk_q_init(&q, &t, a->bitset);
 	ret = flk_queue_wait(&t, &q, uaddr, a->val);
-	if (ret == FLK_RETRY)
+	if (ret == FLK_RETRY) {
+		ret = flk_retry_check(dl);
+		if (ret)
+			return ret;
 		goto retry;
+	}
 	if (ret)
 		return ret;
 	return flk_wait_queued(&q, dl);
@@ -85,11 +89,11 @@ int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a)
 	if (!a->bitset)
 		return -EINVAL;
 
-	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t, false);
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
 	if (ret) {
 		/*
-		 * numa design, private key: the page was needed only to find
-		 * the node; an unmapped word has no waiters (the stock
+		 * numa design, private key: the node word was needed only to
+		 * find the table; an unmapped word has no waiters (the stock
 		 * futex does not touch the page of a private wake).
 		 */
 		if (ret == -EFAULT && ctx->design == FUTEXLAB_DESIGN_NUMA &&
@@ -98,8 +102,10 @@ int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a)
 		return ret;
 	}
 
-	if (!flk_hb_waiters_pending(t.hb))	/* B: see the comment above */
+	if (!flk_hb_waiters_pending(t.hb)) {	/* B: see the comment above */
+		flk_target_put(&t);
 		return 0;
+	}
 
 	ret = 0;
 	flk_hb_lock(t.hb);
@@ -119,5 +125,6 @@ int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a)
 	}
 	spin_unlock(&t.hb->lock);
 	flk_wake_flush(&wb);
+	flk_target_put(&t);
 	return ret;
 }
