@@ -339,7 +339,9 @@ static void fz_process(struct fz_ctl *c, uint32_t design, int first_id,
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = fz_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
-	fd = open_design(design, fz_rand(&seed) % 2 ? 0 : 64);
+	/* slots are only for the private design (EINVAL elsewhere) */
+	fd = open_design(design, design == FUTEXLAB_DESIGN_PRIVATE &&
+			 fz_rand(&seed) % 2 ? 64 : 0);
 	if (fd < 0)
 		_exit(1);
 	for (i = 0; i < FZ_THREADS; i++) {
@@ -417,6 +419,8 @@ int t_fuzz(uint32_t design)
 				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	uint64_t seed = fuzz_seed * 131 + design, start = now_ns(), t;
 	uint64_t end = start + (uint64_t)fuzz_seconds * 1000000000ull;
+	uint64_t last_progress = start, last_report = start;
+	unsigned long last_ops = 0;
 	pid_t kids[FZ_PROCS];
 	unsigned long kills = 0, signals = 0, ok = 0, err = 0;
 	char klog[200] = "", overrun[160] = "";
@@ -433,6 +437,21 @@ int t_fuzz(uint32_t design)
 		kids[i] = fz_spawn(c, design, i, fz_rand(&seed));
 	while (c->ops < fuzz_ops && (t = now_ns()) < end && !overrun[0]) {
 		usleep(2000 + fz_pick(&seed, 8000));
+		/* every operation ends within 20 ms: no progress is a hang */
+		if (c->ops != last_ops) {
+			last_ops = c->ops;
+			last_progress = t;
+		} else if (t - last_progress > 6 * FZ_SLACK) {
+			snprintf(overrun, sizeof(overrun),
+				 "no operation completed for 30 s (at %lu)",
+				 last_ops);
+		}
+		if (t - last_report > 10000000000ull) {
+			printf("# fuzz %s: %lu operations after %.0f s\n",
+			       design_name(design), (unsigned long)c->ops,
+			       (t - start) / 1e9);
+			last_report = t;
+		}
 		i = fz_pick(&seed, FZ_WORKERS);
 		if (c->slot[i].tid && fz_pick(&seed, 2)) {
 			syscall(SYS_tgkill, kids[i / FZ_THREADS],
@@ -443,9 +462,10 @@ int t_fuzz(uint32_t design)
 			/* kill -9 a worker process, start another */
 			j = fz_pick(&seed, FZ_PROCS);
 			kill(kids[j], SIGKILL);
-			if (waitpid(kids[j], NULL, 0) != kids[j])
+			if (reap_kid_bounded(kids[j], now_ns()))
 				snprintf(overrun, sizeof(overrun),
-					 "worker %d not reaped", j);
+					 "worker process %d outlived SIGKILL by 3 s",
+					 j);
 			for (i = 0; i < FZ_THREADS; i++)
 				c->slot[j * FZ_THREADS + i].tid = 0;
 			kids[j] = fz_spawn(c, design, j, fz_rand(&seed));
