@@ -112,7 +112,7 @@ static uint64_t fz_addr(struct fz_worker *w, void *unmapped)
 	if (r < 93)
 		return 0;
 	if (r < 97)
-		return (uintptr_t)unmapped + 4 * fz_pick(&w->rng, 1024);
+		return (uintptr_t)unmapped + 4 * fz_pick(&w->rng, 4096);
 	return 0xffffffffff600000ull + 4 * fz_pick(&w->rng, 64);
 }
 
@@ -234,8 +234,11 @@ static int fz_one(struct fz_worker *w, void *unmapped, int op)
 		u.st.flags = fz_pick(&w->rng, 20) == 0;
 		u.st.nr_counts = fz_pick(&w->rng, 3) ? 8 :
 						      (uint32_t)fz_rand(&w->rng);
+		/* a bad array is never a live word: the module would write
+		 * past it into the fuzzer's own state */
 		u.st.counts_ptr = fz_pick(&w->rng, 4) ? (uintptr_t)counts :
-						       fz_addr(w, unmapped);
+			fz_pick(&w->rng, 2) ? 0 : (uintptr_t)unmapped +
+						   8 * fz_pick(&w->rng, 512);
 		if (u.st.nr_counts > 8 && u.st.counts_ptr == (uintptr_t)counts)
 			u.st.nr_counts = 8;
 		return xioctl(w->fd, FUTEXLAB_IOC_STATS, &u.st);
@@ -330,12 +333,16 @@ static void fz_process(struct fz_ctl *c, uint32_t design, int first_id,
 {
 	struct fz_worker w[FZ_THREADS];
 	pthread_t th[FZ_THREADS];
-	void *unmapped = mmap(NULL, 4096, PROT_NONE,
+	/*
+	 * Kept mapped without access rather than unmapped: a hole could be
+	 * reused by a thread stack, and the module's writes to "bad" words
+	 * (a PI claim, a node word) would land in it.
+	 */
+	void *unmapped = mmap(NULL, 4 * 4096, PROT_NONE,
 			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct sigaction sa;
 	int i, fd;
 
-	munmap(unmapped, 4096);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = fz_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
