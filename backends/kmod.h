@@ -9,7 +9,7 @@
  * The cell process opens /dev/futexlab in fl_backend_setup() and sets the
  * design on that file before any operation (the module fixes the design at
  * the first operation). Every backend uses private keys (mm, address); the
- * numa design hashes a futex to the node of its page.
+ * numa design puts a futex in the table of the node in the word after it.
  *
  * The descriptor fl_kmod_fd is shared by every object of the binary: it is
  * declared here and defined once, in the kmod-global descriptor object.
@@ -43,7 +43,15 @@
 #else
 #error "unknown FL_KMOD_DESIGN"
 #endif
+/*
+ * The numa design reads a futex's node from the u32 after its word
+ * (FUTEXLAB_NO_NODE: the module chooses at first use), as futex2-numa does.
+ */
+#if FL_KMOD_DESIGN == FUTEXLAB_DESIGN_NUMA
+#define FL_WORD_BYTES		8
+#else
 #define FL_WORD_BYTES		4
+#endif
 
 #define FL_KMOD_DEV		"/dev/futexlab"
 

@@ -5,19 +5,25 @@
  *
  * Where a futex lives depends on the design of the file it is used
  * through:
- *   global   every key in fl_global;
+ *   global   every key in flk_global;
  *   private  private keys in the file's own table, shared keys in
- *            fl_global (two processes never share a private table; this is
+ *            flk_global (two processes never share a private table; this is
  *            also the rule of the 6.16 private futex hash);
- *   numa     the table of the node of the word's page (or the node the
- *            caller names with FUTEXLAB_F_NODE), private and shared keys
- *            alike.
+ *   numa     the table of the futex's node, private and shared keys
+ *            alike. The node is part of the futex's identity and never
+ *            changes under a waiter (FUTEX2_NUMA's rule): the node the
+ *            caller names with FUTEXLAB_F_NODE, or else the node word that
+ *            follows the futex word, {u32 value; u32 node}; a node word of
+ *            FUTEXLAB_NO_NODE is filled in at first use with the node of
+ *            the word's page. The page itself may move afterwards (a COW,
+ *            MADV_DONTNEED, a migration): the futex stays where it is.
  *
  * The queue of a bucket is a priority list of our own (plist is not
  * exported to modules): entries are kept sorted by kernel priority, FIFO
  * among equal priorities. Insertion walks from the tail, so the common
  * case of waiters that share a priority costs O(1).
  */
+#include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/jhash.h>
 #include <linux/mm.h>
@@ -27,21 +33,29 @@
 #include <linux/uaccess.h>
 #include <asm/futex.h>
 
-#include "futexlab.h"
+#include "futexlab_internal.h"
 
-static u32 fl_hash_seed __read_mostly;
+static u32 flk_hash_seed __read_mostly;
 
-struct fl_table *fl_table_alloc(u32 slots, int node)
+/* The bytes of a table of @slots buckets (what a private table charges). */
+size_t flk_table_bytes(u32 slots)
 {
-	struct fl_table *t;
+	struct flk_table *t;
+
+	return struct_size(t, buckets, slots);
+}
+
+struct flk_table *flk_table_alloc(u32 slots, int node)
+{
+	struct flk_table *t;
 	u32 i;
 
 	t = kvzalloc_node(struct_size(t, buckets, slots), GFP_KERNEL_ACCOUNT,
 			  node);
 	if (!t)
 		return NULL;
-	if (!fl_hash_seed)
-		fl_hash_seed = get_random_u32() | 1;
+	if (!flk_hash_seed)
+		flk_hash_seed = get_random_u32() | 1;
 	t->mask = slots - 1;
 	t->node = node;
 	for (i = 0; i < slots; i++) {
@@ -52,13 +66,13 @@ struct fl_table *fl_table_alloc(u32 slots, int node)
 	return t;
 }
 
-void fl_table_free(struct fl_table *t)
+void flk_table_free(struct flk_table *t)
 {
 	kvfree(t);
 }
 
 /* Fix the design of @ctx at its first operation (global if none chosen). */
-void fl_ctx_start(struct fl_ctx *ctx)
+void flk_ctx_start(struct flk_ctx *ctx)
 {
 	/* pairs with the release below: see the design set before */
 	if (likely(smp_load_acquire(&ctx->started)))
@@ -71,7 +85,7 @@ void fl_ctx_start(struct fl_ctx *ctx)
 	mutex_unlock(&ctx->lock);
 }
 
-bool fl_key_match(const struct fl_key *a, const struct fl_key *b)
+bool flk_key_match(const struct flk_key *a, const struct flk_key *b)
 {
 	return a->ptr == b->ptr && a->word == b->word &&
 	       a->offset == b->offset;
@@ -81,7 +95,7 @@ bool fl_key_match(const struct fl_key *a, const struct fl_key *b)
  * Pin the page of @uaddr: for writing first, so that an untouched private
  * anonymous page is the real page and not the shared zero page.
  */
-static int fl_pin_page(unsigned long uaddr, struct page **page)
+static int flk_pin_page(unsigned long uaddr, struct page **page)
 {
 	int ret;
 
@@ -91,52 +105,108 @@ static int fl_pin_page(unsigned long uaddr, struct page **page)
 	return ret == 1 ? 0 : -EFAULT;
 }
 
-static int fl_shared_key(unsigned long uaddr, struct page *page,
-			 struct fl_key *key)
+/*
+ * The key of a shared futex on @page. An inode key takes a reference on
+ * the inode (see struct flk_key): the folio's mapping is read under RCU
+ * (inodes are freed after a grace period), the reference taken only if the
+ * inode is not being freed, and the folio checked to still belong to that
+ * mapping afterwards (it may have been truncated meanwhile), as the stock
+ * get_futex_key() rechecks.
+ */
+static int flk_shared_key(unsigned long uaddr, struct page *page,
+			  struct flk_key *key, struct inode **inodep)
 {
 	struct folio *folio = page_folio(page);
 	struct address_space *mapping;
+	struct inode *inode = NULL;
 
-	key->offset = offset_in_page(uaddr) | FL_KEY_SHARED;
+	key->offset = offset_in_page(uaddr) | FLK_KEY_SHARED;
 	if (folio_test_anon(folio)) {
 		key->ptr = (unsigned long)current->mm;
 		key->word = uaddr;
 		return 0;
 	}
+	rcu_read_lock();
 	mapping = READ_ONCE(folio->mapping);
-	if (!mapping || !mapping->host)
+	if (mapping && !((unsigned long)mapping & PAGE_MAPPING_FLAGS))
+		inode = READ_ONCE(mapping->host);
+	if (inode)
+		inode = igrab(inode);
+	if (inode && READ_ONCE(folio->mapping) != mapping) {
+		rcu_read_unlock();
+		iput(inode);
 		return -EFAULT;
-	key->ptr = (unsigned long)mapping->host;
+	}
+	rcu_read_unlock();
+	if (!inode)
+		return -EFAULT;
+	*inodep = inode;
+	key->ptr = (unsigned long)inode;
 	key->word = page_to_pgoff(page);
-	key->offset |= FL_KEY_INODE;
+	key->offset |= FLK_KEY_INODE;
 	return 0;
 }
 
-static struct fl_table *fl_node_table(int node)
+static struct flk_table *flk_node_table(int node)
 {
-	if (node < 0 || node >= nr_node_ids || !fl_numa[node])
+	if (node < 0 || node >= nr_node_ids || !flk_numa[node])
 		return NULL;
-	return fl_numa[node];
+	return flk_numa[node];
+}
+
+/*
+ * numa design without FUTEXLAB_F_NODE: the node word after the futex word.
+ * FUTEXLAB_NO_NODE is replaced, once, by the node of the word's page; a
+ * concurrent first use that wrote first wins, and both use its node.
+ * Return: the node, -EINVAL (not an online node with a table) or -EFAULT.
+ */
+static int flk_word_node(unsigned long addr)
+{
+	u32 __user *naddr = (u32 __user *)(addr + sizeof(u32));
+	struct page *page;
+	u32 node, cur;
+	int ret;
+
+	if (get_user(node, naddr))
+		return -EFAULT;
+	if (node == FUTEXLAB_NO_NODE) {
+		ret = flk_pin_page(addr, &page);
+		if (ret)
+			return ret;
+		node = page_to_nid(page);
+		put_page(page);
+		if (!flk_node_table(node))
+			node = first_online_node;
+		/* faults allowed: no lock held */
+		if (futex_atomic_cmpxchg_inatomic(&cur, naddr, FUTEXLAB_NO_NODE,
+						  node))
+			return -EFAULT;
+		if (cur != FUTEXLAB_NO_NODE)
+			node = cur;
+	}
+	if (node >= nr_node_ids || !node_online(node) || !flk_node_table(node))
+		return -EINVAL;
+	return node;
 }
 
 /**
- * fl_target_get() - resolve a user address to its key, table and bucket
+ * flk_target_get() - resolve a user address to its key, table and bucket
  * @ctx:	the file's context (its design decides the table)
  * @uaddr:	the user address of the futex word
  * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_NODE
  * @node:	with FUTEXLAB_F_NODE: the node
- * @t:		filled in
- * @keep_page:	keep the page reference (numa design: a waiter pins it)
+ * @t:		filled in; flk_target_put() drops what it holds
  *
  * May sleep (page faults): call with no lock held.
  * Return: 0, -EINVAL (misaligned address, bad node) or -EFAULT.
  */
-int fl_target_get(struct fl_ctx *ctx, u64 uaddr, u32 flags, u32 node,
-		  struct fl_target *t, bool keep_page)
+int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
+		   struct flk_target *t)
 {
 	unsigned long addr = (unsigned long)uaddr;
 	bool shared = flags & FUTEXLAB_F_SHARED;
-	struct page *page = NULL;
+	bool numa = ctx->design == FUTEXLAB_DESIGN_NUMA;
+	struct page *page;
 	u32 hash;
 	int nid = NUMA_NO_NODE;
 	int ret;
@@ -144,33 +214,31 @@ int fl_target_get(struct fl_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 	memset(t, 0, sizeof(*t));
 	if (addr != uaddr || addr % sizeof(u32))
 		return -EINVAL;
-	if (!access_ok((void __user *)addr, sizeof(u32)))
+	if (!access_ok((void __user *)addr,
+		       numa ? 2 * sizeof(u32) : sizeof(u32)))
 		return -EFAULT;
 
-	if (ctx->design == FUTEXLAB_DESIGN_NUMA && (flags & FUTEXLAB_F_NODE)) {
+	if (numa && (flags & FUTEXLAB_F_NODE)) {
 		if (node >= nr_node_ids || !node_online(node) ||
-		    !fl_node_table(node))
+		    !flk_node_table(node))
 			return -EINVAL;
 		nid = node;
 	} else if (flags & FUTEXLAB_F_NODE) {
 		return -EINVAL;
-	}
-
-	if (shared || (ctx->design == FUTEXLAB_DESIGN_NUMA &&
-		       nid == NUMA_NO_NODE)) {
-		ret = fl_pin_page(addr, &page);
-		if (ret)
-			return ret;
-		if (nid == NUMA_NO_NODE)
-			nid = page_to_nid(page);
+	} else if (numa) {
+		nid = flk_word_node(addr);
+		if (nid < 0)
+			return nid;
 	}
 
 	if (shared) {
-		ret = fl_shared_key(addr, page, &t->key);
-		if (ret) {
-			put_page(page);
+		ret = flk_pin_page(addr, &page);
+		if (ret)
 			return ret;
-		}
+		ret = flk_shared_key(addr, page, &t->key, &t->inode);
+		put_page(page);
+		if (ret)
+			return ret;
 	} else {
 		t->key.ptr = (unsigned long)current->mm;
 		t->key.word = addr;
@@ -178,38 +246,37 @@ int fl_target_get(struct fl_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 
 	switch (ctx->design) {
 	case FUTEXLAB_DESIGN_PRIVATE:
-		t->table = shared ? fl_global : ctx->priv;
+		t->table = shared ? flk_global : ctx->priv;
 		break;
 	case FUTEXLAB_DESIGN_NUMA:
-		t->table = fl_node_table(nid);
-		if (!t->table)
-			t->table = fl_node_table(first_online_node);
+		t->table = flk_node_table(nid);
 		break;
 	default:
-		t->table = fl_global;
+		t->table = flk_global;
 		break;
 	}
 
-	if (page && keep_page && ctx->design == FUTEXLAB_DESIGN_NUMA)
-		t->page = page;
-	else if (page)
-		put_page(page);
-
 	hash = jhash2((u32 *)&t->key, sizeof(t->key) / sizeof(u32),
-		      fl_hash_seed);
+		      flk_hash_seed);
 	t->hb = &t->table->buckets[hash & t->table->mask];
 	return 0;
 }
 
-void fl_target_put(struct fl_target *t)
+/* Drop what @t holds (sleeps: no bucket lock held). */
+void flk_target_put(struct flk_target *t)
 {
-	if (t->page)
-		put_page(t->page);
-	t->page = NULL;
+	if (!t->inode)
+		return;
+	while (t->inode_puts) {
+		iput(t->inode);
+		t->inode_puts--;
+	}
+	iput(t->inode);
+	t->inode = NULL;
 }
 
 /* Take a bucket lock, counting the acquisitions that had to wait. */
-void fl_hb_lock(struct fl_bucket *hb)
+void flk_hb_lock(struct flk_bucket *hb)
 {
 	if (likely(spin_trylock(&hb->lock)))
 		return;
@@ -218,16 +285,16 @@ void fl_hb_lock(struct fl_bucket *hb)
 }
 
 /* Lock two buckets in address order (one lock if they are the same). */
-void fl_hb_lock2(struct fl_bucket *a, struct fl_bucket *b)
+void flk_hb_lock2(struct flk_bucket *a, struct flk_bucket *b)
 {
 	if (a > b)
 		swap(a, b);
-	fl_hb_lock(a);
+	flk_hb_lock(a);
 	if (a != b)
 		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
 }
 
-void fl_hb_unlock2(struct fl_bucket *a, struct fl_bucket *b)
+void flk_hb_unlock2(struct flk_bucket *a, struct flk_bucket *b)
 {
 	spin_unlock(&a->lock);
 	if (a != b)
@@ -235,7 +302,7 @@ void fl_hb_unlock2(struct fl_bucket *a, struct fl_bucket *b)
 }
 
 /* Waker side of the barrier pair in waitwake.c: full barrier, then read. */
-int fl_hb_waiters_pending(struct fl_bucket *hb)
+int flk_hb_waiters_pending(struct flk_bucket *hb)
 {
 	/* B: order the user's store to the word before reading waiters */
 	smp_mb();
@@ -243,9 +310,9 @@ int fl_hb_waiters_pending(struct fl_bucket *hb)
 }
 
 /* The priority list: sorted by prio, FIFO among equal priorities. */
-static void __fl_prio_insert(struct fl_bucket *hb, struct fl_q *q)
+static void __flk_prio_insert(struct flk_bucket *hb, struct flk_q *q)
 {
-	struct fl_q *pos;
+	struct flk_q *pos;
 
 	list_for_each_entry_reverse(pos, &hb->chain, list) {
 		if (pos->prio <= q->prio) {
@@ -257,7 +324,7 @@ static void __fl_prio_insert(struct fl_bucket *hb, struct fl_q *q)
 }
 
 /* Set up the waiter @q of the futex @t, not queued yet. */
-void fl_q_init(struct fl_q *q, struct fl_target *t, u32 bitset)
+void flk_q_init(struct flk_q *q, struct flk_target *t, u32 bitset)
 {
 	memset(q, 0, sizeof(*q));
 	INIT_LIST_HEAD(&q->list);
@@ -265,16 +332,15 @@ void fl_q_init(struct fl_q *q, struct fl_target *t, u32 bitset)
 	q->prio = current->prio;
 	q->key = t->key;
 	q->bitset = bitset;
-	q->page = t->page;
 }
 
 /* Queue @q on @hb; the caller counted it in @hb->waiters already. */
-void __fl_queue(struct fl_bucket *hb, struct fl_table *t, struct fl_q *q)
+void __flk_queue(struct flk_bucket *hb, struct flk_table *t, struct flk_q *q)
 {
 	lockdep_assert_held(&hb->lock);
 	q->hb = hb;
 	q->table = t;
-	__fl_prio_insert(hb, q);
+	__flk_prio_insert(hb, q);
 	hb->len++;
 	if (hb->len > hb->max_len)
 		hb->max_len = hb->len;
@@ -282,9 +348,9 @@ void __fl_queue(struct fl_bucket *hb, struct fl_table *t, struct fl_q *q)
 }
 
 /* Remove @q from its bucket; @q->hb stays set (the waker clears it). */
-void __fl_unqueue(struct fl_q *q)
+void __flk_unqueue(struct flk_q *q)
 {
-	struct fl_bucket *hb = q->hb;
+	struct flk_bucket *hb = q->hb;
 
 	lockdep_assert_held(&hb->lock);
 	list_del_init(&q->list);
@@ -292,7 +358,7 @@ void __fl_unqueue(struct fl_q *q)
 	atomic_dec(&hb->waiters);
 }
 
-static void fl_wake_issue(struct fl_wake_batch *wb)
+static void flk_wake_issue(struct flk_wake_batch *wb)
 {
 	unsigned int i;
 
@@ -308,23 +374,23 @@ static void fl_wake_issue(struct fl_wake_batch *wb)
  * return and its stack (and @q) be gone: take the task reference first.
  * A full batch is woken right away, under the lock: correct, if slower.
  */
-void __fl_wake_q(struct fl_q *q, struct fl_wake_batch *wb)
+void __flk_wake_q(struct flk_q *q, struct flk_wake_batch *wb)
 {
 	struct task_struct *p = q->task;
 
 	get_task_struct(p);
-	__fl_unqueue(q);
+	__flk_unqueue(q);
 	q->hb->woken++;
 	/* release: the dequeue is visible before the waiter may leave */
 	smp_store_release(&q->hb, NULL);
-	if (wb->nr == FL_WAKE_BATCH)
-		fl_wake_issue(wb);
+	if (wb->nr == FLK_WAKE_BATCH)
+		flk_wake_issue(wb);
 	wb->task[wb->nr++] = p;
 }
 
-void fl_wake_flush(struct fl_wake_batch *wb)
+void flk_wake_flush(struct flk_wake_batch *wb)
 {
-	fl_wake_issue(wb);
+	flk_wake_issue(wb);
 }
 
 /*
@@ -332,9 +398,9 @@ void fl_wake_flush(struct fl_wake_batch *wb)
  * Return: true if it was still queued and is now removed, false if a waker
  * dequeued it first (the wake, or the PI lock hand-over, is ours).
  */
-bool fl_unqueue_self(struct fl_q *q)
+bool flk_unqueue_self(struct flk_q *q)
 {
-	struct fl_bucket *hb;
+	struct flk_bucket *hb;
 
 	for (;;) {
 		/* acquire: pairs with the waker's release of NULL */
@@ -347,9 +413,9 @@ bool fl_unqueue_self(struct fl_q *q)
 			break;
 		spin_unlock(&hb->lock);
 	}
-	__fl_unqueue(q);
+	__flk_unqueue(q);
 	if (q->pi)
-		__fl_pi_waiter_left(q->pi);	/* in the same critical section */
+		__flk_pi_waiter_left(q->pi);	/* in the same critical section */
 	spin_unlock(&hb->lock);
 	return true;
 }
@@ -360,73 +426,80 @@ bool fl_unqueue_self(struct fl_q *q)
  * pair in waitwake.c. @dest is the futex that waiters are queued on: @t
  * itself for a wait or a PI lock, the requeue target for a requeue.
  */
-void fl_lock_waiting(struct fl_target *t, struct fl_target *dest)
+void flk_lock_waiting(struct flk_target *t, struct flk_target *dest)
 {
 	atomic_inc(&dest->hb->waiters);
 	smp_mb__after_atomic();		/* A: see waitwake.c */
-	fl_hb_lock2(t->hb, dest->hb);
+	flk_hb_lock2(t->hb, dest->hb);
 }
 
-/* Undo fl_lock_waiting() when nothing was queued, and put @dest's page. */
-void fl_unlock_waiting(struct fl_target *t, struct fl_target *dest)
+/*
+ * Undo flk_lock_waiting() when nothing was queued (or the waiters queued
+ * took their references), then drop what @t and @dest hold.
+ */
+void flk_unlock_waiting(struct flk_target *t, struct flk_target *dest)
 {
-	fl_hb_unlock2(t->hb, dest->hb);
+	flk_hb_unlock2(t->hb, dest->hb);
 	atomic_dec(&dest->hb->waiters);
-	fl_target_put(dest);
+	flk_target_put(t);
+	if (dest != t)
+		flk_target_put(dest);
 }
 
 /**
- * fl_lock_word() - fl_lock_waiting(), then read the word of @t
+ * flk_lock_word() - flk_lock_waiting(), then read the word of @t
  * @t:		the futex whose word is read
- * @dest:	as for fl_lock_waiting()
+ * @dest:	as for flk_lock_waiting()
  * @uaddr:	the word of @t
  * @uval:	the value read
  *
- * Return: 0 with the bucket locks held; else fl_unlock_waiting() was done
- * and the word faulted: FL_RETRY if it was faulted in (resolve the targets
+ * Return: 0 with the bucket locks held; else flk_unlock_waiting() was done
+ * and the word faulted: FLK_RETRY if it was faulted in (resolve the targets
  * again and retry), -EFAULT if it cannot be read.
  */
-int fl_lock_word(struct fl_target *t, struct fl_target *dest,
+int flk_lock_word(struct flk_target *t, struct flk_target *dest,
 		 u32 __user *uaddr, u32 *uval)
 {
-	fl_lock_waiting(t, dest);
-	if (!fl_get_value_locked(uval, uaddr))
+	flk_lock_waiting(t, dest);
+	if (!flk_get_value_locked(uval, uaddr))
 		return 0;
-	fl_unlock_waiting(t, dest);
-	return get_user(*uval, uaddr) ? -EFAULT : FL_RETRY;
+	flk_unlock_waiting(t, dest);
+	return get_user(*uval, uaddr) ? -EFAULT : FLK_RETRY;
 }
 
 /**
- * fl_queue_wait() - queue @q on @t if the word still holds @val
- * @t:		the futex, resolved with its page kept
- * @q:		the waiter, from fl_q_init()
+ * flk_queue_wait() - queue @q on @t if the word still holds @val
+ * @t:		the futex; once @q is queued, @q holds @t's inode reference
+ * @q:		the waiter, from flk_q_init()
  * @uaddr:	the word
  * @val:	the value the caller saw
  *
  * Return: 0 once @q is queued (the bucket unlocked); else nothing is held:
- * -EAGAIN (the word changed, counted), -EFAULT or FL_RETRY (fl_lock_word()).
+ * -EAGAIN (the word changed, counted), -EFAULT or FLK_RETRY (flk_lock_word()).
  */
-int fl_queue_wait(struct fl_target *t, struct fl_q *q, u32 __user *uaddr,
+int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 		  u32 val)
 {
 	u32 uval;
 	int ret;
 
-	ret = fl_lock_word(t, t, uaddr, &uval);
+	ret = flk_lock_word(t, t, uaddr, &uval);
 	if (ret)
 		return ret;
 	if (uval != val) {
 		t->hb->eagain++;
-		fl_unlock_waiting(t, t);
+		flk_unlock_waiting(t, t);
 		return -EAGAIN;
 	}
-	__fl_queue(t->hb, t->table, q);
+	__flk_queue(t->hb, t->table, q);
+	q->inode = t->inode;
+	t->inode = NULL;
 	spin_unlock(&t->hb->lock);
 	return 0;
 }
 
 /* Read the word under a bucket lock: a fault returns -EFAULT at once. */
-int fl_get_value_locked(u32 *dest, u32 __user *uaddr)
+int flk_get_value_locked(u32 *dest, u32 __user *uaddr)
 {
 	int ret;
 
@@ -436,7 +509,7 @@ int fl_get_value_locked(u32 *dest, u32 __user *uaddr)
 	return ret ? -EFAULT : 0;
 }
 
-int fl_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new)
+int flk_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new)
 {
 	int ret;
 
@@ -447,7 +520,7 @@ int fl_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new)
 }
 
 /**
- * fl_sleep() - sleep until a waker dequeues @q, the deadline, or a signal
+ * flk_sleep() - sleep until a waker dequeues @q, the deadline, or a signal
  * @q:		the queued waiter
  * @deadline:	absolute CLOCK_MONOTONIC, or NULL
  * @timed_out:	set when the deadline passed
@@ -458,7 +531,7 @@ int fl_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new)
  *
  * Return: 0 if a waker dequeued us, else 1 (the caller unqueues itself).
  */
-int fl_sleep(struct fl_q *q, ktime_t *deadline, bool *timed_out)
+int flk_sleep(struct flk_q *q, ktime_t *deadline, bool *timed_out)
 {
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -482,22 +555,22 @@ int fl_sleep(struct fl_q *q, ktime_t *deadline, bool *timed_out)
 }
 
 /**
- * fl_wait_queued() - sleep as the queued waiter @q, then leave the queue
+ * flk_wait_queued() - sleep as the queued waiter @q, then leave the queue
  * @q:		the queued waiter
  * @deadline:	absolute CLOCK_MONOTONIC, or NULL
  *
- * Counts a timeout or a signal in @q's table and puts the page @q pinned
- * (a requeue may have swapped it).
+ * Counts a timeout or a signal in @q's table and drops the references @q
+ * held (a requeue may have swapped them).
  *
  * Return: 0 if a waker dequeued @q, -ETIMEDOUT, or -ERESTARTSYS (a signal:
  * the caller may turn it into its own restart rule).
  */
-int fl_wait_queued(struct fl_q *q, ktime_t *deadline)
+int flk_wait_queued(struct flk_q *q, ktime_t *deadline)
 {
 	bool timed_out = false;
 	int ret = 0;
 
-	if (fl_sleep(q, deadline, &timed_out) && fl_unqueue_self(q)) {
+	if (flk_sleep(q, deadline, &timed_out) && flk_unqueue_self(q)) {
 		if (timed_out) {
 			atomic64_inc(&q->table->timeouts);
 			ret = -ETIMEDOUT;
@@ -506,16 +579,46 @@ int fl_wait_queued(struct fl_q *q, ktime_t *deadline)
 			ret = -ERESTARTSYS;
 		}
 	}
-	if (q->page)
-		put_page(q->page);
+	flk_q_put_refs(q);
 	return ret;
 }
 
+/* Drop the inode references of a waiter off every queue (sleeps). */
+void flk_q_put_refs(struct flk_q *q)
+{
+	if (q->inode)
+		iput(q->inode);
+	if (q->inode2)
+		iput(q->inode2);
+	q->inode = NULL;
+	q->inode2 = NULL;
+}
+
 /* The absolute deadline of an operation: NULL without FUTEXLAB_F_DEADLINE. */
-ktime_t *fl_deadline(u32 flags, u64 deadline_ns, ktime_t *buf)
+ktime_t *flk_deadline(u32 flags, u64 deadline_ns, ktime_t *buf)
 {
 	if (!(flags & FUTEXLAB_F_DEADLINE))
 		return NULL;
 	*buf = deadline_ns > KTIME_MAX ? KTIME_MAX : (ktime_t)deadline_ns;
 	return buf;
+}
+
+/**
+ * flk_retry_check() - between two passes of a retry loop
+ * @deadline:	the operation's absolute deadline, or NULL
+ *
+ * A user can make any retry loop go round again and again (a word that
+ * keeps changing or faulting, an owner that keeps running): every loop
+ * calls this, so it yields the CPU and ends at a signal or the deadline.
+ *
+ * Return: 0 to go round again, -ERESTARTSYS (a signal) or -ETIMEDOUT.
+ */
+int flk_retry_check(ktime_t *deadline)
+{
+	if (signal_pending(current))
+		return -ERESTARTSYS;
+	if (deadline && ktime_compare(ktime_get(), *deadline) >= 0)
+		return -ETIMEDOUT;
+	cond_resched();
+	return 0;
 }

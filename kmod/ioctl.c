@@ -4,15 +4,19 @@
  * copy results out. Validation of flags and values lives with each
  * operation; this file only knows the ABI.
  */
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/uaccess.h>
 
-#include "futexlab.h"
+#include "futexlab_internal.h"
 
-static int fl_ioc_set_design(struct fl_ctx *ctx, void __user *argp)
+static int flk_ioc_set_design(struct flk_ctx *ctx, void __user *argp)
 {
 	struct futexlab_design d;
-	struct fl_table *t = NULL, *old;
+	struct flk_table *t = NULL, *old;
+	kuid_t uid = current_uid();
+	size_t bytes = 0, old_bytes;
+	kuid_t old_uid;
 	u32 slots;
 
 	if (copy_from_user(&d, argp, sizeof(d)))
@@ -26,12 +30,17 @@ static int fl_ioc_set_design(struct fl_ctx *ctx, void __user *argp)
 			return -EINVAL;	/* module parameters size these */
 		break;
 	case FUTEXLAB_DESIGN_PRIVATE:
-		slots = d.slots ? d.slots : fl_private_default_slots;
-		if (!is_power_of_2(slots) || slots > FL_MAX_SLOTS)
+		slots = d.slots ? d.slots : flk_private_default_slots;
+		if (!is_power_of_2(slots) || slots > FUTEXLAB_MAX_PRIVATE_SLOTS)
 			return -EINVAL;
-		t = fl_table_alloc(slots, NUMA_NO_NODE);
-		if (!t)
+		bytes = flk_table_bytes(slots);
+		if (flk_charge(uid, bytes))
 			return -ENOMEM;
+		t = flk_table_alloc(slots, NUMA_NO_NODE);
+		if (!t) {
+			flk_uncharge(uid, bytes);
+			return -ENOMEM;
+		}
 		break;
 	default:
 		return -EINVAL;
@@ -41,19 +50,25 @@ static int fl_ioc_set_design(struct fl_ctx *ctx, void __user *argp)
 	if (ctx->started) {
 		mutex_unlock(&ctx->lock);
 		if (t)
-			fl_table_free(t);
+			flk_table_free(t);
+		flk_uncharge(uid, bytes);
 		return -EBUSY;
 	}
 	old = ctx->priv;
+	old_uid = ctx->uid;
+	old_bytes = ctx->charged;
 	ctx->priv = t;
+	ctx->uid = uid;
+	ctx->charged = bytes;
 	ctx->design = d.design;
 	mutex_unlock(&ctx->lock);
 	if (old)
-		fl_table_free(old);
+		flk_table_free(old);
+	flk_uncharge(old_uid, old_bytes);
 	return 0;
 }
 
-static int fl_ioc_get_design(struct fl_ctx *ctx, void __user *argp)
+static int flk_ioc_get_design(struct flk_ctx *ctx, void __user *argp)
 {
 	struct futexlab_design d;
 	int node;
@@ -72,14 +87,14 @@ static int fl_ioc_get_design(struct fl_ctx *ctx, void __user *argp)
 		break;
 	case FUTEXLAB_DESIGN_NUMA:
 		for_each_online_node(node) {
-			if (!fl_numa[node])
+			if (!flk_numa[node])
 				continue;
-			d.slots = fl_numa[node]->mask + 1;
+			d.slots = flk_numa[node]->mask + 1;
 			d.nodes++;
 		}
 		break;
 	default:
-		d.slots = fl_global->mask + 1;
+		d.slots = flk_global->mask + 1;
 		d.nodes = 1;
 		break;
 	}
@@ -88,114 +103,114 @@ static int fl_ioc_get_design(struct fl_ctx *ctx, void __user *argp)
 	return copy_to_user(argp, &d, sizeof(d)) ? -EFAULT : 0;
 }
 
-static int fl_ioc_set_design_out(struct fl_ctx *ctx, void __user *argp)
+static int flk_ioc_set_design_out(struct flk_ctx *ctx, void __user *argp)
 {
-	int ret = fl_ioc_set_design(ctx, argp);
+	int ret = flk_ioc_set_design(ctx, argp);
 
-	return ret ? ret : fl_ioc_get_design(ctx, argp);
+	return ret ? ret : flk_ioc_get_design(ctx, argp);
 }
 
-static int fl_ioc_wait(struct fl_ctx *ctx, void __user *argp)
+static int flk_ioc_wait(struct flk_ctx *ctx, void __user *argp)
 {
 	struct futexlab_wait a;
 
 	if (copy_from_user(&a, argp, sizeof(a)))
 		return -EFAULT;
-	fl_ctx_start(ctx);
-	return fl_wait(ctx, &a);
+	flk_ctx_start(ctx);
+	return flk_wait(ctx, &a);
 }
 
-static int fl_ioc_wake(struct fl_ctx *ctx, void __user *argp)
+static int flk_ioc_wake(struct flk_ctx *ctx, void __user *argp)
 {
 	struct futexlab_wake a;
 
 	if (copy_from_user(&a, argp, sizeof(a)))
 		return -EFAULT;
-	fl_ctx_start(ctx);
-	return fl_wake(ctx, &a);
+	flk_ctx_start(ctx);
+	return flk_wake(ctx, &a);
 }
 
-static int fl_ioc_cmp_requeue(struct fl_ctx *ctx, void __user *argp)
+static int flk_ioc_cmp_requeue(struct flk_ctx *ctx, void __user *argp)
 {
 	struct futexlab_requeue a;
 
 	if (copy_from_user(&a, argp, sizeof(a)))
 		return -EFAULT;
-	fl_ctx_start(ctx);
-	return fl_cmp_requeue(ctx, &a);
+	flk_ctx_start(ctx);
+	return flk_cmp_requeue(ctx, &a);
 }
 
-static int fl_ioc_wait_requeue_pi(struct fl_ctx *ctx, void __user *argp)
+static int flk_ioc_wait_requeue_pi(struct flk_ctx *ctx, void __user *argp)
 {
 	struct futexlab_wait_requeue_pi a;
 
 	if (copy_from_user(&a, argp, sizeof(a)))
 		return -EFAULT;
-	fl_ctx_start(ctx);
-	return fl_wait_requeue_pi(ctx, &a);
+	flk_ctx_start(ctx);
+	return flk_wait_requeue_pi(ctx, &a);
 }
 
-static int fl_ioc_cmp_requeue_pi(struct fl_ctx *ctx, void __user *argp)
+static int flk_ioc_cmp_requeue_pi(struct flk_ctx *ctx, void __user *argp)
 {
 	struct futexlab_requeue a;
 
 	if (copy_from_user(&a, argp, sizeof(a)))
 		return -EFAULT;
-	fl_ctx_start(ctx);
-	return fl_cmp_requeue_pi(ctx, &a);
+	flk_ctx_start(ctx);
+	return flk_cmp_requeue_pi(ctx, &a);
 }
 
-static int fl_ioc_pi(struct fl_ctx *ctx, void __user *argp, unsigned int cmd)
+static int flk_ioc_pi(struct flk_ctx *ctx, void __user *argp, unsigned int cmd)
 {
 	struct futexlab_pi a;
 
 	if (copy_from_user(&a, argp, sizeof(a)))
 		return -EFAULT;
-	fl_ctx_start(ctx);
+	flk_ctx_start(ctx);
 	if (cmd == FUTEXLAB_IOC_UNLOCK_PI)
-		return fl_unlock_pi(ctx, &a);
-	return fl_lock_pi(ctx, &a, cmd == FUTEXLAB_IOC_TRYLOCK_PI);
+		return flk_unlock_pi(ctx, &a);
+	return flk_lock_pi(ctx, &a, cmd == FUTEXLAB_IOC_TRYLOCK_PI);
 }
 
-static int fl_ioc_stats(struct fl_ctx *ctx, void __user *argp)
+static int flk_ioc_stats(struct flk_ctx *ctx, void __user *argp)
 {
 	struct futexlab_stats s;
 	int ret;
 
 	if (copy_from_user(&s, argp, sizeof(s)))
 		return -EFAULT;
-	ret = fl_stats(ctx, &s);
+	ret = flk_stats(ctx, &s);
 	if (ret)
 		return ret;
 	return copy_to_user(argp, &s, sizeof(s)) ? -EFAULT : 0;
 }
 
-long fl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+long flk_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	struct fl_ctx *ctx = file->private_data;
+	struct flk_ctx *ctx = file->private_data;
 	void __user *argp = (void __user *)arg;
 
 	switch (cmd) {
 	case FUTEXLAB_IOC_SET_DESIGN:
-		return fl_ioc_set_design_out(ctx, argp);
+		return flk_ioc_set_design_out(ctx, argp);
 	case FUTEXLAB_IOC_GET_DESIGN:
-		return fl_ioc_get_design(ctx, argp);
+		return flk_ioc_get_design(ctx, argp);
 	case FUTEXLAB_IOC_WAIT:
-		return fl_ioc_wait(ctx, argp);
+		return flk_ioc_wait(ctx, argp);
 	case FUTEXLAB_IOC_WAKE:
-		return fl_ioc_wake(ctx, argp);
+		return flk_ioc_wake(ctx, argp);
 	case FUTEXLAB_IOC_CMP_REQUEUE:
-		return fl_ioc_cmp_requeue(ctx, argp);
+		return flk_ioc_cmp_requeue(ctx, argp);
 	case FUTEXLAB_IOC_LOCK_PI:
 	case FUTEXLAB_IOC_TRYLOCK_PI:
 	case FUTEXLAB_IOC_UNLOCK_PI:
-		return fl_ioc_pi(ctx, argp, cmd);
+		return flk_ioc_pi(ctx, argp, cmd);
 	case FUTEXLAB_IOC_STATS:
-		return fl_ioc_stats(ctx, argp);
+		return flk_ioc_stats(ctx, argp);
 	case FUTEXLAB_IOC_WAIT_REQUEUE_PI:
-		return fl_ioc_wait_requeue_pi(ctx, argp);
+		return flk_ioc_wait_requeue_pi(ctx, argp);
 	case FUTEXLAB_IOC_CMP_REQUEUE_PI:
-		return fl_ioc_cmp_requeue_pi(ctx, argp);
+		return flk_ioc_cmp_requeue_pi(ctx, argp);
 	default:
 		return -ENOTTY;
 	}

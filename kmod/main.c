@@ -18,7 +18,7 @@
 #include <linux/slab.h>
 #include <linux/stringify.h>
 
-#include "futexlab.h"
+#include "futexlab_internal.h"
 
 static unsigned int global_slots;
 module_param(global_slots, uint, 0444);
@@ -30,24 +30,99 @@ module_param(numa_slots, uint, 0444);
 MODULE_PARM_DESC(numa_slots,
 		 "buckets of each node's table, a power of two (0: 256 per CPU of the node)");
 
-unsigned int fl_private_default_slots = 256;
-module_param_named(private_slots, fl_private_default_slots, uint, 0444);
+unsigned int flk_private_default_slots = 256;
+module_param_named(private_slots, flk_private_default_slots, uint, 0444);
 MODULE_PARM_DESC(private_slots,
 		 "default buckets of a private table, a power of two");
 
-unsigned int fl_adaptive_spin_us;
-module_param_named(adaptive_spin_us, fl_adaptive_spin_us, uint, 0644);
+unsigned int flk_adaptive_spin_us;
+module_param_named(adaptive_spin_us, flk_adaptive_spin_us, uint, 0644);
 MODULE_PARM_DESC(adaptive_spin_us,
 		 "lock_pi spins up to this long while the owner runs, before queueing (0: off)");
 
-struct fl_table *fl_global;
-struct fl_table **fl_numa;
+static unsigned int flk_private_mib_per_user = 64;
+module_param_named(private_mib_per_user, flk_private_mib_per_user, uint, 0644);
+MODULE_PARM_DESC(private_mib_per_user,
+		 "MiB of private tables one user may hold open in all");
 
-static int fl_open(struct inode *inode, struct file *file)
+struct flk_table *flk_global;
+struct flk_table **flk_numa;
+
+/*
+ * The memory of private tables, charged per user: a user can open the
+ * device many times, so the cap per file (FUTEXLAB_MAX_PRIVATE_SLOTS) alone
+ * does not bound what one user pins. One entry per user holding tables.
+ */
+struct flk_user {
+	struct list_head list;
+	kuid_t uid;
+	size_t bytes;
+};
+
+static LIST_HEAD(flk_users);
+static DEFINE_MUTEX(flk_users_lock);
+
+static struct flk_user *flk_user_find(kuid_t uid)
 {
-	struct fl_ctx *ctx;
+	struct flk_user *u;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	list_for_each_entry(u, &flk_users, list)
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
+}
+
+/* Charge @bytes of private tables to @uid: 0, or -ENOMEM beyond the cap. */
+int flk_charge(kuid_t uid, size_t bytes)
+{
+	size_t cap = (size_t)READ_ONCE(flk_private_mib_per_user) << 20;
+	struct flk_user *u;
+	int ret = 0;
+
+	mutex_lock(&flk_users_lock);
+	u = flk_user_find(uid);
+	if ((u ? u->bytes : 0) + bytes > cap) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (!u) {
+		u = kzalloc(sizeof(*u), GFP_KERNEL_ACCOUNT);
+		if (!u) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		u->uid = uid;
+		list_add(&u->list, &flk_users);
+	}
+	u->bytes += bytes;
+out:
+	mutex_unlock(&flk_users_lock);
+	return ret;
+}
+
+void flk_uncharge(kuid_t uid, size_t bytes)
+{
+	struct flk_user *u;
+
+	if (!bytes)
+		return;
+	mutex_lock(&flk_users_lock);
+	u = flk_user_find(uid);
+	if (u) {
+		u->bytes -= min(u->bytes, bytes);
+		if (!u->bytes) {
+			list_del(&u->list);
+			kfree(u);
+		}
+	}
+	mutex_unlock(&flk_users_lock);
+}
+
+static int flk_open(struct inode *inode, struct file *file)
+{
+	struct flk_ctx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
 	mutex_init(&ctx->lock);
@@ -56,112 +131,113 @@ static int fl_open(struct inode *inode, struct file *file)
 }
 
 /* The last reference to the description is gone: no waiter can be queued. */
-static int fl_release(struct inode *inode, struct file *file)
+static int flk_release(struct inode *inode, struct file *file)
 {
-	struct fl_ctx *ctx = file->private_data;
+	struct flk_ctx *ctx = file->private_data;
 
 	if (ctx->priv)
-		fl_table_free(ctx->priv);
+		flk_table_free(ctx->priv);
+	flk_uncharge(ctx->uid, ctx->charged);
 	mutex_destroy(&ctx->lock);
 	kfree(ctx);
 	return 0;
 }
 
-static const struct file_operations fl_fops = {
+static const struct file_operations flk_fops = {
 	.owner = THIS_MODULE,
-	.open = fl_open,
-	.release = fl_release,
-	.unlocked_ioctl = fl_ioctl,
+	.open = flk_open,
+	.release = flk_release,
+	.unlocked_ioctl = flk_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 };
 
-static struct miscdevice fl_misc = {
+static struct miscdevice flk_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "futexlab",
-	.fops = &fl_fops,
+	.fops = &flk_fops,
 	.mode = 0666,
 };
 
-static u32 fl_slots(unsigned int param, unsigned int cpus)
+static u32 flk_slots(unsigned int param, unsigned int cpus)
 {
 	if (param)
 		return param;
 	return roundup_pow_of_two(256 * max(cpus, 1U));
 }
 
-static void fl_tables_free(void)
+static void flk_tables_free(void)
 {
 	int node;
 
-	if (fl_numa) {
+	if (flk_numa) {
 		for (node = 0; node < nr_node_ids; node++)
-			if (fl_numa[node])
-				fl_table_free(fl_numa[node]);
-		kfree(fl_numa);
-		fl_numa = NULL;
+			if (flk_numa[node])
+				flk_table_free(flk_numa[node]);
+		kfree(flk_numa);
+		flk_numa = NULL;
 	}
-	if (fl_global)
-		fl_table_free(fl_global);
-	fl_global = NULL;
+	if (flk_global)
+		flk_table_free(flk_global);
+	flk_global = NULL;
 }
 
-static int fl_tables_alloc(void)
+static int flk_tables_alloc(void)
 {
 	int node;
 
-	fl_global = fl_table_alloc(fl_slots(global_slots,
+	flk_global = flk_table_alloc(flk_slots(global_slots,
 					    num_possible_cpus()),
 				   NUMA_NO_NODE);
-	if (!fl_global)
+	if (!flk_global)
 		return -ENOMEM;
-	fl_numa = kcalloc(nr_node_ids, sizeof(*fl_numa), GFP_KERNEL);
-	if (!fl_numa)
+	flk_numa = kcalloc(nr_node_ids, sizeof(*flk_numa), GFP_KERNEL);
+	if (!flk_numa)
 		return -ENOMEM;
 	for_each_online_node(node) {
 		u32 cpus = cpumask_weight(cpumask_of_node(node));
 
-		fl_numa[node] = fl_table_alloc(fl_slots(numa_slots, cpus),
+		flk_numa[node] = flk_table_alloc(flk_slots(numa_slots, cpus),
 					       node);
-		if (!fl_numa[node])
+		if (!flk_numa[node])
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int __init fl_init(void)
+static int __init flk_init(void)
 {
 	int ret;
 
 	if ((global_slots && !is_power_of_2(global_slots)) ||
 	    (numa_slots && !is_power_of_2(numa_slots)) ||
-	    !is_power_of_2(fl_private_default_slots) ||
-	    global_slots > FL_MAX_SLOTS || numa_slots > FL_MAX_SLOTS ||
-	    fl_private_default_slots > FL_MAX_SLOTS)
+	    !is_power_of_2(flk_private_default_slots) ||
+	    global_slots > FLK_MAX_SLOTS || numa_slots > FLK_MAX_SLOTS ||
+	    flk_private_default_slots > FUTEXLAB_MAX_PRIVATE_SLOTS)
 		return -EINVAL;
 
-	ret = fl_tables_alloc();
+	ret = flk_tables_alloc();
 	if (ret)
 		goto out_free;
-	ret = misc_register(&fl_misc);
+	ret = misc_register(&flk_misc);
 	if (ret)
 		goto out_free;
-	fl_debugfs_init();
+	flk_debugfs_init();
 	return 0;
 
 out_free:
-	fl_tables_free();
+	flk_tables_free();
 	return ret;
 }
 
-static void __exit fl_exit(void)
+static void __exit flk_exit(void)
 {
-	fl_debugfs_exit();
-	misc_deregister(&fl_misc);
-	fl_tables_free();
+	flk_debugfs_exit();
+	misc_deregister(&flk_misc);
+	flk_tables_free();
 }
 
-module_init(fl_init);
-module_exit(fl_exit);
+module_init(flk_init);
+module_exit(flk_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("futexlab");

@@ -8,30 +8,44 @@
  * word becomes that waiter's TID | WAITERS, and the waiter returns owning
  * it, like the stock futex.
  *
- * Boosting, kept simple rather than complete:
- *  - waiters are queued by priority; when the top waiter is a real-time
- *    task of higher priority than the owner, the owner is switched to
- *    SCHED_FIFO at the waiter's priority with sched_setattr_nocheck(), and
- *    its previous policy, priority and nice value are saved;
+ * Boosting, kept simple rather than complete (the security model of
+ * docs/kmod.md):
  *  - whenever the waiters or the owner change (a waiter queues or leaves,
- *    the lock is handed over), the boost is recomputed: the old owner is
- *    restored, the new owner boosted if needed;
+ *    the lock is handed over or taken), the boost is recomputed from the
+ *    waiters' priorities as they are now: the old owner is restored, the
+ *    new owner boosted if needed;
+ *  - a waiter stands for the real-time priority of its own policy
+ *    (SCHED_FIFO/RR: its priority; SCHED_DEADLINE: the top one, 99), and
+ *    never for more than it could give the owner itself with
+ *    sched_setattr(): nothing without CAP_SYS_NICE unless it has the
+ *    owner's uid, and then no more than the owner's RLIMIT_RTPRIO;
+ *  - the owner is switched to SCHED_FIFO at the highest such priority
+ *    with sched_setattr_nocheck(), keeping its reset-on-fork flag; its
+ *    policy, priority, nice and reset-on-fork are saved first and put
+ *    back when the boost ends, unless it changed its scheduling itself
+ *    meanwhile (then its own choice stands);
+ *  - kernel threads are never owners (EPERM, as stock), nor are exiting or
+ *    dead tasks (ESRCH, as stock);
  *  - sched_setattr_nocheck() may sleep, so it runs outside the bucket lock,
- *    serialized per lock by fl_pi_state.boost_lock; between a change and the
- *    recomputation the boost may be briefly stale.
+ *    serialized per lock by flk_pi_state.boost_lock; between a change and
+ *    the recomputation the boost may be briefly stale.
  * Limits (documented in docs/kmod.md): no chained boosting (a boosted owner
  * blocked on a second PI lock does not pass the boost on); an owner that
- * holds two contended module PI locks, or changes its own policy while
- * boosted, is restored to the attributes saved by the first boost; a
- * SCHED_DEADLINE owner is not boosted; an owner that dies holding the lock
- * leaves its waiters blocked until their deadline or a signal (no robust
- * list). Requeue-PI (requeue.c) queues its waiters here the same way.
+ * holds two contended module PI locks is restored to the attributes saved
+ * by the first boost; a SCHED_DEADLINE owner is not boosted; an owner that
+ * dies holding the lock leaves its queued waiters blocked until their
+ * deadline or a signal (no robust list), while a new LOCK_PI on its word
+ * fails with ESRCH. Requeue-PI (requeue.c) queues its waiters here the
+ * same way.
  */
+#include <linux/cred.h>
 #include <linux/errno.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/pagemap.h>
 #include <linux/pid.h>
+#include <linux/sched/prio.h>
 #include <linux/sched/rt.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -39,18 +53,19 @@
 #include <linux/uaccess.h>
 #include <uapi/linux/sched/types.h>
 
-#include "futexlab.h"
+#include "futexlab_internal.h"
 
-#define FL_LOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
+#define FLK_LOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
 			 FUTEXLAB_F_NODE)
-#define FL_UNLOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
+#define FLK_UNLOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
 
 /**
- * struct fl_pi_state - the kernel side of one contended PI lock
+ * struct flk_pi_state - the kernel side of one contended PI lock
  * @list:	in @hb->pi_states; @hb->lock
  * @key:	the lock's futex key (constant)
  * @hb:		its bucket (constant: PI waiters are never requeued)
  * @table:	the table of @hb
+ * @inode:	the reference held for an inode @key (see struct flk_key)
  * @refs:	queued waiters plus transient users; @hb->lock
  * @nr_waiters:	queued waiters; @hb->lock
  * @owner:	the task the word names, a reference held; @hb->lock
@@ -60,12 +75,14 @@
  * @saved_policy: @boosted's policy before the boost; @boost_lock
  * @saved_rt_priority: its real-time priority; @boost_lock
  * @saved_nice:	its nice value; @boost_lock
+ * @saved_reset_on_fork: its reset-on-fork flag; @boost_lock
  */
-struct fl_pi_state {
+struct flk_pi_state {
 	struct list_head list;
-	struct fl_key key;
-	struct fl_bucket *hb;
-	struct fl_table *table;
+	struct flk_key key;
+	struct flk_bucket *hb;
+	struct flk_table *table;
+	struct inode *inode;
 	unsigned int refs;
 	unsigned int nr_waiters;
 	struct task_struct *owner;
@@ -75,36 +92,97 @@ struct fl_pi_state {
 	u32 saved_policy;
 	u32 saved_rt_priority;
 	int saved_nice;
+	bool saved_reset_on_fork;
 };
 
-static bool fl_rt_policy(unsigned int policy)
+static bool flk_rt_policy(unsigned int policy)
 {
 	return policy == SCHED_FIFO || policy == SCHED_RR;
 }
 
-static struct fl_pi_state *__fl_pi_find(struct fl_bucket *hb,
-					struct fl_key *key)
+static struct flk_pi_state *__flk_pi_find(struct flk_bucket *hb,
+					struct flk_key *key)
 {
-	struct fl_pi_state *pi;
+	struct flk_pi_state *pi;
 
 	list_for_each_entry(pi, &hb->pi_states, list)
-		if (fl_key_match(&pi->key, key))
+		if (flk_key_match(&pi->key, key))
 			return pi;
 	return NULL;
 }
 
-/* The highest-priority PI waiter of @key: the first in the sorted chain. */
-static struct fl_q *__fl_pi_top(struct fl_bucket *hb, struct fl_key *key)
+/*
+ * The real-time priority a task's own policy stands for, read now (it may
+ * have changed since the task queued): SCHED_FIFO/RR their priority,
+ * SCHED_DEADLINE the top SCHED_FIFO priority, others 0.
+ */
+static unsigned int flk_rt_prio(struct task_struct *p)
 {
-	struct fl_q *q;
+	unsigned int policy = READ_ONCE(p->policy);
 
-	list_for_each_entry(q, &hb->chain, list)
-		if (q->pi && fl_key_match(&q->key, key))
-			return q;
-	return NULL;
+	if (policy == SCHED_DEADLINE)
+		return MAX_RT_PRIO - 1;
+	if (flk_rt_policy(policy))
+		return READ_ONCE(p->rt_priority);
+	return 0;
 }
 
-static struct task_struct *fl_find_task(pid_t tid)
+/*
+ * The highest-priority PI waiter of @key, by the priorities of now; the
+ * first in the chain among equals (the chain is FIFO among equals).
+ */
+static struct flk_q *__flk_pi_top(struct flk_bucket *hb, struct flk_key *key)
+{
+	struct flk_q *q, *top = NULL;
+	unsigned int best = 0, prio;
+
+	list_for_each_entry(q, &hb->chain, list) {
+		if (!q->pi || !flk_key_match(&q->key, key))
+			continue;
+		prio = flk_rt_prio(q->task);
+		if (!top || prio > best) {
+			top = q;
+			best = prio;
+		}
+	}
+	return top;
+}
+
+/*
+ * The highest SCHED_FIFO priority that waiter @q may give @owner: what
+ * sched_setattr() would let @q set on @owner itself. Call under RCU.
+ */
+static unsigned int flk_boost_limit(struct flk_q *q, struct task_struct *owner)
+{
+	const struct cred *pcred = __task_cred(owner);
+
+	if (q->cap_nice)
+		return MAX_RT_PRIO - 1;
+	if (!uid_eq(q->euid, pcred->euid) && !uid_eq(q->euid, pcred->uid))
+		return 0;
+	return min_t(unsigned long, task_rlimit(owner, RLIMIT_RTPRIO),
+		     MAX_RT_PRIO - 1);
+}
+
+/* The boost @pi's waiters may give @owner; the caller holds @pi->hb->lock */
+static unsigned int __flk_pi_want(struct flk_pi_state *pi,
+				  struct task_struct *owner)
+{
+	unsigned int want = 0, prio;
+	struct flk_q *q;
+
+	rcu_read_lock();
+	list_for_each_entry(q, &pi->hb->chain, list) {
+		if (q->pi != pi)
+			continue;
+		prio = min(flk_rt_prio(q->task), flk_boost_limit(q, owner));
+		want = max(want, prio);
+	}
+	rcu_read_unlock();
+	return want;
+}
+
+static struct task_struct *flk_find_task(pid_t tid)
 {
 	struct task_struct *p;
 
@@ -114,75 +192,96 @@ static struct task_struct *fl_find_task(pid_t tid)
 	return p;
 }
 
-static void fl_pi_restore(struct fl_pi_state *pi)
+/*
+ * End the boost: put back the saved attributes, unless the owner changed
+ * its scheduling itself meanwhile (it is no longer what we set).
+ */
+static void flk_pi_restore(struct flk_pi_state *pi)
 {
+	struct task_struct *p = pi->boosted;
 	struct sched_attr attr = {
 		.size = sizeof(attr),
 		.sched_policy = pi->saved_policy,
 		.sched_priority = pi->saved_rt_priority,
 		.sched_nice = pi->saved_nice,
+		.sched_flags = pi->saved_reset_on_fork ?
+			       SCHED_FLAG_RESET_ON_FORK : 0,
 	};
 
-	sched_setattr_nocheck(pi->boosted, &attr);
-	put_task_struct(pi->boosted);
+	if (READ_ONCE(p->policy) == SCHED_FIFO &&
+	    READ_ONCE(p->rt_priority) == pi->boost_prio)
+		sched_setattr_nocheck(p, &attr);
+	put_task_struct(p);
 	pi->boosted = NULL;
 	pi->boost_prio = 0;
 }
 
-/* Recompute the owner's boost from the top waiter. May sleep. */
-void fl_pi_adjust(struct fl_pi_state *pi)
+/* Switch @owner to SCHED_FIFO @prio, keeping its reset-on-fork flag. */
+static int flk_pi_boost(struct task_struct *owner, unsigned int prio)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_FIFO,
+		.sched_priority = prio,
+		.sched_flags = owner->sched_reset_on_fork ?
+			       SCHED_FLAG_RESET_ON_FORK : 0,
+	};
+
+	return sched_setattr_nocheck(owner, &attr);
+}
+
+/* Recompute the owner's boost from the waiters. May sleep. */
+void flk_pi_adjust(struct flk_pi_state *pi)
 {
 	struct task_struct *owner = NULL;
-	struct sched_attr attr = { .size = sizeof(attr) };
 	unsigned int want = 0;
-	struct fl_q *top;
 
 	mutex_lock(&pi->boost_lock);
-	fl_hb_lock(pi->hb);
-	top = __fl_pi_top(pi->hb, &pi->key);
-	if (top && pi->owner && top->prio < MAX_RT_PRIO)
-		want = MAX_RT_PRIO - 1 - top->prio;
-	if (pi->owner)
+	flk_hb_lock(pi->hb);
+	if (pi->owner && !(pi->owner->flags & (PF_EXITING | PF_KTHREAD))) {
 		owner = get_task_struct(pi->owner);
+		want = __flk_pi_want(pi, owner);
+	}
 	spin_unlock(&pi->hb->lock);
 
 	if (pi->boosted && (pi->boosted != owner || !want))
-		fl_pi_restore(pi);
-	if (!want || !owner || owner->policy == SCHED_DEADLINE)
+		flk_pi_restore(pi);
+	if (!want || owner->policy == SCHED_DEADLINE)
 		goto out;
 	if (!pi->boosted) {
-		if (fl_rt_policy(owner->policy) && owner->rt_priority >= want)
+		if (flk_rt_policy(owner->policy) && owner->rt_priority >= want)
 			goto out;
 		pi->saved_policy = owner->policy;
 		pi->saved_rt_priority = owner->rt_priority;
 		pi->saved_nice = task_nice(owner);
+		pi->saved_reset_on_fork = owner->sched_reset_on_fork;
+		if (flk_pi_boost(owner, want))
+			goto out;	/* nothing changed, nothing to restore */
 		pi->boosted = get_task_struct(owner);
 	} else if (pi->boost_prio == want) {
 		goto out;
-	} else if (fl_rt_policy(pi->saved_policy) &&
+	} else if (flk_rt_policy(pi->saved_policy) &&
 		   pi->saved_rt_priority >= want) {
-		fl_pi_restore(pi);
+		flk_pi_restore(pi);
+		goto out;
+	} else if (flk_pi_boost(owner, want)) {
 		goto out;
 	}
-	attr.sched_policy = SCHED_FIFO;
-	attr.sched_priority = want;
-	if (!sched_setattr_nocheck(owner, &attr)) {
-		pi->boost_prio = want;
-		atomic64_inc(&pi->table->pi_boosts);
-	}
+	pi->boost_prio = want;
+	atomic64_inc(&pi->table->pi_boosts);
 out:
 	mutex_unlock(&pi->boost_lock);
 	if (owner)
 		put_task_struct(owner);
 }
 
-void fl_pi_put(struct fl_pi_state *pi)
+void flk_pi_put(struct flk_pi_state *pi)
 {
-	struct fl_bucket *hb = pi->hb;
+	struct flk_bucket *hb = pi->hb;
 	struct task_struct *owner = NULL;
 	bool last;
 
-	fl_hb_lock(hb);
+	flk_hb_lock(hb);
 	last = !--pi->refs;
 	if (last) {
 		list_del(&pi->list);
@@ -193,9 +292,11 @@ void fl_pi_put(struct fl_pi_state *pi)
 	if (!last)
 		return;
 	if (pi->boosted)
-		fl_pi_restore(pi);
+		flk_pi_restore(pi);
 	if (owner)
 		put_task_struct(owner);
+	if (pi->inode)
+		iput(pi->inode);
 	kfree(pi);
 }
 
@@ -204,7 +305,7 @@ void fl_pi_put(struct fl_pi_state *pi)
  * fault_in_user_writeable()): fault_in_writeable() stores a zero byte, which
  * would corrupt a lock word that another thread owns.
  */
-int fl_fault_in_writeable(u32 __user *uaddr)
+int flk_fault_in_writeable(u32 __user *uaddr)
 {
 	struct mm_struct *mm = current->mm;
 	int ret;
@@ -217,36 +318,49 @@ int fl_fault_in_writeable(u32 __user *uaddr)
 }
 
 /**
- * __fl_pi_attach() - find or create the PI state of a lock owned by @tid
+ * __flk_pi_attach() - find or create the PI state of a lock owned by @tid
  * @t:		the lock's target (its bucket is locked)
  * @tid:	the owner the word names
- * @prealloc:	a zeroed fl_pi_state, consumed if a new one is needed
+ * @prealloc:	a zeroed flk_pi_state, consumed if a new one is needed
  * @out:	the PI state (no reference taken)
  * @old_owner:	a task reference the caller drops after unlocking, or NULL
  *
- * Return: 0, -ESRCH (no such owner) or -EINVAL (the word names another
- * owner than the one the queued waiters wait for).
+ * Return: 0, -ESRCH (no such owner, or it is exiting), -EPERM (a kernel
+ * thread, as the stock futex) or -EINVAL (the word names another owner
+ * than the one the queued waiters wait for).
  */
-int __fl_pi_attach(struct fl_target *t, u32 tid,
-		   struct fl_pi_state **prealloc, struct fl_pi_state **out,
+int __flk_pi_attach(struct flk_target *t, u32 tid,
+		   struct flk_pi_state **prealloc, struct flk_pi_state **out,
 		   struct task_struct **old_owner)
 {
-	struct fl_pi_state *pi = __fl_pi_find(t->hb, &t->key);
+	struct flk_pi_state *pi = __flk_pi_find(t->hb, &t->key);
 	struct task_struct *owner;
+	int ret;
 
 	if (pi && pi->nr_waiters &&
 	    (!pi->owner || task_pid_vnr(pi->owner) != tid))
 		return -EINVAL;		/* the word disagrees with the kernel */
+	if (pi && pi->nr_waiters && (pi->owner->flags & PF_EXITING))
+		return -ESRCH;		/* it will never unlock */
 	if (!pi || !pi->nr_waiters) {
-		owner = fl_find_task(tid);
+		owner = flk_find_task(tid);
 		if (!owner)
 			return -ESRCH;
+		if (owner->flags & (PF_KTHREAD | PF_EXITING)) {
+			ret = owner->flags & PF_KTHREAD ? -EPERM : -ESRCH;
+			put_task_struct(owner);
+			return ret;
+		}
 		if (!pi) {
 			pi = *prealloc;
 			*prealloc = NULL;
 			pi->key = t->key;
 			pi->hb = t->hb;
 			pi->table = t->table;
+			if (t->inode) {
+				ihold(t->inode);	/* t holds one */
+				pi->inode = t->inode;
+			}
 			mutex_init(&pi->boost_lock);
 			list_add(&pi->list, &t->hb->pi_states);
 		}
@@ -258,7 +372,7 @@ int __fl_pi_attach(struct fl_target *t, u32 tid,
 }
 
 /**
- * __fl_pi_claim() - take a PI lock word for @tid if it is free, else mark
+ * __flk_pi_claim() - take a PI lock word for @tid if it is free, else mark
  * it contended
  * @uaddr:	the word (its bucket is locked)
  * @uval:	the word as it is now
@@ -269,20 +383,22 @@ int __fl_pi_attach(struct fl_target *t, u32 tid,
  *		that its user-space fast unlock fails
  *
  * Return: 1 if the word was free and now names @tid; 0 if another task
- * holds it; -EDEADLK if @tid holds it; -EFAULT (or the cmpxchg's error):
- * fault the word in for writing and retry.
+ * holds it; -EDEADLK if @tid holds it; -EAGAIN if the word kept changing
+ * under us (drop the locks and retry, flk_retry_check()); -EFAULT (or the
+ * cmpxchg's error): fault the word in for writing and retry.
  */
-int __fl_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
+int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 		  bool mark)
 {
+	unsigned int tries = FLK_CMPXCHG_TRIES;
 	u32 cur, newval;
 	bool take;
 	int ret;
 
-	ret = fl_get_value_locked(uval, uaddr);
+	ret = flk_get_value_locked(uval, uaddr);
 	if (ret)
 		return ret;
-	for (;;) {
+	while (tries--) {
 		if ((*uval & FUTEXLAB_TID_MASK) == tid)
 			return -EDEADLK;
 		take = !(*uval & FUTEXLAB_TID_MASK);
@@ -295,7 +411,7 @@ int __fl_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 		} else {
 			return 0;
 		}
-		ret = fl_cmpxchg_value_locked(&cur, uaddr, *uval, newval);
+		ret = flk_cmpxchg_value_locked(&cur, uaddr, *uval, newval);
 		if (ret)
 			return ret;
 		if (cur == *uval) {
@@ -304,16 +420,17 @@ int __fl_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 		}
 		*uval = cur;
 	}
+	return -EAGAIN;
 }
 
 /* Take a reference on @pi; the caller holds the bucket lock. */
-void __fl_pi_get(struct fl_pi_state *pi)
+void __flk_pi_get(struct flk_pi_state *pi)
 {
 	pi->refs++;
 }
 
 /* Count @q in as a waiter of @pi; the caller holds the bucket lock. */
-void __fl_pi_add_waiter(struct fl_pi_state *pi, struct fl_q *q)
+void __flk_pi_add_waiter(struct flk_pi_state *pi, struct flk_q *q)
 {
 	pi->refs++;
 	pi->nr_waiters++;
@@ -321,21 +438,21 @@ void __fl_pi_add_waiter(struct fl_pi_state *pi, struct fl_q *q)
 }
 
 /*
- * A PI waiter took itself off the queue (fl_unqueue_self(), bucket lock
+ * A PI waiter took itself off the queue (flk_unqueue_self(), bucket lock
  * held): it stops counting in the same critical section, so nobody sees a
  * waiter count that the queue no longer has (a contender would take that
  * for a word that disagrees with the kernel and fail with EINVAL).
  */
-void __fl_pi_waiter_left(struct fl_pi_state *pi)
+void __flk_pi_waiter_left(struct flk_pi_state *pi)
 {
 	pi->nr_waiters--;
 }
 
 /* A PI waiter left without the lock: recompute the boost, drop its ref. */
-void fl_pi_waiter_gone(struct fl_pi_state *pi)
+void flk_pi_waiter_gone(struct flk_pi_state *pi)
 {
-	fl_pi_adjust(pi);
-	fl_pi_put(pi);
+	flk_pi_adjust(pi);
+	flk_pi_put(pi);
 }
 
 /*
@@ -343,21 +460,21 @@ void fl_pi_waiter_gone(struct fl_pi_state *pi)
  * count the lock if it got it (@owner) and drop its reference, else
  * recompute the boost it leaves behind.
  */
-void fl_pi_wait_done(struct fl_q *q, bool owner)
+void flk_pi_wait_done(struct flk_q *q, bool owner)
 {
 	if (owner)
 		atomic64_inc(&q->table->pi_locks);
 	if (!q->pi)
 		return;
 	if (owner)
-		fl_pi_put(q->pi);
+		flk_pi_put(q->pi);
 	else
-		fl_pi_waiter_gone(q->pi);
+		flk_pi_waiter_gone(q->pi);
 }
 
-struct fl_pi_state *fl_pi_alloc(void)
+struct flk_pi_state *flk_pi_alloc(void)
 {
-	return kzalloc(sizeof(struct fl_pi_state), GFP_KERNEL);
+	return kzalloc(sizeof(struct flk_pi_state), GFP_KERNEL_ACCOUNT);
 }
 
 /*
@@ -371,14 +488,23 @@ struct fl_pi_state *fl_pi_alloc(void)
  *
  * Return: true if the word changed (retry), false to stop spinning.
  */
-static bool fl_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
+static bool flk_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
 {
-	struct task_struct *owner = fl_find_task(tid);
+	struct task_struct *owner = flk_find_task(tid);
 	bool changed = false;
 	u32 cur;
 
+	/*
+	 * No such owner, or one that will never run again: nothing to spin
+	 * for. Stop spinning; the next pass queues, and attaching to this
+	 * owner fails as the stock futex does (ESRCH, EPERM).
+	 */
 	if (!owner)
-		return true;	/* gone: retry, the next pass will say why */
+		return false;
+	if (owner->flags & (PF_EXITING | PF_KTHREAD)) {
+		put_task_struct(owner);
+		return false;
+	}
 	while (owner_on_cpu(owner) && !need_resched() &&
 	       ktime_get_ns() < end) {
 		if (get_user(cur, uaddr) || cur != uval) {
@@ -391,55 +517,64 @@ static bool fl_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
 	return changed;
 }
 
-int fl_lock_pi(struct fl_ctx *ctx, struct futexlab_pi *a, bool trylock)
+int flk_lock_pi(struct flk_ctx *ctx, struct futexlab_pi *a, bool trylock)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
-	struct fl_pi_state *pi, *prealloc;
+	struct flk_pi_state *pi, *prealloc, *taken = NULL;
 	struct task_struct *old_owner = NULL;
 	ktime_t deadline, *dl;
 	u32 vpid = task_pid_vnr(current);
-	unsigned int spin_us = READ_ONCE(fl_adaptive_spin_us);
+	unsigned int spin_us = READ_ONCE(flk_adaptive_spin_us);
 	bool waiters;
 	u64 spin_end = 0;
-	struct fl_target t;
-	struct fl_q q;
+	struct flk_target t;
+	struct flk_q q;
 	u32 uval;
 	int ret;
 
-	if (a->flags & ~(trylock ? FL_UNLOCK_FLAGS : FL_LOCK_FLAGS))
+	if (a->flags & ~(trylock ? FLK_UNLOCK_FLAGS : FLK_LOCK_FLAGS))
 		return -EINVAL;
-	dl = fl_deadline(a->flags, a->deadline_ns, &deadline);
-	prealloc = fl_pi_alloc();
+	dl = flk_deadline(a->flags, a->deadline_ns, &deadline);
+	prealloc = flk_pi_alloc();
 	if (!prealloc)
 		return -ENOMEM;
 
+	goto first;
 retry:
-	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, !trylock);
+	ret = flk_retry_check(dl);
+	if (ret)
+		goto out_restart;
+first:
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
 	if (ret)
 		goto out_free;
-	fl_lock_waiting(&t, &t);
+	flk_lock_waiting(&t, &t);
 
 	/*
 	 * If free, take it, keeping WAITERS if some are queued; if held, mark
 	 * it, unless we only try or spin first.
 	 */
-	pi = __fl_pi_find(t.hb, &t.key);
+	pi = __flk_pi_find(t.hb, &t.key);
 	waiters = pi && pi->nr_waiters;
-	ret = __fl_pi_claim(uaddr, &uval, vpid, waiters, !trylock && !spin_us);
+	ret = __flk_pi_claim(uaddr, &uval, vpid, waiters, !trylock && !spin_us);
 	if (ret == -EDEADLK)
 		goto out_unlock;
 	if (ret < 0) {
-		fl_unlock_waiting(&t, &t);
-		ret = fl_fault_in_writeable(uaddr);
-		if (ret)
-			goto out_free;
+		flk_unlock_waiting(&t, &t);
+		if (ret != -EAGAIN) {
+			ret = flk_fault_in_writeable(uaddr);
+			if (ret)
+				goto out_free;
+		}
 		goto retry;
 	}
 	if (ret) {
-		/* taken */
+		/* taken: with waiters queued, their boost moves to us */
 		if (waiters) {
 			old_owner = pi->owner;
 			pi->owner = get_task_struct(current);
+			__flk_pi_get(pi);
+			taken = pi;
 		}
 		atomic64_inc(&t.table->pi_locks);
 		ret = 0;
@@ -451,76 +586,94 @@ retry:
 	}
 	if (!(uval & FUTEXLAB_WAITERS)) {
 		/* left unmarked for spin_us: nobody queued, spin first */
-		fl_unlock_waiting(&t, &t);
+		flk_unlock_waiting(&t, &t);
 		if (!spin_end)
 			spin_end = ktime_get_ns() + (u64)spin_us * NSEC_PER_USEC;
 		atomic64_inc(&t.table->spins);
-		if (!fl_pi_spin(uaddr, uval, uval & FUTEXLAB_TID_MASK,
-				spin_end))
+		if (!flk_pi_spin(uaddr, uval, uval & FUTEXLAB_TID_MASK,
+				 spin_end))
 			spin_us = 0;	/* owner off CPU or budget spent */
 		goto retry;
 	}
 
 	/* owned by another task: attach to the lock's PI state */
-	ret = __fl_pi_attach(&t, uval & FUTEXLAB_TID_MASK, &prealloc, &pi,
+	ret = __flk_pi_attach(&t, uval & FUTEXLAB_TID_MASK, &prealloc, &pi,
 			     &old_owner);
 	if (ret)
 		goto out_unlock;
 
-	fl_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
-	__fl_pi_add_waiter(pi, &q);
-	__fl_queue(t.hb, t.table, &q);
+	flk_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
+	flk_q_init_pi(&q);
+	__flk_pi_add_waiter(pi, &q);
+	__flk_queue(t.hb, t.table, &q);
+	q.inode = t.inode;
+	t.inode = NULL;
 	spin_unlock(&t.hb->lock);
 	if (old_owner)
 		put_task_struct(old_owner);
 
-	fl_pi_adjust(pi);
+	flk_pi_adjust(pi);
 
-	ret = fl_wait_queued(&q, dl);
+	ret = flk_wait_queued(&q, dl);
 	if (ret == -ERESTARTSYS)
 		ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
 	/* success: unlock_pi handed us the lock and made us the owner */
-	fl_pi_wait_done(&q, !ret);
+	flk_pi_wait_done(&q, !ret);
 	goto out_free;
 
 out_unlock:
-	fl_unlock_waiting(&t, &t);
+	flk_unlock_waiting(&t, &t);
 	if (old_owner)
 		put_task_struct(old_owner);
+	if (taken) {
+		flk_pi_adjust(taken);
+		flk_pi_put(taken);
+	}
+	goto out_free;
+out_restart:
+	if (ret == -ERESTARTSYS)
+		ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
 out_free:
 	kfree(prealloc);
 	return ret;
 }
 
-int fl_unlock_pi(struct fl_ctx *ctx, struct futexlab_pi *a)
+int flk_unlock_pi(struct flk_ctx *ctx, struct futexlab_pi *a)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
-	struct fl_wake_batch wb = { .nr = 0 };
+	struct flk_wake_batch wb = { .nr = 0 };
 	struct task_struct *old_owner = NULL;
 	u32 vpid = task_pid_vnr(current);
-	struct fl_pi_state *pi = NULL;
+	struct flk_pi_state *pi = NULL;
 	u32 uval, cur, newval;
-	struct fl_target t;
-	struct fl_q *top;
+	unsigned int tries;
+	struct flk_target t;
+	struct flk_q *top;
 	int ret;
 
-	if (a->flags & ~FL_UNLOCK_FLAGS)
+	if (a->flags & ~FLK_UNLOCK_FLAGS)
 		return -EINVAL;
 
+	goto first;
 retry:
-	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, false);
+	ret = flk_retry_check(NULL);
 	if (ret)
 		return ret;
-	fl_hb_lock(t.hb);
-	ret = fl_get_value_locked(&uval, uaddr);
-	while (!ret) {
+first:
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
+	if (ret)
+		return ret;
+	flk_hb_lock(t.hb);
+	ret = flk_get_value_locked(&uval, uaddr);
+	tries = FLK_CMPXCHG_TRIES;
+	while (!ret && tries--) {
 		if ((uval & FUTEXLAB_TID_MASK) != vpid) {
 			ret = -EPERM;
 			goto out_unlock;
 		}
-		top = __fl_pi_top(t.hb, &t.key);
+		top = __flk_pi_top(t.hb, &t.key);
 		newval = top ? task_pid_vnr(top->task) | FUTEXLAB_WAITERS : 0;
-		ret = fl_cmpxchg_value_locked(&cur, uaddr, uval, newval);
+		ret = flk_cmpxchg_value_locked(&cur, uaddr, uval, newval);
 		if (ret)
 			break;
 		if (cur == uval)
@@ -528,9 +681,12 @@ retry:
 		uval = cur;
 	}
 	spin_unlock(&t.hb->lock);
-	ret = fl_fault_in_writeable(uaddr);
-	if (ret)
-		return ret;
+	flk_target_put(&t);
+	if (ret) {		/* else the word kept changing: retry */
+		ret = flk_fault_in_writeable(uaddr);
+		if (ret)
+			return ret;
+	}
 	goto retry;
 
 handover:
@@ -540,16 +696,24 @@ handover:
 		pi->refs++;
 		old_owner = pi->owner;
 		pi->owner = get_task_struct(top->task);
-		__fl_wake_q(top, &wb);
+		__flk_wake_q(top, &wb);
 	}
 out_unlock:
 	spin_unlock(&t.hb->lock);
-	fl_wake_flush(&wb);
+	flk_wake_flush(&wb);
+	flk_target_put(&t);
 	if (old_owner)
 		put_task_struct(old_owner);
 	if (pi) {
-		fl_pi_adjust(pi);	/* deboost us, boost the new owner */
-		fl_pi_put(pi);
+		flk_pi_adjust(pi);	/* deboost us, boost the new owner */
+		flk_pi_put(pi);
 	}
 	return ret;
+}
+
+/* A PI waiter's credentials: whose scheduling it may change (pi.c). */
+void flk_q_init_pi(struct flk_q *q)
+{
+	q->euid = current_euid();
+	q->cap_nice = ns_capable_noaudit(&init_user_ns, CAP_SYS_NICE);
 }

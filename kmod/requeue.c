@@ -12,7 +12,7 @@
  *          +--timeout/signal--> gone        +--timeout/signal--> gone
  *
  * The waiter finds its current bucket through q->hb, which only changes
- * with both locks held; fl_unqueue_self() re-checks it after locking.
+ * with both locks held; flk_unqueue_self() re-checks it after locking.
  * hb2->waiters is raised before the locks are taken (and dropped after),
  * so a concurrent waker of uaddr2 does not skip a bucket that is about to
  * receive waiters (the stock futex does the same).
@@ -43,21 +43,28 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "futexlab.h"
+#include "futexlab_internal.h"
 
-#define FL_REQUEUE_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
+#define FLK_REQUEUE_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
 
-/* Move @q to @t2; the caller holds both bucket locks. */
-static void __fl_requeue_q(struct fl_q *q, struct fl_target *t2)
+/*
+ * Move @q from @t1 to @t2; the caller holds both bucket locks. @q's key
+ * matched @t1's, so an inode reference @q holds is on @t1's inode: @t1
+ * drops it with its own once no lock is held (iput() may sleep), and @q
+ * takes one on @t2's inode (@t2 holds one, so this one is not the first).
+ */
+static void __flk_requeue_q(struct flk_q *q, struct flk_target *t1,
+			    struct flk_target *t2)
 {
-	struct fl_bucket *hb1 = q->hb;
+	struct flk_bucket *hb1 = q->hb;
 
 	q->key = t2->key;
-	if (t2->page && q->page != t2->page) {
-		get_page(t2->page);
-		if (q->page)
-			put_page(q->page);
-		q->page = t2->page;
+	if (q->inode)
+		t1->inode_puts++;
+	q->inode = NULL;
+	if (t2->inode) {
+		ihold(t2->inode);
+		q->inode = t2->inode;
 	}
 	hb1->requeued++;
 	if (hb1 == t2->hb)
@@ -66,209 +73,239 @@ static void __fl_requeue_q(struct fl_q *q, struct fl_target *t2)
 	hb1->len--;
 	atomic_dec(&hb1->waiters);
 	atomic_inc(&t2->hb->waiters);
-	__fl_queue(t2->hb, t2->table, q);
-	/* __fl_queue() counted a wait: this is a move, not a new wait */
+	__flk_queue(t2->hb, t2->table, q);
+	/* __flk_queue() counted a wait: this is a move, not a new wait */
 	t2->hb->waits--;
 }
 
 /**
- * fl_requeue_lock() - resolve both futexes of a requeue, lock their buckets
+ * flk_requeue_lock() - resolve both futexes of a requeue, lock their buckets
  * and check the word of the first
  * @ctx:	the file's context
  * @a:		the request
  * @t1:		uaddr's target
- * @t2:		uaddr2's target, its page kept
+ * @t2:		uaddr2's target
  *
  * uaddr2's bucket counts a waiter before the locks are taken (dropped by
- * fl_unlock_waiting()): wakers of uaddr2 see the count before we move
+ * flk_unlock_waiting()): wakers of uaddr2 see the count before we move
  * waiters there.
  *
  * Return: 0 with both bucket locks held, else nothing held: -EAGAIN (the
  * word is not a->val), -EFAULT, -EINVAL.
  */
-static int fl_requeue_lock(struct fl_ctx *ctx, struct futexlab_requeue *a,
-			   struct fl_target *t1, struct fl_target *t2)
+static int flk_requeue_lock(struct flk_ctx *ctx, struct futexlab_requeue *a,
+			   struct flk_target *t1, struct flk_target *t2)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
 	u32 uval;
 	int ret;
 
-	do {
-		ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, t1,
-				    false);
+	for (;;) {
+		ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, t1);
 		if (ret)
 			return ret;
-		ret = fl_target_get(ctx, a->uaddr2, a->flags, a->node2, t2,
-				    true);
+		ret = flk_target_get(ctx, a->uaddr2, a->flags, a->node2, t2);
+		if (ret) {
+			flk_target_put(t1);
+			return ret;
+		}
+		ret = flk_lock_word(t1, t2, uaddr, &uval);
+		if (ret != FLK_RETRY)
+			break;
+		ret = flk_retry_check(NULL);
 		if (ret)
 			return ret;
-		ret = fl_lock_word(t1, t2, uaddr, &uval);
-	} while (ret == FL_RETRY);
+	}
 	if (ret)
 		return ret;
 	if (uval != a->val) {
-		fl_unlock_waiting(t1, t2);
+		flk_unlock_waiting(t1, t2);
 		return -EAGAIN;
 	}
 	return 0;
 }
 
-int fl_cmp_requeue(struct fl_ctx *ctx, struct futexlab_requeue *a)
+int flk_cmp_requeue(struct flk_ctx *ctx, struct futexlab_requeue *a)
 {
-	struct fl_wake_batch wb = { .nr = 0 };
+	struct flk_wake_batch wb = { .nr = 0 };
 	int nr_requeue = (int)a->nr_requeue;
 	int nr_wake = (int)a->nr_wake;
-	struct fl_target t1, t2;
+	struct flk_target t1, t2;
 	int woken = 0, moved = 0;
-	struct fl_q *q, *n;
+	struct flk_q *q, *n;
 	int ret;
 
-	if (a->flags & ~FL_REQUEUE_FLAGS || a->pad || a->pad2)
+	if (a->flags & ~FLK_REQUEUE_FLAGS || a->pad || a->pad2)
 		return -EINVAL;
 	if (nr_wake < 0 || nr_requeue < 0)
 		return -EINVAL;
 
-	ret = fl_requeue_lock(ctx, a, &t1, &t2);
+	ret = flk_requeue_lock(ctx, a, &t1, &t2);
 	if (ret)
 		return ret;
 
 	t1.hb->wakes++;
 	list_for_each_entry_safe(q, n, &t1.hb->chain, list) {
-		if (!fl_key_match(&q->key, &t1.key))
+		if (!flk_key_match(&q->key, &t1.key))
 			continue;
 		if (q->pi || q->rq_pi) {
 			ret = -EINVAL;
 			break;
 		}
 		if (woken < nr_wake) {
-			__fl_wake_q(q, &wb);
+			__flk_wake_q(q, &wb);
 			woken++;
 			continue;
 		}
 		if (moved >= nr_requeue)
 			break;
-		__fl_requeue_q(q, &t2);
+		__flk_requeue_q(q, &t1, &t2);
 		moved++;
 	}
 	if (!ret)
 		ret = woken + moved;
 
-	fl_unlock_waiting(&t1, &t2);
-	fl_wake_flush(&wb);
+	flk_unlock_waiting(&t1, &t2);
+	flk_wake_flush(&wb);
 	return ret;
 }
 
-#define FL_WRPI_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
+#define FLK_WRPI_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
 			 FUTEXLAB_F_NODE)
 
-int fl_wait_requeue_pi(struct fl_ctx *ctx,
+int flk_wait_requeue_pi(struct flk_ctx *ctx,
 		       struct futexlab_wait_requeue_pi *a)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
 	ktime_t deadline, *dl;
-	struct fl_target t, t2;
-	struct fl_q q;
+	struct flk_target t, t2;
+	struct flk_q q;
 	int ret;
 
-	if (a->flags & ~FL_WRPI_FLAGS)
+	if (a->flags & ~FLK_WRPI_FLAGS)
 		return -EINVAL;
 	if (a->uaddr == a->uaddr2)
 		return -EINVAL;
-	dl = fl_deadline(a->flags, a->deadline_ns, &deadline);
+	dl = flk_deadline(a->flags, a->deadline_ns, &deadline);
 
 retry:
-	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, true);
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
 	if (ret)
 		return ret;
-	ret = fl_target_get(ctx, a->uaddr2, a->flags, a->node2, &t2, false);
+	ret = flk_target_get(ctx, a->uaddr2, a->flags, a->node2, &t2);
 	if (ret) {
-		fl_target_put(&t);
+		flk_target_put(&t);
 		return ret;
 	}
+	/* the same futex through two mappings is still the same futex */
+	if (flk_key_match(&t.key, &t2.key)) {
+		flk_target_put(&t);
+		flk_target_put(&t2);
+		return -EINVAL;
+	}
 
-	fl_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
+	flk_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
+	flk_q_init_pi(&q);
 	q.rq_pi = true;
 	q.key2 = t2.key;
-	ret = fl_queue_wait(&t, &q, uaddr, a->val);
-	if (ret == FL_RETRY)
+	/* held while queued: cmp_requeue_pi compares key2 */
+	q.inode2 = t2.inode;
+	t2.inode = NULL;
+	ret = flk_queue_wait(&t, &q, uaddr, a->val);
+	if (ret) {
+		flk_q_put_refs(&q);
+		if (ret != FLK_RETRY)
+			return ret;
+		ret = flk_retry_check(dl);
+		if (ret)
+			return ret;
 		goto retry;
-	if (ret)
-		return ret;
+	}
 
 	/* q.pi is stable once we are off every queue */
-	ret = fl_wait_queued(&q, dl);
+	ret = flk_wait_queued(&q, dl);
 	if (ret == -ERESTARTSYS)
 		ret = q.pi ? -EAGAIN : -ERESTARTNOINTR;
 	/* success: cmp_requeue_pi took the lock for us, or unlock_pi gave it */
-	fl_pi_wait_done(&q, !ret);
+	flk_pi_wait_done(&q, !ret);
 	return ret;
 }
 
 /* Is there a waiter of @key after @top in its chain? */
-static bool __fl_more_waiters(struct fl_bucket *hb, struct fl_q *top,
-			      struct fl_key *key)
+static bool __flk_more_waiters(struct flk_bucket *hb, struct flk_q *top,
+			      struct flk_key *key)
 {
-	struct fl_q *q = top;
+	struct flk_q *q = top;
 
 	list_for_each_entry_continue(q, &hb->chain, list)
-		if (fl_key_match(&q->key, key))
+		if (flk_key_match(&q->key, key))
 			return true;
 	return false;
 }
 
-int fl_cmp_requeue_pi(struct fl_ctx *ctx, struct futexlab_requeue *a)
+int flk_cmp_requeue_pi(struct flk_ctx *ctx, struct futexlab_requeue *a)
 {
 	u32 __user *uaddr2 = u64_to_user_ptr(a->uaddr2);
-	struct fl_wake_batch wb = { .nr = 0 };
+	struct flk_wake_batch wb = { .nr = 0 };
 	struct task_struct *old_owner = NULL;
-	struct fl_pi_state *pi = NULL, *prealloc;
+	struct flk_pi_state *pi = NULL, *prealloc;
 	int nr_requeue = (int)a->nr_requeue;
-	struct fl_q *q, *n, *top;
+	struct flk_q *q, *n, *top;
 	int count = 0, moved = 0, limit;
-	struct fl_target t1, t2;
+	struct flk_target t1, t2;
 	bool locked, more;
 	u32 uval2;
 	int ret;
 
-	if (a->flags & ~FL_REQUEUE_FLAGS || a->pad || a->pad2)
+	if (a->flags & ~FLK_REQUEUE_FLAGS || a->pad || a->pad2)
 		return -EINVAL;
 	if ((int)a->nr_wake != 1 || nr_requeue < 0)
 		return -EINVAL;
 	if (a->uaddr == a->uaddr2)
 		return -EINVAL;
-	prealloc = fl_pi_alloc();
+	prealloc = flk_pi_alloc();
 	if (!prealloc)
 		return -ENOMEM;
 
 retry:
-	ret = fl_requeue_lock(ctx, a, &t1, &t2);
+	ret = flk_requeue_lock(ctx, a, &t1, &t2);
 	if (ret)
 		goto out_free;
+	/* two mappings of one page: one futex, as the stock futex compares */
+	if (flk_key_match(&t1.key, &t2.key)) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
 
 	/* found again after a retry: the one found before may have left */
 	top = NULL;
 	list_for_each_entry(q, &t1.hb->chain, list) {
-		if (fl_key_match(&q->key, &t1.key)) {
+		if (flk_key_match(&q->key, &t1.key)) {
 			top = q;
 			break;
 		}
 	}
 	if (!top)
 		goto out_unlock;	/* nobody to requeue: 0 */
-	if (!top->rq_pi || !fl_key_match(&top->key2, &t2.key)) {
+	if (!top->rq_pi || !flk_key_match(&top->key2, &t2.key)) {
 		ret = -EINVAL;
 		goto out_unlock;
 	}
-	more = nr_requeue > 0 && __fl_more_waiters(t1.hb, top, &t1.key);
+	more = nr_requeue > 0 && __flk_more_waiters(t1.hb, top, &t1.key);
 
 	/* take uaddr2 for the top waiter if it is free, else mark WAITERS */
-	ret = __fl_pi_claim(uaddr2, &uval2, task_pid_vnr(top->task), more,
+	ret = __flk_pi_claim(uaddr2, &uval2, task_pid_vnr(top->task), more,
 			    true);
 	if (ret == -EDEADLK)
 		goto out_unlock;
 	if (ret < 0) {
-		fl_unlock_waiting(&t1, &t2);
-		ret = fl_fault_in_writeable(uaddr2);
+		flk_unlock_waiting(&t1, &t2);
+		if (ret != -EAGAIN) {
+			ret = flk_fault_in_writeable(uaddr2);
+			if (ret)
+				goto out_free;
+		}
+		ret = flk_retry_check(NULL);
 		if (ret)
 			goto out_free;
 		goto retry;
@@ -278,7 +315,7 @@ retry:
 
 	if (locked) {
 		/* top owns uaddr2 now: wake it; the rest queue behind it */
-		__fl_wake_q(top, &wb);
+		__flk_wake_q(top, &wb);
 		count = 1;
 		limit = nr_requeue;
 	} else {
@@ -286,7 +323,7 @@ retry:
 		limit = nr_requeue < INT_MAX ? nr_requeue + 1 : INT_MAX;
 	}
 	if (limit > 0 && (!locked || more)) {
-		ret = __fl_pi_attach(&t2, uval2 & FUTEXLAB_TID_MASK, &prealloc,
+		ret = __flk_pi_attach(&t2, uval2 & FUTEXLAB_TID_MASK, &prealloc,
 				     &pi, &old_owner);
 		if (ret) {
 			pi = NULL;
@@ -295,29 +332,29 @@ retry:
 		list_for_each_entry_safe(q, n, &t1.hb->chain, list) {
 			if (moved >= limit)
 				break;
-			if (!fl_key_match(&q->key, &t1.key))
+			if (!flk_key_match(&q->key, &t1.key))
 				continue;
-			if (!q->rq_pi || !fl_key_match(&q->key2, &t2.key)) {
+			if (!q->rq_pi || !flk_key_match(&q->key2, &t2.key)) {
 				ret = -EINVAL;
 				break;
 			}
-			__fl_requeue_q(q, &t2);
-			__fl_pi_add_waiter(pi, q);
+			__flk_requeue_q(q, &t1, &t2);
+			__flk_pi_add_waiter(pi, q);
 			moved++;
 		}
-		__fl_pi_get(pi);	/* ours, for fl_pi_adjust() below */
+		__flk_pi_get(pi);	/* ours, for flk_pi_adjust() below */
 	}
 	if (!ret)
 		ret = count + moved;
 
 out_unlock:
-	fl_unlock_waiting(&t1, &t2);
-	fl_wake_flush(&wb);
+	flk_unlock_waiting(&t1, &t2);
+	flk_wake_flush(&wb);
 	if (old_owner)
 		put_task_struct(old_owner);
 	if (pi) {
-		fl_pi_adjust(pi);
-		fl_pi_put(pi);
+		flk_pi_adjust(pi);
+		flk_pi_put(pi);
 	}
 out_free:
 	kfree(prealloc);

@@ -13,18 +13,18 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "futexlab.h"
+#include "futexlab_internal.h"
 
-static struct dentry *fl_debugfs_dir;
+static struct dentry *flk_debugfs_dir;
 
 /* Add the counters of @t to @s; waits per bucket go to @counts[@off..]. */
-static void fl_table_sum(struct fl_table *t, struct futexlab_stats *s,
+static void flk_table_sum(struct flk_table *t, struct futexlab_stats *s,
 			 u64 *counts, u32 off, u32 nr_counts)
 {
 	u32 i;
 
 	for (i = 0; i <= t->mask; i++) {
-		struct fl_bucket *hb = &t->buckets[i];
+		struct flk_bucket *hb = &t->buckets[i];
 
 		spin_lock(&hb->lock);
 		s->waits += hb->waits;
@@ -49,7 +49,26 @@ static void fl_table_sum(struct fl_table *t, struct futexlab_stats *s,
 	s->buckets += t->mask + 1;
 }
 
-int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s)
+/* The buckets of @design's tables: what a STATS counts array can hold. */
+static u32 flk_design_buckets(struct flk_ctx *ctx, u32 design)
+{
+	u32 n = 0;
+	int node;
+
+	switch (design) {
+	case FUTEXLAB_DESIGN_PRIVATE:
+		return ctx->priv->mask + 1;
+	case FUTEXLAB_DESIGN_NUMA:
+		for_each_online_node(node)
+			if (flk_numa[node])
+				n += flk_numa[node]->mask + 1;
+		return n;
+	default:
+		return flk_global->mask + 1;
+	}
+}
+
+int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s)
 {
 	u64 __user *ucounts = u64_to_user_ptr(s->counts_ptr);
 	u32 nr_counts = s->nr_counts;
@@ -59,37 +78,43 @@ int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s)
 
 	if (s->flags)
 		return -EINVAL;
-	if (nr_counts > FL_MAX_SLOTS * MAX_NUMNODES)
-		return -EINVAL;
 	if (nr_counts && !s->counts_ptr)
 		return -EFAULT;
-	if (nr_counts) {
-		counts = kvcalloc(nr_counts, sizeof(u64), GFP_KERNEL);
-		if (!counts)
-			return -ENOMEM;
-	}
 
 	mutex_lock(&ctx->lock);
 	design = ctx->design ? ctx->design : FUTEXLAB_DESIGN_GLOBAL;
+	/*
+	 * Never more than the design has buckets: the caller's count is
+	 * only the size of its array, and an allocation it could size
+	 * freely would be a user-triggered gigabyte (and a WARN).
+	 */
+	nr_counts = min(nr_counts, flk_design_buckets(ctx, design));
+	if (nr_counts) {
+		counts = kvcalloc(nr_counts, sizeof(u64), GFP_KERNEL_ACCOUNT);
+		if (!counts) {
+			mutex_unlock(&ctx->lock);
+			return -ENOMEM;
+		}
+	}
 	memset(s, 0, sizeof(*s));
 	s->design = design;
 	switch (design) {
 	case FUTEXLAB_DESIGN_PRIVATE:
-		fl_table_sum(ctx->priv, s, counts, 0, nr_counts);
+		flk_table_sum(ctx->priv, s, counts, 0, nr_counts);
 		break;
 	case FUTEXLAB_DESIGN_NUMA:
 		for_each_online_node(node)
-			if (fl_numa[node])
-				fl_table_sum(fl_numa[node], s, counts,
-					     s->buckets, nr_counts);
+			if (flk_numa[node])
+				flk_table_sum(flk_numa[node], s, counts,
+					      s->buckets, nr_counts);
 		break;
 	default:
-		fl_table_sum(fl_global, s, counts, 0, nr_counts);
+		flk_table_sum(flk_global, s, counts, 0, nr_counts);
 		break;
 	}
 	mutex_unlock(&ctx->lock);
 
-	s->nr_counts = min(nr_counts, s->buckets);
+	s->nr_counts = nr_counts;
 	s->counts_ptr = (u64)(unsigned long)ucounts;
 	if (counts && copy_to_user(ucounts, counts,
 				   s->nr_counts * sizeof(u64)))
@@ -98,12 +123,12 @@ int fl_stats(struct fl_ctx *ctx, struct futexlab_stats *s)
 	return ret;
 }
 
-static void fl_seq_table(struct seq_file *m, const char *name, int node,
-			 struct fl_table *t)
+static void flk_seq_table(struct seq_file *m, const char *name, int node,
+			 struct flk_table *t)
 {
 	struct futexlab_stats s = { 0 };
 
-	fl_table_sum(t, &s, NULL, 0, 0);
+	flk_table_sum(t, &s, NULL, 0, 0);
 	seq_printf(m, "%s node=%d buckets=%u waits=%llu eagain=%llu timeouts=%llu signals=%llu wakes=%llu woken=%llu requeued=%llu pi_locks=%llu pi_boosts=%llu pi_spins=%lld contended=%llu longest_chain=%llu live_waiters=%llu buckets_used=%llu\n",
 		   name, node, s.buckets, s.waits, s.eagain, s.timeouts,
 		   s.signals, s.wakes, s.woken, s.requeued, s.pi_locks,
@@ -111,26 +136,26 @@ static void fl_seq_table(struct seq_file *m, const char *name, int node,
 		   s.longest_chain, s.live_waiters, s.buckets_used);
 }
 
-static int fl_stats_show(struct seq_file *m, void *v)
+static int flk_stats_show(struct seq_file *m, void *v)
 {
 	int node;
 
-	fl_seq_table(m, "global", NUMA_NO_NODE, fl_global);
+	flk_seq_table(m, "global", NUMA_NO_NODE, flk_global);
 	for_each_online_node(node)
-		if (fl_numa[node])
-			fl_seq_table(m, "numa", node, fl_numa[node]);
+		if (flk_numa[node])
+			flk_seq_table(m, "numa", node, flk_numa[node]);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(fl_stats);
+DEFINE_SHOW_ATTRIBUTE(flk_stats);
 
-void fl_debugfs_init(void)
+void flk_debugfs_init(void)
 {
-	fl_debugfs_dir = debugfs_create_dir("futexlab", NULL);
-	debugfs_create_file("stats", 0444, fl_debugfs_dir, NULL,
-			    &fl_stats_fops);
+	flk_debugfs_dir = debugfs_create_dir("futexlab", NULL);
+	debugfs_create_file("stats", 0444, flk_debugfs_dir, NULL,
+			    &flk_stats_fops);
 }
 
-void fl_debugfs_exit(void)
+void flk_debugfs_exit(void)
 {
-	debugfs_remove_recursive(fl_debugfs_dir);
+	debugfs_remove_recursive(flk_debugfs_dir);
 }

@@ -26,12 +26,12 @@
  * reads a non-zero counter, takes the lock after the waiter queued, and
  * finds it. Everything after the counter is serialized by the bucket lock.
  * The counter stays raised while the waiter is queued and drops when it
- * leaves the queue (__fl_unqueue()). The waiter's side is
- * fl_lock_waiting() in core.c, shared by every operation that queues.
+ * leaves the queue (__flk_unqueue()). The waiter's side is
+ * flk_lock_waiting() in core.c, shared by every operation that queues.
  *
  * The word is read with page faults disabled, because the bucket lock is a
  * spinlock; on a fault the lock is dropped, the page faulted in by an
- * ordinary get_user(), and the whole operation retried (fl_lock_word()).
+ * ordinary get_user(), and the whole operation retried (flk_lock_word()).
  */
 #include <linux/errno.h>
 #include <linux/hrtimer.h>
@@ -39,57 +39,61 @@
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 
-#include "futexlab.h"
+#include "futexlab_internal.h"
 
-#define FL_WAIT_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
+#define FLK_WAIT_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
 			 FUTEXLAB_F_NODE)
-#define FL_WAKE_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
+#define FLK_WAKE_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
 
-int fl_wait(struct fl_ctx *ctx, struct futexlab_wait *a)
+int flk_wait(struct flk_ctx *ctx, struct futexlab_wait *a)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
 	ktime_t deadline, *dl;
-	struct fl_target t;
-	struct fl_q q;
+	struct flk_target t;
+	struct flk_q q;
 	int ret;
 
-	if (a->flags & ~FL_WAIT_FLAGS)
+	if (a->flags & ~FLK_WAIT_FLAGS)
 		return -EINVAL;
 	if (!a->bitset)
 		return -EINVAL;
-	dl = fl_deadline(a->flags, a->deadline_ns, &deadline);
+	dl = flk_deadline(a->flags, a->deadline_ns, &deadline);
 
 retry:
-	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, true);
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
 	if (ret)
 		return ret;
-	fl_q_init(&q, &t, a->bitset);
-	ret = fl_queue_wait(&t, &q, uaddr, a->val);
-	if (ret == FL_RETRY)
+	flk_q_init(&q, &t, a->bitset);
+	ret = flk_queue_wait(&t, &q, uaddr, a->val);
+	if (ret == FLK_RETRY) {
+		ret = flk_retry_check(dl);
+		if (ret)
+			return ret;
 		goto retry;
+	}
 	if (ret)
 		return ret;
-	return fl_wait_queued(&q, dl);
+	return flk_wait_queued(&q, dl);
 }
 
-int fl_wake(struct fl_ctx *ctx, struct futexlab_wake *a)
+int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a)
 {
-	struct fl_wake_batch wb = { .nr = 0 };
+	struct flk_wake_batch wb = { .nr = 0 };
 	int nr_wake = (int)a->nr_wake;
-	struct fl_q *q, *n;
-	struct fl_target t;
+	struct flk_q *q, *n;
+	struct flk_target t;
 	int ret;
 
-	if (a->flags & ~FL_WAKE_FLAGS)
+	if (a->flags & ~FLK_WAKE_FLAGS)
 		return -EINVAL;
 	if (!a->bitset)
 		return -EINVAL;
 
-	ret = fl_target_get(ctx, a->uaddr, a->flags, a->node, &t, false);
+	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
 	if (ret) {
 		/*
-		 * numa design, private key: the page was needed only to find
-		 * the node; an unmapped word has no waiters (the stock
+		 * numa design, private key: the node word was needed only to
+		 * find the table; an unmapped word has no waiters (the stock
 		 * futex does not touch the page of a private wake).
 		 */
 		if (ret == -EFAULT && ctx->design == FUTEXLAB_DESIGN_NUMA &&
@@ -98,14 +102,16 @@ int fl_wake(struct fl_ctx *ctx, struct futexlab_wake *a)
 		return ret;
 	}
 
-	if (!fl_hb_waiters_pending(t.hb))	/* B: see the comment above */
+	if (!flk_hb_waiters_pending(t.hb)) {	/* B: see the comment above */
+		flk_target_put(&t);
 		return 0;
+	}
 
 	ret = 0;
-	fl_hb_lock(t.hb);
+	flk_hb_lock(t.hb);
 	t.hb->wakes++;
 	list_for_each_entry_safe(q, n, &t.hb->chain, list) {
-		if (!fl_key_match(&q->key, &t.key))
+		if (!flk_key_match(&q->key, &t.key))
 			continue;
 		if (q->pi || q->rq_pi) {
 			ret = -EINVAL;
@@ -113,11 +119,12 @@ int fl_wake(struct fl_ctx *ctx, struct futexlab_wake *a)
 		}
 		if (!(q->bitset & a->bitset))
 			continue;
-		__fl_wake_q(q, &wb);
+		__flk_wake_q(q, &wb);
 		if (++ret >= nr_wake)
 			break;
 	}
 	spin_unlock(&t.hb->lock);
-	fl_wake_flush(&wb);
+	flk_wake_flush(&wb);
+	flk_target_put(&t);
 	return ret;
 }

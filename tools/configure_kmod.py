@@ -16,6 +16,7 @@ Edges written by emit():
   vm-kernel  fetch the guest kernel and its headers (vm/run --fetch-only)
   vm-test    the guest suite: tests/guest/run-all.sh under vm/run, failing
              when the guest fails
+  vm-fuzz-long  the fuzzer, FUZZ_LONG_OPS operations per design, in a guest
   $builddir/tests/guest/kmodtest, the guest tests' C program (built from
              KMODTEST_SOURCES in tests/guest/)
 
@@ -66,7 +67,12 @@ GUEST_CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra",
 # table), the shared harness, one file per test family.
 KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_bad_input.c", "kmodtest_kill9.c",
-                    "kmodtest_pi.c", "kmodtest_stress.c"]
+                    "kmodtest_pi.c", "kmodtest_stress.c",
+                    "kmodtest_safety.c", "kmodtest_fuzz.c"]
+
+# The long fuzzer run (ninja vm-fuzz-long): operations issued per design
+# (a killed worker loses the one it was in: above 10^5 completed).
+FUZZ_LONG_OPS = 120000
 
 
 def add_arguments(parser):
@@ -180,6 +186,14 @@ def emit(n, ctx):
                % (runner, " ".join("--include " + i for i in includes)))
     n.build("vm-test", "kmod_vm", implicit=guest_inputs,
             variables={"command": command, "desc": "VM-TEST (QEMU guest)"})
+    # the long fuzzer run, not part of `ninja test`
+    fuzz = ("python3 %s --builddir $builddir --timeout 5400 "
+            "--include $builddir/tests/guest -- "
+            "$builddir/tests/guest/kmodtest --seed 1 --fuzz-ops %d "
+            "--fuzz-seconds 1700 fuzz" % (runner, FUZZ_LONG_OPS))
+    n.build("vm-fuzz-long", "kmod_vm", implicit=[kmodtest],
+            variables={"command": fuzz,
+                       "desc": "VM-FUZZ-LONG (QEMU guest)"})
     n.newline()
     # `ninja test` runs the guest itself (tests/run.py --guest-cmd), so
     # the guest's counts join the one closing line

@@ -17,7 +17,7 @@
 
 #include <linux/types.h>
 
-#define FUTEXLAB_VERSION	2	/* 2: requeue-PI */
+#define FUTEXLAB_VERSION	3	/* 2: requeue-PI; 3: numa node words */
 
 /* Hash designs (struct futexlab_design.design) */
 #define FUTEXLAB_DESIGN_GLOBAL	1	/* one table for the machine */
@@ -27,7 +27,15 @@
 /* Operation flags (the flags field of the operation structs) */
 #define FUTEXLAB_F_SHARED	(1U << 0)	/* key by page, not by (mm, address) */
 #define FUTEXLAB_F_DEADLINE	(1U << 1)	/* deadline_ns is valid */
-#define FUTEXLAB_F_NODE		(1U << 2)	/* numa design: use node, not the page's */
+#define FUTEXLAB_F_NODE		(1U << 2)	/* numa design: use node, not the node word */
+
+/*
+ * The numa design without FUTEXLAB_F_NODE reads the futex's node from the
+ * u32 after the futex word, as FUTEX2_NUMA does: {u32 value; u32 node}.
+ * FUTEXLAB_NO_NODE there is replaced, at first use, by the node of the
+ * word's page; any other value must be an online node (else EINVAL).
+ */
+#define FUTEXLAB_NO_NODE	0xffffffffU
 
 /* The stock PI word encoding (linux/futex.h) */
 #define FUTEXLAB_WAITERS	0x80000000U
@@ -35,6 +43,9 @@
 #define FUTEXLAB_TID_MASK	0x3fffffffU
 
 #define FUTEXLAB_BITSET_ANY	0xffffffffU
+
+/* The largest private table (8 MiB of buckets); see docs/kmod.md for caps */
+#define FUTEXLAB_MAX_PRIVATE_SLOTS	(1U << 16)
 
 /**
  * struct futexlab_design - choose (SET) or report (GET) the hash design

@@ -3,7 +3,8 @@
  * kmodtest: the futexlab module's tests that only make sense in a guest
  * with the module loaded (run by tests/guest/run-all.sh under vm/run).
  *
- *   kmodtest [--stress-seconds N] [TEST...]     (default: every test)
+ *   kmodtest [--stress-seconds N] [--seed S] [--fuzz-ops N]
+ *            [--fuzz-seconds N] [TEST...]       (default: every test)
  *   kmodtest --list
  *   kmodtest --op-smoke      (one failing wait: used by the load cycles)
  *
@@ -40,6 +41,20 @@ static const struct test tests[] = {
 	{ "requeue-pi", t_requeue_pi, 1, NULL },
 	{ "stress", t_stress, 1, NULL },
 	{ "pi-stress", t_pi_stress, 1, NULL },
+	{ "pi-kthread", t_pi_kthread, 1, NULL },
+	{ "pi-other-user", t_pi_other_user, 1, NULL },
+	{ "pi-rlimit", t_pi_rlimit, 1, NULL },
+	{ "pi-reset-on-fork", t_pi_reset_on_fork, 1, NULL },
+	{ "shared-alias", t_shared_alias, 1, NULL },
+	{ "numa-move", NULL, 0, t_numa_move },
+	{ "stats-huge", t_stats_huge, 1, NULL },
+	{ "table-cap", NULL, 0, t_table_cap },
+	{ "pi-live-prio", t_pi_live_prio, 1, NULL },
+	{ "pi-dl-waiter", t_pi_dl_waiter, 1, NULL },
+	{ "pi-free-take", t_pi_free_take, 1, NULL },
+	{ "requeue-pi-alias", t_requeue_pi_alias, 1, NULL },
+	{ "fuzz", t_fuzz, 1, NULL },
+	{ "dead-owner", NULL, 0, t_dead_owner },
 };
 
 static int selected(const char *name, int argc, char **argv, int first)
@@ -67,18 +82,34 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if (!strcmp(argv[first], "--op-smoke")) {
-			uint32_t w = 1;
+			uint32_t w[2] = { 1, FUTEXLAB_NO_NODE };
 			int fd = open_design(FUTEXLAB_DESIGN_PRIVATE, 64), r;
 
 			if (fd < 0)
 				return 1;
-			r = k_wait(fd, &w, 2, 0, ~0u, 0);
+			r = k_wait(fd, w, 2, 0, ~0u, 0);
 			close(fd);
 			return r == -EAGAIN ? 0 : 1;
 		}
 		if (!strcmp(argv[first], "--stress-seconds") &&
 		    first + 1 < argc) {
 			stress_seconds = atoi(argv[first + 1]);
+			first += 2;
+			continue;
+		}
+		if (!strcmp(argv[first], "--seed") && first + 1 < argc) {
+			fuzz_seed = strtoul(argv[first + 1], NULL, 0);
+			first += 2;
+			continue;
+		}
+		if (!strcmp(argv[first], "--fuzz-ops") && first + 1 < argc) {
+			fuzz_ops = strtoul(argv[first + 1], NULL, 0);
+			first += 2;
+			continue;
+		}
+		if (!strcmp(argv[first], "--fuzz-seconds") &&
+		    first + 1 < argc) {
+			fuzz_seconds = (unsigned int)atoi(argv[first + 1]);
 			first += 2;
 			continue;
 		}

@@ -147,4 +147,23 @@ int t_requeue_pi(uint32_t design);
 int t_stress(uint32_t design);
 int t_pi_stress(uint32_t design);
 
+/* kmodtest_safety.c: issue 15's findings, one test each */
+int t_dead_owner(void);
+int t_pi_kthread(uint32_t design);
+int t_pi_other_user(uint32_t design);
+int t_pi_rlimit(uint32_t design);
+int t_pi_reset_on_fork(uint32_t design);
+int t_shared_alias(uint32_t design);
+int t_numa_move(void);
+int t_stats_huge(uint32_t design);
+int t_table_cap(void);
+int t_pi_live_prio(uint32_t design);
+int t_pi_dl_waiter(uint32_t design);
+int t_pi_free_take(uint32_t design);
+int t_requeue_pi_alias(uint32_t design);
+/* kmodtest_fuzz.c: the seeded random-operation fuzzer */
+extern unsigned long fuzz_ops, fuzz_seed;
+extern unsigned int fuzz_seconds;
+int t_fuzz(uint32_t design);
+
 #endif /* KMODTEST_H */

@@ -24,13 +24,13 @@ int t_kill9(void)
 		kids[i] = fork();
 		if (kids[i] == 0) {
 			int cfd = open_design(i % 3 + 1, 0);
-			uint32_t mine = 0;
+			uint32_t mine[2] = { 0, FUTEXLAB_NO_NODE };
 
 			if (i % 2)
 				k_wait(cfd, &w[0], 0, 0, ~0u,
 				       FUTEXLAB_F_SHARED);
 			else
-				k_wait(cfd, &mine, 0, 0, ~0u, 0);
+				k_wait(cfd, mine, 0, 0, ~0u, 0);
 			_exit(0);
 		}
 	}

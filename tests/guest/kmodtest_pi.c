@@ -61,7 +61,7 @@ static int wait_stage(_Atomic int *stage, int want)
 
 int t_pi(uint32_t design)
 {
-	static uint32_t w;
+	static uint32_t w[2];
 	struct pi_arg o = { 0 }, wt = { 0 };
 	struct sched_attr_k at;
 	pthread_t to, tw;
@@ -70,38 +70,39 @@ int t_pi(uint32_t design)
 
 	if (fd < 0)
 		return fail("open: %s", strerror(-fd)), -1;
-	w = 0;
+	w[1] = FUTEXLAB_NO_NODE;
+	w[0] = 0;
 	/* errors first: EDEADLK, EPERM, EAGAIN */
-	if ((r = k_pi(fd, FUTEXLAB_IOC_TRYLOCK_PI, &w, 0)) != 0 ||
-	    w != (uint32_t)syscall(SYS_gettid)) {
-		fail("trylock of a free lock: %d, word %#x", r, w);
+	if ((r = k_pi(fd, FUTEXLAB_IOC_TRYLOCK_PI, w, 0)) != 0 ||
+	    w[0] != (uint32_t)syscall(SYS_gettid)) {
+		fail("trylock of a free lock: %d, word %#x", r, w[0]);
 		goto out_fd;
 	}
-	if ((r = k_pi(fd, FUTEXLAB_IOC_LOCK_PI, &w, 0)) != -EDEADLK) {
+	if ((r = k_pi(fd, FUTEXLAB_IOC_LOCK_PI, w, 0)) != -EDEADLK) {
 		fail("self-deadlock returned %d", r);
 		goto out_fd;
 	}
-	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &w, 0)) != 0 || w != 0) {
-		fail("uncontended unlock: %d, word %#x", r, w);
+	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0)) != 0 || w[0] != 0) {
+		fail("uncontended unlock: %d, word %#x", r, w[0]);
 		goto out_fd;
 	}
-	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &w, 0)) != -EPERM) {
+	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0)) != -EPERM) {
 		fail("unlock of a free lock returned %d", r);
 		goto out_fd;
 	}
 
 	o.fd = wt.fd = fd;
-	o.w = wt.w = &w;
+	o.w = wt.w = w;
 	pthread_create(&to, NULL, pi_owner, &o);
 	if (wait_stage(&o.stage, 1) || o.ret) {
 		fail("owner lock_pi: %d", o.ret);
 		goto out_join_o;
 	}
-	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &w, 0)) != -EPERM) {
+	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0)) != -EPERM) {
 		fail("unlock by a non-owner returned %d", r);
 		goto out_join_o;
 	}
-	if ((r = k_pi(fd, FUTEXLAB_IOC_TRYLOCK_PI, &w, 0)) != -EAGAIN) {
+	if ((r = k_pi(fd, FUTEXLAB_IOC_TRYLOCK_PI, w, 0)) != -EAGAIN) {
 		fail("trylock of a held lock returned %d", r);
 		goto out_join_o;
 	}
@@ -122,8 +123,8 @@ int t_pi(uint32_t design)
 		     at.sched_priority);
 		goto out_join;
 	}
-	if (!(w & FUTEXLAB_WAITERS)) {
-		fail("WAITERS bit not set under contention: %#x", w);
+	if (!(w[0] & FUTEXLAB_WAITERS)) {
+		fail("WAITERS bit not set under contention: %#x", w[0]);
 		goto out_join;
 	}
 	o.stage = 2;		/* owner unlocks: hand-over to the waiter */
@@ -135,8 +136,8 @@ int t_pi(uint32_t design)
 		fail("waiter lock_pi: %d", wt.ret);
 		goto out_join;
 	}
-	if ((w & FUTEXLAB_TID_MASK) != (uint32_t)wt.tid) {
-		fail("word after hand-over %#x, waiter %d", w, wt.tid);
+	if ((w[0] & FUTEXLAB_TID_MASK) != (uint32_t)wt.tid) {
+		fail("word after hand-over %#x, waiter %d", w[0], wt.tid);
 		goto out_join;
 	}
 	get_attr(o.tid, &at);
@@ -145,8 +146,8 @@ int t_pi(uint32_t design)
 		goto out_join;
 	}
 	wt.stage = 3;
-	if (wait_stage(&wt.stage, 4) || wt.ret || w != 0) {
-		fail("waiter unlock: %d, word %#x", wt.ret, w);
+	if (wait_stage(&wt.stage, 4) || wt.ret || w[0] != 0) {
+		fail("waiter unlock: %d, word %#x", wt.ret, w[0]);
 		goto out_join;
 	}
 	ret = 0;
@@ -251,7 +252,7 @@ static void *rqpi_waiter(void *p)
 
 int t_requeue_pi(uint32_t design)
 {
-	static uint32_t a, b;
+	static uint32_t a[2], b[2];
 	struct futexlab_wait_requeue_pi wr;
 	struct futexlab_requeue rq;
 	struct waiter w;
@@ -259,13 +260,15 @@ int t_requeue_pi(uint32_t design)
 
 	if (fd < 0)
 		return fail("open: %s", strerror(-fd)), -1;
-	a = 0;
-	b = 0;
+	a[1] = FUTEXLAB_NO_NODE;
+	b[1] = FUTEXLAB_NO_NODE;
+	a[0] = 0;
+	b[0] = 0;
 	memset(&wr, 0, sizeof(wr));
-	wr.uaddr = wr.uaddr2 = (uintptr_t)&a;
+	wr.uaddr = wr.uaddr2 = (uintptr_t)a;
 	EXPECT(xioctl(fd, FUTEXLAB_IOC_WAIT_REQUEUE_PI, &wr), -EINVAL,
 	       "wait_requeue_pi onto the same word");
-	wr.uaddr2 = (uintptr_t)&b;
+	wr.uaddr2 = (uintptr_t)b;
 	wr.flags = 1u << 8;
 	EXPECT(xioctl(fd, FUTEXLAB_IOC_WAIT_REQUEUE_PI, &wr), -EINVAL,
 	       "wait_requeue_pi flag 1<<8");
@@ -274,39 +277,39 @@ int t_requeue_pi(uint32_t design)
 	EXPECT(xioctl(fd, FUTEXLAB_IOC_WAIT_REQUEUE_PI, &wr), -EAGAIN,
 	       "wait_requeue_pi mismatch");
 	memset(&rq, 0, sizeof(rq));
-	rq.uaddr = (uintptr_t)&a;
-	rq.uaddr2 = (uintptr_t)&b;
+	rq.uaddr = (uintptr_t)a;
+	rq.uaddr2 = (uintptr_t)b;
 	rq.nr_wake = 2;
 	EXPECT(xioctl(fd, FUTEXLAB_IOC_CMP_REQUEUE_PI, &rq), -EINVAL,
 	       "cmp_requeue_pi with nr_wake 2");
 	rq.nr_wake = 1;
-	rq.uaddr2 = (uintptr_t)&a;
+	rq.uaddr2 = (uintptr_t)a;
 	EXPECT(xioctl(fd, FUTEXLAB_IOC_CMP_REQUEUE_PI, &rq), -EINVAL,
 	       "cmp_requeue_pi onto the same word");
-	rq.uaddr2 = (uintptr_t)&b;
+	rq.uaddr2 = (uintptr_t)b;
 	EXPECT(xioctl(fd, FUTEXLAB_IOC_CMP_REQUEUE_PI, &rq), 0,
 	       "cmp_requeue_pi without waiters");
 
 	/* a requeue-PI waiter refuses plain wakes and plain requeues */
 	memset(&w, 0, sizeof(w));
 	w.fd = fd;
-	w.w = &a;
-	w.w2 = &b;
+	w.w = a;
+	w.w2 = b;
 	w.deadline = now_ns() + 20000000000ull;
 	if (start_sleeper(&w.th, rqpi_waiter, &w, &w.tid)) {
 		fail("requeue-PI waiter did not sleep");
 		goto out_join;
 	}
-	if ((r = k_wake(fd, &a, 1, ~0u, 0)) != -EINVAL) {
+	if ((r = k_wake(fd, a, 1, ~0u, 0)) != -EINVAL) {
 		fail("plain wake of a requeue-PI waiter: %d", r);
 		goto out_join;
 	}
-	if ((r = k_requeue(fd, &a, &b, 1, 1, 0)) != -EINVAL) {
+	if ((r = k_requeue(fd, a, b, 1, 1, 0)) != -EINVAL) {
 		fail("plain requeue of a requeue-PI waiter: %d", r);
 		goto out_join;
 	}
 	/* b held by us: the waiter is queued on b, then times out there */
-	if ((r = k_pi(fd, FUTEXLAB_IOC_LOCK_PI, &b, 0)) != 0) {
+	if ((r = k_pi(fd, FUTEXLAB_IOC_LOCK_PI, b, 0)) != 0) {
 		fail("lock_pi of b: %d", r);
 		goto out_join;
 	}
@@ -316,8 +319,8 @@ int t_requeue_pi(uint32_t design)
 		fail("cmp_requeue_pi onto a held lock: %d", r);
 		goto out_unlock;
 	}
-	if (!(b & FUTEXLAB_WAITERS) || w.done) {
-		fail("after requeue: word %#x, waiter done %d", b, w.done);
+	if (!(b[0] & FUTEXLAB_WAITERS) || w.done) {
+		fail("after requeue: word %#x, waiter done %d", b[0], w.done);
 		goto out_unlock;
 	}
 	/* the waiter leaves the PI queue on a signal: -EAGAIN, as stock */
@@ -331,16 +334,16 @@ int t_requeue_pi(uint32_t design)
 	}
 	if (check_no_waiters(fd, "left"))
 		goto out_unlock;
-	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &b, 0)) != 0 || b != 0) {
-		fail("unlock after the waiter left: %d, word %#x", r, b);
+	if ((r = k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, b, 0)) != 0 || b[0] != 0) {
+		fail("unlock after the waiter left: %d, word %#x", r, b[0]);
 		goto out_fd;
 	}
 	ret = 0;
 	goto out_fd;
 out_unlock:
-	k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &b, 0);
+	k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, b, 0);
 out_join:
-	a = 1;			/* the restarted wait then fails with EAGAIN */
+	a[0] = 1;			/* the restarted wait then fails with EAGAIN */
 	pthread_kill(w.th, SIGUSR1);
 	pthread_join(w.th, NULL);
 	goto out_fd;

@@ -20,7 +20,8 @@
 struct stress {
 	int fd;
 	_Atomic int stop;
-	_Atomic uint32_t t0, t1, u;
+	/* futex words, each followed by its node word (numa design) */
+	_Atomic uint32_t t0, t0_node, t1, t1_node, u, u_node;
 	_Atomic unsigned long progress[4];
 	_Atomic int lost;
 	_Atomic int errors;
@@ -143,6 +144,7 @@ int t_stress(uint32_t design)
 	int ret;
 
 	memset(&s, 0, sizeof(s));
+	s.t0_node = s.t1_node = s.u_node = FUTEXLAB_NO_NODE;
 	s.fd = open_design(design, 0);
 	if (s.fd < 0)
 		return fail("open: %s", strerror(-s.fd)), -1;
@@ -178,6 +180,7 @@ int t_stress(uint32_t design)
 struct pistress {
 	int fd;
 	_Atomic uint32_t word;
+	uint32_t word_node;	/* (numa design) */
 	_Atomic int inside;
 	_Atomic int stop;
 	_Atomic int violations;
@@ -267,6 +270,7 @@ int t_pi_stress(uint32_t design)
 	int secs = stress_seconds / 2 > 1 ? stress_seconds / 2 : 1;
 
 	memset(&s, 0, sizeof(s));
+	s.word_node = FUTEXLAB_NO_NODE;
 	s.fd = open_design(design, 0);
 	if (s.fd < 0)
 		return fail("open: %s", strerror(-s.fd)), -1;

@@ -8,23 +8,24 @@
 
 int t_wait_wake(uint32_t design)
 {
-	static uint32_t w;
+	static uint32_t w[2];
 	struct waiter wt[3];
 	int fd = open_design(design, 0), r;
 
 	if (fd < 0)
 		return fail("open: %s", strerror(-fd)), -1;
-	w = 0;
-	if (k_wait(fd, &w, 1, 0, FUTEXLAB_BITSET_ANY, 0) != -EAGAIN)
+	w[1] = FUTEXLAB_NO_NODE;
+	w[0] = 0;
+	if (k_wait(fd, w, 1, 0, FUTEXLAB_BITSET_ANY, 0) != -EAGAIN)
 		return fail("mismatch did not give EAGAIN"), close(fd), -1;
-	if (k_wake(fd, &w, 1, FUTEXLAB_BITSET_ANY, 0) != 0)
+	if (k_wake(fd, w, 1, FUTEXLAB_BITSET_ANY, 0) != 0)
 		return fail("wake without waiters != 0"), close(fd), -1;
-	if (start_three(wt, fd, &w, 0))
+	if (start_three(wt, fd, w, 0))
 		return fail("waiters did not sleep"), close(fd), -1;
-	r = k_wake(fd, &w, 2, FUTEXLAB_BITSET_ANY, 0);
+	r = k_wake(fd, w, 2, FUTEXLAB_BITSET_ANY, 0);
 	if (r != 2)
 		return fail("wake 2 of 3 returned %d", r), close(fd), -1;
-	r = k_wake(fd, &w, INT_MAX, FUTEXLAB_BITSET_ANY, 0);
+	r = k_wake(fd, w, INT_MAX, FUTEXLAB_BITSET_ANY, 0);
 	if (r != 1)
 		return fail("wake all of 1 returned %d", r), close(fd), -1;
 	if (join_three(wt))
@@ -35,18 +36,18 @@ int t_wait_wake(uint32_t design)
 
 int t_timeout(uint32_t design)
 {
-	uint32_t w = 5;
+	uint32_t w[2] = { 5, FUTEXLAB_NO_NODE };
 	int fd = open_design(design, 0), r;
 	uint64_t t0 = now_ns();
 
 	if (fd < 0)
 		return fail("open: %s", strerror(-fd)), -1;
-	r = k_wait(fd, &w, 5, t0 + 50000000, FUTEXLAB_BITSET_ANY, 0);
+	r = k_wait(fd, w, 5, t0 + 50000000, FUTEXLAB_BITSET_ANY, 0);
 	if (r != -ETIMEDOUT)
 		return fail("timed wait returned %d", r), close(fd), -1;
 	if (now_ns() - t0 < 50000000)
 		return fail("returned before the deadline"), close(fd), -1;
-	r = k_wait(fd, &w, 5, 1, FUTEXLAB_BITSET_ANY, 0);
+	r = k_wait(fd, w, 5, 1, FUTEXLAB_BITSET_ANY, 0);
 	if (r != -ETIMEDOUT)
 		return fail("past deadline returned %d", r), close(fd), -1;
 	close(fd);
@@ -55,18 +56,19 @@ int t_timeout(uint32_t design)
 
 int t_bitset(uint32_t design)
 {
-	static uint32_t w;
+	static uint32_t w[2];
 	struct waiter a;
 	int fd = open_design(design, 0), r;
 
 	if (fd < 0)
 		return fail("open: %s", strerror(-fd)), -1;
-	if (start_waiter(&a, fd, &w, 0, 0x1))
+	w[1] = FUTEXLAB_NO_NODE;
+	if (start_waiter(&a, fd, w, 0, 0x1))
 		return fail("waiter did not sleep"), close(fd), -1;
-	r = k_wake(fd, &w, 1, 0x2, 0);
+	r = k_wake(fd, w, 1, 0x2, 0);
 	if (r != 0)
 		return fail("disjoint bitset woke %d", r), close(fd), -1;
-	r = k_wake(fd, &w, 1, 0x3, 0);
+	r = k_wake(fd, w, 1, 0x3, 0);
 	if (r != 1)
 		return fail("matching bitset woke %d", r), close(fd), -1;
 	join_waiter(&a);
@@ -76,24 +78,26 @@ int t_bitset(uint32_t design)
 
 int t_requeue(uint32_t design)
 {
-	static uint32_t w, w2;
+	static uint32_t w[2], w2[2];
 	struct waiter wt[3];
 	int fd = open_design(design, 0), r;
 
 	if (fd < 0)
 		return fail("open: %s", strerror(-fd)), -1;
-	w = 7;
-	if (k_requeue(fd, &w, &w2, 1, 1, 8) != -EAGAIN)
+	w[1] = FUTEXLAB_NO_NODE;
+	w2[1] = FUTEXLAB_NO_NODE;
+	w[0] = 7;
+	if (k_requeue(fd, w, w2, 1, 1, 8) != -EAGAIN)
 		return fail("requeue mismatch not EAGAIN"), close(fd), -1;
-	if (start_three(wt, fd, &w, 7))
+	if (start_three(wt, fd, w, 7))
 		return fail("waiters did not sleep"), close(fd), -1;
-	r = k_requeue(fd, &w, &w2, 1, 1, 7);
+	r = k_requeue(fd, w, w2, 1, 1, 7);
 	if (r != 2)
 		return fail("requeue(1,1) returned %d", r), close(fd), -1;
-	r = k_wake(fd, &w2, INT_MAX, FUTEXLAB_BITSET_ANY, 0);
+	r = k_wake(fd, w2, INT_MAX, FUTEXLAB_BITSET_ANY, 0);
 	if (r != 1)
 		return fail("wake of the target woke %d", r), close(fd), -1;
-	r = k_wake(fd, &w, INT_MAX, FUTEXLAB_BITSET_ANY, 0);
+	r = k_wake(fd, w, INT_MAX, FUTEXLAB_BITSET_ANY, 0);
 	if (r != 1)
 		return fail("wake of the source woke %d", r), close(fd), -1;
 	if (join_three(wt))

@@ -59,23 +59,43 @@ if [ -x "$KMODTEST" ]; then
 	fail=$((fail + f))
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		bad kmodtest "exit status $rc without a FAIL line"
+	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		bad kmodtest "ran no test"
 	fi
 else
 	bad kmodtest "$KMODTEST not built"
 fi
-# the PI tests again with the adaptive lock on
+# the PI tests again with the adaptive lock on; a parameter that cannot be
+# written is a failure, not a silent skip
 P=/sys/module/futexlab/parameters/adaptive_spin_us
-if [ -x "$KMODTEST" ] && [ -w "$P" ]; then
+if [ ! -x "$KMODTEST" ]; then
+	bad adaptive "$KMODTEST not built"
+elif [ ! -w "$P" ]; then
+	bad adaptive "$P is not writable"
+else
 	echo 50 > "$P"
-	"$KMODTEST" --stress-seconds 6 pi-boost pi-stress \
-		| sed 's/^\(PASS\|FAIL\) \([^:]*\)/\1 \2+adaptive/' > /tmp/adaptive.out 2>&1
+	"$KMODTEST" --stress-seconds 6 pi-boost pi-stress > /tmp/adaptive.raw 2>&1
+	rc=$?
 	echo 0 > "$P"
+	sed 's/^\(PASS\|FAIL\) \([^:]*\)/\1 \2+adaptive/' /tmp/adaptive.raw > /tmp/adaptive.out
 	cat /tmp/adaptive.out
-	pass=$((pass + $(grep -c '^PASS' /tmp/adaptive.out)))
-	fail=$((fail + $(grep -c '^FAIL' /tmp/adaptive.out)))
+	p=$(grep -c '^PASS' /tmp/adaptive.out)
+	f=$(grep -c '^FAIL' /tmp/adaptive.out)
+	pass=$((pass + p))
+	fail=$((fail + f))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		bad adaptive "exit status $rc without a FAIL line"
+	elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		bad adaptive "kmodtest ran no test"
+	fi
 fi
 # the module's statistics after the tests, for the log
-sed 's/^/# /' /sys/kernel/debug/futexlab/stats 2>/dev/null
+if [ -r /sys/kernel/debug/futexlab/stats ]; then
+	sed 's/^/# /' /sys/kernel/debug/futexlab/stats
+	ok debugfs-stats
+else
+	bad debugfs-stats "/sys/kernel/debug/futexlab/stats missing (debugfs not mounted?)"
+fi
 
 # unload is refused while a file is open, allowed after close
 exec 3</dev/futexlab
@@ -102,15 +122,31 @@ done
 if [ -z "$err" ]; then ok load-unload-20; else bad load-unload-20 "$err"; fi
 loaded || insmod "$KO"
 
-# the conformance suite against each hash design, where it was built
+# the conformance suite against each hash design, where it was built; a
+# run that executed no case fails, whatever its exit status (the count is
+# the line "conformance: N passed, N failed, N skipped", or cmocka's
+# "[  PASSED  ] N test(s).")
 for d in global private numa; do
 	c=$B/tests/conformance-kmod-$d
-	[ -x "$c" ] || continue
-	if "$c" > /tmp/conformance.out 2>&1; then
-		ok "conformance-kmod-$d"
-	else
+	if [ ! -x "$c" ]; then
+		echo "# conformance-kmod-$d not built: not run"
+		continue
+	fi
+	"$c" > /tmp/conformance.out 2>&1
+	rc=$?
+	n=$(sed -n 's/^conformance: \([0-9]*\) passed.*/\1/p' /tmp/conformance.out | tail -n 1)
+	[ -n "$n" ] || n=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' /tmp/conformance.out | tail -n 1)
+	if [ "$rc" -ne 0 ]; then
 		tail -n 40 /tmp/conformance.out
-		bad "conformance-kmod-$d" "see the lines above"
+		bad "conformance-kmod-$d" "exit status $rc, see the lines above"
+	elif [ -z "$n" ]; then
+		tail -n 40 /tmp/conformance.out
+		bad "conformance-kmod-$d" "no count of executed cases in its output"
+	elif [ "$n" -eq 0 ]; then
+		tail -n 40 /tmp/conformance.out
+		bad "conformance-kmod-$d" "executed no case (0 passed)"
+	else
+		ok "conformance-kmod-$d ($n cases passed)"
 	fi
 done
 

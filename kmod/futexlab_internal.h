@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * futexlab: the module's one internal header, shared by core.c (keys,
+ * hashing, queueing), waitwake.c, requeue.c, pi.c, stats.c, ioctl.c and
+ * main.c. A "__" prefix on a function means the caller holds the bucket
+ * lock.
+ */
+#ifndef _FUTEXLAB_INTERNAL_H
+#define _FUTEXLAB_INTERNAL_H
+
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "uapi/futexlab.h"
+
+#define FLK_MAX_SLOTS	(1U << 20)	/* global and node tables (admin) */
+
+/**
+ * struct flk_bucket - one hash bucket
+ * @lock:	protects every other field except @waiters
+ * @waiters:	waiters queued or about to queue (see waitwake.c); lets a
+ *		waker skip the lock of an empty bucket
+ * @chain:	struct flk_q, ordered by priority, FIFO among equal ones
+ * @pi_states:	struct flk_pi_state of the PI futexes hashed here
+ * @len:	entries in @chain
+ * @max_len:	the longest @chain seen
+ * @waits:	waiters queued here
+ * @eagain:	waits that found the word changed
+ * @woken:	waiters woken from here
+ * @requeued:	waiters moved away from here by cmp_requeue
+ * @wakes:	wake calls that took the lock
+ * @contended:	acquisitions of @lock that found it held
+ */
+struct flk_bucket {
+	spinlock_t lock;
+	atomic_t waiters;
+	struct list_head chain;
+	struct list_head pi_states;
+	unsigned int len;
+	unsigned int max_len;
+	u64 waits;
+	u64 eagain;
+	u64 woken;
+	u64 requeued;
+	u64 wakes;
+	u64 contended;
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct flk_table - a hash table: the global one, a private one or a node's
+ * @mask:	buckets - 1 (buckets is a power of two)
+ * @node:	the NUMA node its memory is on (NUMA_NO_NODE: any)
+ * @timeouts:	waits that ended at their deadline
+ * @signals:	waits that a signal ended
+ * @pi_locks:	PI locks taken in the kernel path
+ * @pi_boosts:	owner boosts applied
+ * @spins:	adaptive lock_pi spins (see pi.c)
+ * @buckets:	the buckets
+ */
+struct flk_table {
+	u32 mask;
+	int node;
+	atomic64_t timeouts;
+	atomic64_t signals;
+	atomic64_t pi_locks;
+	atomic64_t pi_boosts;
+	atomic64_t spins;
+	struct flk_bucket buckets[];
+};
+
+/*
+ * struct flk_key - what identifies a futex
+ *
+ * Private key (the default): @ptr is the mm, @word the user address, @offset
+ * 0. No reference is taken on the mm: a waiter is a thread of that mm, so
+ * the mm lives at least as long as the waiter sleeps, and a waker can only
+ * compare the pointer, never dereference it.
+ *
+ * Shared key (FUTEXLAB_F_SHARED): the page's identity, so that two
+ * processes mapping the same page meet. A file or shmem page (MAP_SHARED)
+ * gives @ptr = the inode, @word = the page's index in the file; an anonymous
+ * page gives @ptr = the mm and @word = the address. @offset is the offset
+ * in the page with FLK_KEY_SHARED (and FLK_KEY_INODE) set, so a shared and a
+ * private key never compare equal.
+ *
+ * An inode key is an identity only while the inode cannot be freed: once
+ * freed, its memory can become another file's inode and two unrelated
+ * futexes would compare equal. So whoever holds an inode key holds a
+ * reference on the inode (struct flk_target, a queued struct flk_q, a PI
+ * state), taken with the recheck that the folio still belongs to the
+ * mapping; a sleeping waiter keeps its inode alive even after its mapping
+ * and file are gone, and its key cannot alias a new file's.
+ */
+struct flk_key {
+	unsigned long ptr;
+	unsigned long word;
+	u32 offset;
+	u32 pad;
+};
+
+#define FLK_KEY_SHARED	1U
+#define FLK_KEY_INODE	2U
+
+struct flk_pi_state;
+
+/**
+ * struct flk_q - a waiter, on the waiter's stack
+ * @list:	in @hb->chain; @hb->lock
+ * @prio:	the waiter's kernel priority when it queued (lower is higher)
+ * @task:	the waiter
+ * @hb:		the bucket it is queued on; changed by requeue under both
+ *		locks; a waker sets it to NULL (release) after removing the
+ *		entry, and from then on the waker never touches the flk_q
+ * @euid:	PI waiter: its effective uid (whose tasks it may boost)
+ * @cap_nice:	PI waiter: it has CAP_SYS_NICE (may boost any task)
+ * @table:	the table of @hb (for counters)
+ * @key:	the futex it waits on; @hb->lock
+ * @bitset:	wake only with a matching bitset
+ * @inode:	the reference held for an inode @key (NULL otherwise); swapped
+ *		by requeue under both locks, put by the waiter once it left
+ * @inode2:	with @rq_pi: the reference held for an inode @key2
+ * @pi:		PI waiter: the PI state of the lock; NULL otherwise. Set
+ *		under the bucket lock (by cmp_requeue_pi for a waiter it moves)
+ * @rq_pi:	wait_requeue_pi waiter: may only be moved to @key2 as a PI
+ *		waiter by cmp_requeue_pi (wake and cmp_requeue: -EINVAL)
+ * @key2:	with @rq_pi: the PI lock it waits to be requeued to
+ */
+struct flk_q {
+	struct list_head list;
+	int prio;
+	struct task_struct *task;
+	struct flk_bucket *hb;
+	struct flk_table *table;
+	struct flk_key key;
+	u32 bitset;
+	kuid_t euid;
+	bool cap_nice;
+	struct inode *inode;
+	struct flk_pi_state *pi;
+	bool rq_pi;
+	struct flk_key key2;
+	struct inode *inode2;
+};
+
+/**
+ * struct flk_ctx - an open file description of /dev/futexlab
+ * @lock:	serializes SET_DESIGN against the first operation
+ * @design:	FUTEXLAB_DESIGN_*, fixed once @started
+ * @started:	an operation ran; set with release, read with acquire
+ * @priv:	the private design's table, freed when the file is released
+ * @uid:	the user charged for @priv
+ * @charged:	the bytes charged to @uid (flk_charge())
+ */
+struct flk_ctx {
+	struct mutex lock;
+	u32 design;
+	bool started;
+	struct flk_table *priv;
+	kuid_t uid;
+	size_t charged;
+};
+
+/**
+ * struct flk_target - a futex resolved for one operation
+ * @key:	its key
+ * @table:	the table the design puts it in
+ * @hb:		its bucket
+ * @inode:	the reference held for an inode key, or NULL
+ * @inode_puts:	more references on @inode to drop with it: those of the
+ *		waiters a requeue moved away from it (dropped once no bucket
+ *		lock is held, iput() may sleep)
+ */
+struct flk_target {
+	struct flk_key key;
+	struct flk_table *table;
+	struct flk_bucket *hb;
+	struct inode *inode;
+	unsigned int inode_puts;
+};
+
+/* cmpxchg attempts on a word that keeps changing, under a bucket lock */
+#define FLK_CMPXCHG_TRIES	16
+
+/* flk_lock_word(): the word was faulted in, resolve the targets again */
+#define FLK_RETRY	1
+
+/* Wakes collected under a bucket lock and issued after it is dropped. */
+#define FLK_WAKE_BATCH	16
+struct flk_wake_batch {
+	struct task_struct *task[FLK_WAKE_BATCH];
+	unsigned int nr;
+};
+
+/* main.c: module-wide tables and parameters */
+extern struct flk_table *flk_global;
+extern struct flk_table **flk_numa;
+extern unsigned int flk_private_default_slots;
+extern unsigned int flk_adaptive_spin_us;
+int flk_charge(kuid_t uid, size_t bytes);
+void flk_uncharge(kuid_t uid, size_t bytes);
+
+/* core.c */
+size_t flk_table_bytes(u32 slots);
+struct flk_table *flk_table_alloc(u32 slots, int node);
+void flk_table_free(struct flk_table *t);
+void flk_ctx_start(struct flk_ctx *ctx);
+int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
+		  struct flk_target *t);
+void flk_target_put(struct flk_target *t);
+bool flk_key_match(const struct flk_key *a, const struct flk_key *b);
+void flk_hb_lock(struct flk_bucket *hb);
+void flk_hb_lock2(struct flk_bucket *a, struct flk_bucket *b);
+void flk_hb_unlock2(struct flk_bucket *a, struct flk_bucket *b);
+int flk_hb_waiters_pending(struct flk_bucket *hb);
+void __flk_queue(struct flk_bucket *hb, struct flk_table *t, struct flk_q *q);
+void __flk_unqueue(struct flk_q *q);
+void __flk_wake_q(struct flk_q *q, struct flk_wake_batch *wb);
+void flk_wake_flush(struct flk_wake_batch *wb);
+bool flk_unqueue_self(struct flk_q *q);
+int flk_get_value_locked(u32 *dest, u32 __user *uaddr);
+int flk_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new);
+int flk_sleep(struct flk_q *q, ktime_t *deadline, bool *timed_out);
+void flk_q_init(struct flk_q *q, struct flk_target *t, u32 bitset);
+void flk_lock_waiting(struct flk_target *t, struct flk_target *dest);
+void flk_unlock_waiting(struct flk_target *t, struct flk_target *dest);
+int flk_lock_word(struct flk_target *t, struct flk_target *dest,
+		 u32 __user *uaddr, u32 *uval);
+int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
+		  u32 val);
+int flk_wait_queued(struct flk_q *q, ktime_t *deadline);
+ktime_t *flk_deadline(u32 flags, u64 deadline_ns, ktime_t *buf);
+int flk_retry_check(ktime_t *deadline);
+void flk_q_put_refs(struct flk_q *q);
+
+/* waitwake.c */
+int flk_wait(struct flk_ctx *ctx, struct futexlab_wait *a);
+int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a);
+
+/* requeue.c */
+int flk_cmp_requeue(struct flk_ctx *ctx, struct futexlab_requeue *a);
+int flk_wait_requeue_pi(struct flk_ctx *ctx,
+		       struct futexlab_wait_requeue_pi *a);
+int flk_cmp_requeue_pi(struct flk_ctx *ctx, struct futexlab_requeue *a);
+
+/* pi.c */
+int flk_lock_pi(struct flk_ctx *ctx, struct futexlab_pi *a, bool trylock);
+int flk_unlock_pi(struct flk_ctx *ctx, struct futexlab_pi *a);
+struct flk_pi_state *flk_pi_alloc(void);
+int __flk_pi_attach(struct flk_target *t, u32 tid,
+		   struct flk_pi_state **prealloc, struct flk_pi_state **out,
+		   struct task_struct **old_owner);
+void __flk_pi_get(struct flk_pi_state *pi);
+void __flk_pi_add_waiter(struct flk_pi_state *pi, struct flk_q *q);
+void __flk_pi_waiter_left(struct flk_pi_state *pi);
+void flk_pi_waiter_gone(struct flk_pi_state *pi);
+void flk_pi_wait_done(struct flk_q *q, bool owner);
+int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
+		  bool mark);
+void flk_pi_adjust(struct flk_pi_state *pi);
+void flk_pi_put(struct flk_pi_state *pi);
+void flk_q_init_pi(struct flk_q *q);
+int flk_fault_in_writeable(u32 __user *uaddr);
+
+/* stats.c */
+int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s);
+void flk_debugfs_init(void);
+void flk_debugfs_exit(void);
+
+/* ioctl.c */
+long flk_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+#endif /* _FUTEXLAB_INTERNAL_H */
