@@ -202,6 +202,8 @@ static inline int fl_cmp_requeue_pi(uint32_t *w, uint32_t *w2, int nr_requeue,
 }
 
 #include "backends/no_waitv.h"
+/* the module's adaptive lock: -ENOSYS until it lands (issue 17) */
+#include "backends/no_adaptive.h"
 
 #ifdef FL_BACKEND_DESCRIBE
 #include <fcntl.h>

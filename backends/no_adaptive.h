@@ -6,10 +6,9 @@
  * out of its capabilities, so no workload calls them in a cell that runs
  * (mutex's --algo adaptive is skipped with the reason).
  *
- * FL_ADAPTIVE_OPS says a backend header has defined the two operations,
- * here or for real: workloads/lib/futex_mutex.h includes this file for a
- * backend header that has not (backends/kmod.h, until the module's
- * adaptive lock lands).
+ * Every backend header without the operations includes this file
+ * (backends/kmod.h too, until the module's adaptive lock lands);
+ * FL_ADAPTIVE_OPS says they are defined.
  */
 #ifndef FUTEXLAB_BACKEND_NO_ADAPTIVE_H
 #define FUTEXLAB_BACKEND_NO_ADAPTIVE_H

@@ -43,12 +43,6 @@
 
 #include "spec/workload.h"
 
-/* A backend header that does not define the adaptive lock yet
- * (backends/kmod.h, until the module has it) gets the -ENOSYS one. */
-#ifndef FL_ADAPTIVE_OPS
-#include "backends/no_adaptive.h"
-#endif
-
 /* Compare-and-swap with acquire order: the value found (old if it took). */
 static inline uint32_t fl_cas_acquire(uint32_t *w, uint32_t old,
 				      uint32_t new)
