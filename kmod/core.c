@@ -17,6 +17,10 @@
  *            FUTEXLAB_NO_NODE is filled in at first use with the node of
  *            the word's page. The page itself may move afterwards (a COW,
  *            MADV_DONTNEED, a migration): the futex stays where it is.
+ *            A plain u32 futex (FUTEXLAB_F_NODE with FUTEXLAB_NO_NODE, what
+ *            the preload shim passes for futex(2)) has no node of its own:
+ *            its hash picks one, as the stock futex does without
+ *            FUTEX2_NUMA, so every caller finds it in the same table.
  *
  * The queue of a bucket is a priority list of our own (plist is not
  * exported to modules): entries are kept sorted by kernel priority, FIFO
@@ -154,6 +158,18 @@ static struct flk_table *flk_node_table(int node)
 	return flk_numa[node];
 }
 
+/* The node table of a plain u32 futex: picked from its hash's high bits. */
+static int flk_hash_node(u32 hash)
+{
+	int node = (hash >> 16) % nr_node_ids;
+	int i;
+
+	for (i = 0; i < nr_node_ids; i++, node = (node + 1) % nr_node_ids)
+		if (flk_node_table(node))
+			return node;
+	return first_online_node;
+}
+
 /*
  * numa design without FUTEXLAB_F_NODE: the node word after the futex word.
  * FUTEXLAB_NO_NODE is replaced, once, by the node of the word's page; a
@@ -206,6 +222,7 @@ int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 	unsigned long addr = (unsigned long)uaddr;
 	bool shared = flags & FUTEXLAB_F_SHARED;
 	bool numa = ctx->design == FUTEXLAB_DESIGN_NUMA;
+	bool node_word = numa && !(flags & FUTEXLAB_F_NODE);
 	struct page *page;
 	u32 hash;
 	int nid = NUMA_NO_NODE;
@@ -215,16 +232,18 @@ int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 	if (addr != uaddr || addr % sizeof(u32))
 		return -EINVAL;
 	if (!access_ok((void __user *)addr,
-		       numa ? 2 * sizeof(u32) : sizeof(u32)))
+		       node_word ? 2 * sizeof(u32) : sizeof(u32)))
 		return -EFAULT;
 
-	if (numa && (flags & FUTEXLAB_F_NODE)) {
+	if (numa && (flags & FUTEXLAB_F_NODE) && node == FUTEXLAB_NO_NODE) {
+		nid = NUMA_NO_NODE;	/* picked from the hash below */
+	} else if (numa && (flags & FUTEXLAB_F_NODE)) {
 		if (node >= nr_node_ids || !node_online(node) ||
 		    !flk_node_table(node))
 			return -EINVAL;
 		nid = node;
-	} else if (flags & FUTEXLAB_F_NODE) {
-		return -EINVAL;
+	} else if ((flags & FUTEXLAB_F_NODE) && node != FUTEXLAB_NO_NODE) {
+		return -EINVAL;		/* a node outside the numa design */
 	} else if (numa) {
 		nid = flk_word_node(addr);
 		if (nid < 0)
@@ -244,20 +263,20 @@ int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 		t->key.word = addr;
 	}
 
+	hash = jhash2((u32 *)&t->key, sizeof(t->key) / sizeof(u32),
+		      flk_hash_seed);
 	switch (ctx->design) {
 	case FUTEXLAB_DESIGN_PRIVATE:
 		t->table = shared ? flk_global : ctx->priv;
 		break;
 	case FUTEXLAB_DESIGN_NUMA:
-		t->table = flk_node_table(nid);
+		t->table = flk_node_table(nid == NUMA_NO_NODE ?
+					  flk_hash_node(hash) : nid);
 		break;
 	default:
 		t->table = flk_global;
 		break;
 	}
-
-	hash = jhash2((u32 *)&t->key, sizeof(t->key) / sizeof(u32),
-		      flk_hash_seed);
 	t->hb = &t->table->buckets[hash & t->table->mask];
 	return 0;
 }

@@ -72,7 +72,9 @@ static long check_flags(unsigned int flags)
 
 static uint32_t key_flags(unsigned int flags)
 {
-	return (flags & FUTEX2_PRIVATE) ? 0 : FUTEXLAB_F_SHARED;
+	uint32_t shared = (flags & FUTEX2_PRIVATE) ? 0 : FUTEXLAB_F_SHARED;
+
+	return SHIM_PLAIN_WORD | shared;
 }
 
 long shim_futex2_wake(const long *a)
@@ -86,6 +88,7 @@ long shim_futex2_wake(const long *a)
 		.nr_wake = (uint32_t)nr,
 		.bitset = (uint32_t)mask,
 		.flags = key_flags(flags),
+		.node = SHIM_NO_NODE,
 	};
 
 	if (r)
@@ -113,6 +116,7 @@ long shim_futex2_wait(const long *a)
 		.val = (uint32_t)val,
 		.bitset = (uint32_t)mask,
 		.flags = key_flags(flags),
+		.node = SHIM_NO_NODE,
 	};
 
 	if (r)
@@ -175,6 +179,8 @@ long shim_futex2_requeue(const long *a)
 		.nr_requeue = (uint32_t)(int)a[3],
 		.val = (uint32_t)w[0].val,
 		.flags = key_flags(w[0].flags),
+		.node = SHIM_NO_NODE,
+		.node2 = SHIM_NO_NODE,
 	};
 	return shim_ioctl(FUTEXLAB_IOC_CMP_REQUEUE, &q);
 }

@@ -39,7 +39,7 @@ struct futex_call {
 	uint32_t val2;		/* the timeout argument, as a count */
 	uint32_t *uaddr2;
 	uint32_t val3;
-	uint32_t flags;		/* FUTEXLAB_F_SHARED, FUTEXLAB_F_DEADLINE */
+	uint32_t flags;		/* SHIM_PLAIN_WORD, FUTEXLAB_F_SHARED, ..DEADLINE */
 	uint64_t deadline_ns;
 };
 
@@ -75,6 +75,7 @@ static long module_wait(const struct futex_call *c, uint32_t bitset)
 		.val = c->val,
 		.bitset = bitset,
 		.flags = c->flags,
+		.node = SHIM_NO_NODE,
 	};
 
 	return shim_ioctl(FUTEXLAB_IOC_WAIT, &w);
@@ -87,6 +88,7 @@ static long module_wake(const struct futex_call *c, uint32_t bitset)
 		.nr_wake = c->val,
 		.bitset = bitset,
 		.flags = c->flags,
+		.node = SHIM_NO_NODE,
 	};
 
 	return shim_ioctl(FUTEXLAB_IOC_WAKE, &w);
@@ -102,6 +104,8 @@ static long cmp_requeue(const struct futex_call *c, uint32_t cmpval,
 		.nr_requeue = c->val2,
 		.val = cmpval,
 		.flags = c->flags,
+		.node = SHIM_NO_NODE,
+		.node2 = SHIM_NO_NODE,
 	};
 
 	return shim_ioctl(ioc, &r);
@@ -135,6 +139,7 @@ static long pi(const struct futex_call *c, unsigned long ioc)
 		.uaddr = (uintptr_t)c->uaddr,
 		.deadline_ns = c->deadline_ns,
 		.flags = c->flags,
+		.node = SHIM_NO_NODE,
 	};
 
 	return shim_ioctl(ioc, &p);
@@ -148,6 +153,8 @@ static long wait_requeue_pi(const struct futex_call *c)
 		.deadline_ns = c->deadline_ns,
 		.val = c->val,
 		.flags = c->flags,
+		.node = SHIM_NO_NODE,
+		.node2 = SHIM_NO_NODE,
 	};
 
 	return shim_ioctl(FUTEXLAB_IOC_WAIT_REQUEUE_PI, &w);
@@ -197,7 +204,8 @@ long shim_futex(const long *a)
 		.val2 = (uint32_t)a[3],
 		.uaddr2 = (uint32_t *)a[4],
 		.val3 = (uint32_t)a[5],
-		.flags = (op & FUTEX_PRIVATE_FLAG) ? 0 : FUTEXLAB_F_SHARED,
+		.flags = SHIM_PLAIN_WORD |
+			 ((op & FUTEX_PRIVATE_FLAG) ? 0 : FUTEXLAB_F_SHARED),
 	};
 
 	if (a[3] && has_timeout(c.cmd)) {

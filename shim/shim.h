@@ -32,6 +32,15 @@
 #define SHIM_NR_FUTEX_WAIT	455
 #define SHIM_NR_FUTEX_REQUEUE	456
 
+/*
+ * A futex(2) word is a plain u32 with no node word after it: every ioctl
+ * names it with FUTEXLAB_F_NODE and node FUTEXLAB_NO_NODE (kmod/uapi), which
+ * every design accepts and the numa design spreads over its tables by the
+ * word's hash, as the kernel does for a futex without FUTEX2_NUMA.
+ */
+#define SHIM_PLAIN_WORD		FUTEXLAB_F_NODE
+#define SHIM_NO_NODE		FUTEXLAB_NO_NODE
+
 /* one call's six arguments, as the registers carried them */
 typedef long shim_args[6];
 

@@ -34,6 +34,9 @@
  * u32 after the futex word, as FUTEX2_NUMA does: {u32 value; u32 node}.
  * FUTEXLAB_NO_NODE there is replaced, at first use, by the node of the
  * word's page; any other value must be an online node (else EINVAL).
+ * With FUTEXLAB_F_NODE, node FUTEXLAB_NO_NODE names a plain u32 futex with
+ * no node word, in every design; the numa design picks its node from its
+ * hash, as the kernel spreads futexes without FUTEX2_NUMA over its tables.
  */
 #define FUTEXLAB_NO_NODE	0xffffffffU
 

@@ -34,6 +34,7 @@ static const struct test tests[] = {
 	{ "shared-key", t_shared, 1, NULL },
 	{ "bad-input", NULL, 0, t_bad_input },
 	{ "numa-node", NULL, 0, t_numa_node },
+	{ "plain-word", t_plain_word, 1, NULL },
 	{ "kill9", NULL, 0, t_kill9 },
 	{ "kill9-pi", NULL, 0, t_kill9_pi },
 	{ "pi-boost", t_pi, 1, NULL },

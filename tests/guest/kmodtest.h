@@ -134,6 +134,7 @@ int t_requeue(uint32_t design);
 int t_eintr(uint32_t design);
 int t_shared(uint32_t design);
 int t_numa_node(void);
+int t_plain_word(uint32_t design);
 /* kmodtest_bad_input.c */
 int t_bad_input(void);
 /* kmodtest_kill9.c */

@@ -233,3 +233,77 @@ out:
 	close(fd);
 	return ret;
 }
+
+/* A plain u32 futex: FUTEXLAB_F_NODE with FUTEXLAB_NO_NODE, no node word. */
+static int plain_wait(int fd, uint32_t *w, uint32_t val, uint64_t deadline)
+{
+	struct futexlab_wait a = {
+		.uaddr = (uintptr_t)w, .val = val, .bitset = FUTEXLAB_BITSET_ANY,
+		.flags = FUTEXLAB_F_NODE | FUTEXLAB_F_DEADLINE,
+		.node = FUTEXLAB_NO_NODE, .deadline_ns = deadline,
+	};
+
+	return xioctl(fd, FUTEXLAB_IOC_WAIT, &a);
+}
+
+static void *plain_waiter(void *arg)
+{
+	struct waiter *wt = arg;
+
+	wt->tid = (pid_t)syscall(SYS_gettid);
+	wt->ret = plain_wait(wt->fd, wt->w, wt->val, wt->deadline);
+	return NULL;
+}
+
+/*
+ * The preload shim's futex(2) words have no node word after them: with
+ * FUTEXLAB_F_NODE and FUTEXLAB_NO_NODE every design takes the word alone.
+ * The word is the last of its page and the next page is not mapped, so a
+ * design that read a node word would fail with EFAULT; a waiter is woken
+ * through the same flags (the numa design finds it by the word's hash).
+ */
+int t_plain_word(uint32_t design)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct futexlab_wake k = { .nr_wake = 1, .node = FUTEXLAB_NO_NODE,
+				   .bitset = FUTEXLAB_BITSET_ANY,
+				   .flags = FUTEXLAB_F_NODE };
+	struct waiter wt = { .val = 7 };
+	int fd = open_design(design, 0), r, ret = -1, asleep;
+	uint32_t *w;
+
+	if (fd < 0 || map == MAP_FAILED)
+		return fail("open or mmap failed"), -1;
+	munmap(map + page, page);
+	w = (uint32_t *)(map + page) - 1;
+	*w = 7;
+	r = plain_wait(fd, w, 6, now_ns() + 1000000);
+	if (r != -EAGAIN) {
+		fail("plain word, wrong value: %d (want -EAGAIN)", r);
+		goto out;
+	}
+	wt.fd = fd;
+	wt.w = w;
+	wt.deadline = now_ns() + 20000000000ull;	/* a bound, never hit */
+	if (pthread_create(&wt.th, NULL, plain_waiter, &wt)) {
+		fail("pthread_create failed");
+		goto out;
+	}
+	while (!wt.tid)
+		usleep(100);
+	asleep = !wait_sleeping(wt.tid);
+	k.uaddr = (uintptr_t)w;
+	r = xioctl(fd, FUTEXLAB_IOC_WAKE, &k);
+	pthread_join(wt.th, NULL);
+	if (!asleep || r != 1 || wt.ret != 0) {
+		fail("plain wake woke %d, its waiter returned %d", r, wt.ret);
+		goto out;
+	}
+	ret = 0;
+out:
+	munmap(map, page);
+	close(fd);
+	return ret;
+}
