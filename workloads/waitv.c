@@ -32,12 +32,20 @@ enum { C_INDEX_WRONG, C_EAGAIN, C_MISSES };
 
 #define WAITV_STRIDE	64	/* one futex word per cache line */
 
-/* A waiter's futexes and the waker's hand-off to it. */
+/*
+ * A waiter's futexes and the waker's hand-off to it. One signal is in
+ * flight per waiter: the waker claims an armed waiter (armed 1 -> 0), sets
+ * signalled and stamp_ns, stores 1 in that futex, wakes it and then sets
+ * wake_done. The waiter re-arms only after wake_done: a wake still on its
+ * way from the last signal would otherwise end the next wait with the old
+ * futex's index, and the check below could not tell it from a wrong one.
+ */
 struct waitv_slot {
 	/* 1 while the waiter waits: only the waker clears it */
 	_Alignas(FL_CACHELINE) uint32_t armed;
 	uint32_t signalled;		/* which futex the waker set */
 	uint64_t stamp_ns;		/* when it set it */
+	uint32_t wake_done;		/* the waker's wake has returned */
 	_Alignas(FL_CACHELINE) char words[];
 };
 
@@ -142,41 +150,66 @@ FL_WORKLOAD_DESCRIPTOR(waitv) = {
 
 #else /* one build per backend */
 
+/*
+ * One armed wait: futex_waitv until the waker has claimed this waiter
+ * (armed cleared). Return what the last futex_waitv returned, or INT_MIN
+ * to stop. *now_ns is when it returned.
+ */
+static int wait_claimed(struct fl_thread *t, struct waitv_state *s,
+			struct waitv_slot *slot, struct fl_waitv *v,
+			uint64_t *now_ns)
+{
+	struct fl_rep *rep = t->rep;
+
+	__atomic_store_n(&slot->armed, 1, __ATOMIC_RELEASE);
+	for (;;) {
+		int r = fl_waitv(v, s->nfutexes, &rep->hard_deadline);
+
+		*now_ns = fl_now_ns();
+		if (r == -ETIMEDOUT || fl_should_stop(rep))
+			return INT_MIN;
+		if (r == -EAGAIN) {
+			t->counters[C_EAGAIN]++;
+		} else if (r < 0 && r != -EINTR) {
+			fl_rep_fail(rep, "thread %u: futex_waitv returned %d",
+				    t->index, r);
+			return INT_MIN;
+		}
+		if (!__atomic_load_n(&slot->armed, __ATOMIC_ACQUIRE))
+			return r;
+		/* interrupted, or woken by nobody's signal: still armed */
+	}
+}
+
 /* Wait on every futex of the slot until one is signalled; record it. */
 static void waiter(struct fl_thread *t, struct waitv_state *s,
 		   struct waitv_slot *slot)
 {
 	struct fl_rep *rep = t->rep;
 	struct fl_waitv v[FL_WAITV_MAX];
-	uint64_t received = 0, next_timed = t->sampler.first;
+	uint64_t received = 0, next_timed = t->sampler.first, now;
 
 	for (unsigned int j = 0; j < s->nfutexes; j++)
 		v[j] = (struct fl_waitv){ .val = 0, .flags = FL_WAITV_FLAGS,
 			.uaddr = (uintptr_t)futex_of(slot, j) };
 	while (!fl_should_stop(rep)) {
-		__atomic_store_n(&slot->armed, 1, __ATOMIC_RELEASE);
-		int r = fl_waitv(v, s->nfutexes, &rep->hard_deadline);
+		int r = wait_claimed(t, s, slot, v, &now);
 
-		if (r == -ETIMEDOUT || fl_should_stop(rep))
+		if (r == INT_MIN)
 			break;
-		if (r == -EINTR)
-			continue;
-		if (r == -EAGAIN) {
-			t->counters[C_EAGAIN]++;
-		} else if (r < 0) {
-			fl_rep_fail(rep, "thread %u: futex_waitv returned %d",
-				    t->index, r);
-			break;
+		/* the claim is ours: its signal and its wake are on the way */
+		while (!__atomic_load_n(&slot->wake_done, __ATOMIC_ACQUIRE)) {
+			if (fl_should_stop(rep))
+				return;
+			sched_yield();	/* the waker may share our CPU */
 		}
-		/* only the waker clears armed, so the stamp is ready */
-		if (__atomic_load_n(&slot->armed, __ATOMIC_ACQUIRE))
-			continue;	/* EAGAIN without a signal: re-arm */
+		__atomic_store_n(&slot->wake_done, 0, __ATOMIC_RELAXED);
 		uint32_t j = slot->signalled;
 
 		/* the waker's stamp times every signal; only the record
 		 * follows --sample */
 		if (fl_sample_due(++received, &next_timed, &t->sampler))
-			fl_hist_record(t->hist, fl_now_ns() - slot->stamp_ns);
+			fl_hist_record(t->hist, now - slot->stamp_ns);
 		if (r >= 0 && (uint32_t)r != j)
 			t->counters[C_INDEX_WRONG]++;
 		__atomic_store_n(futex_of(slot, j), 0, __ATOMIC_RELAXED);
@@ -207,6 +240,7 @@ static void waker(struct fl_thread *t, struct waitv_state *s)
 		slot->stamp_ns = fl_now_ns();
 		__atomic_store_n(futex_of(slot, j), 1, __ATOMIC_RELEASE);
 		fl_wake(futex_of(slot, j), 1);
+		__atomic_store_n(&slot->wake_done, 1, __ATOMIC_RELEASE);
 		fl_ops_publish(t, ++wakes);
 	}
 }
