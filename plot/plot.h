@@ -4,7 +4,8 @@
  * .png and .svg in RUN/plots/):
  *   <w>-throughput   ops/s against threads, a line per series (backend,
  *                    and the placement and options that vary), error
- *                    bars from the min and max across repetitions;
+ *                    bars from the median's 95% interval over the
+ *                    repetitions (none below six);
  *   <w>-latency      p50, p99 and p99.9 against threads;
  *   <w>-cdf          the latency distribution of chosen cells from their
  *                    merged histograms: CDF and tail (1 - CDF), log x;

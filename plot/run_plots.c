@@ -51,14 +51,14 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 		return 0;
 	}
 	rc = plot_vs_threads(r, &w, dir, "throughput", "throughput against "
-			     "threads (median, bars: min and max across "
-			     "repetitions)", thr, 1, o, log, err, errlen);
+			     "threads (median, bars: its 95% interval; "
+			     "none below 6 repetitions)", thr, 1, o, log, err, errlen);
 	if (rc >= 0) {
 		n += rc;
 		char what[256];
 
 		snprintf(what, sizeof(what), "%s, percentiles against threads "
-			 "(median of repetitions, bars: min and max)",
+			 "(median of repetitions, bars: its 95%% interval)",
 			 fl_rd_latency_what(r, name));
 		rc = plot_vs_threads(r, &w, dir, "latency", what, lat, 3, o,
 				     log, err, errlen);

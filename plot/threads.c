@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The plots against thread count (throughput, latency percentiles,
- * fairness): a line per series, median with min and max as error bars,
+ * fairness): a line per series, median with its 95% interval as error bars,
  * one panel per figure.
  */
 #include "plot/plot.h"
@@ -43,7 +43,7 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 
 			snprintf(block, sizeof(block), "p%u_s%u", p, s);
 			fl_gp_block(&g, block);
-			fl_gp_comment(g.f, "threads median min max:");
+			fl_gp_comment(g.f, "threads median ci_lo ci_hi:");
 			fl_gp_comment(g.f, labels[s]);
 			for (unsigned int t = 0; t < w->nthreads; t++) {
 				const struct fl_rd_fig *f = plot_fig_at(w,
@@ -51,8 +51,8 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 
 				if (f)
 					fprintf(g.f, "%u %.6g %.6g %.6g\n",
-						w->threads[t], f->med, f->min,
-						f->max);
+						w->threads[t], f->med, f->lo,
+						f->hi);
 			}
 			fl_gp_end_block(&g);
 		}

@@ -30,8 +30,14 @@
 #define FL_RD_MAX_EXTRA		16
 
 /* A figure across the cell's ok repetitions. */
+/*
+ * A figure over a cell's repetitions: the median and its distribution-free
+ * 95% interval (stats/stats.h); below six repetitions there is none and
+ * lo = hi = med (has_ci 0), never a range passed off as an interval.
+ */
 struct fl_rd_fig {
-	double med, min, max;
+	double med, lo, hi;
+	int has_ci;
 };
 
 struct fl_rd_cell {

@@ -268,14 +268,12 @@ static void fig_of(const double *v, unsigned int n, struct fl_rd_fig *f)
 	memset(f, 0, sizeof(*f));
 	if (!n)
 		return;
+	struct fl_ci ci;
+
 	f->med = fl_median(v, n);
-	f->min = f->max = v[0];
-	for (unsigned int i = 1; i < n; i++) {
-		if (v[i] < f->min)
-			f->min = v[i];
-		if (v[i] > f->max)
-			f->max = v[i];
-	}
+	f->has_ci = fl_median_ci(v, n, 0.95, &ci) == 0;
+	f->lo = f->has_ci ? ci.lo : f->med;
+	f->hi = f->has_ci ? ci.hi : f->med;
 }
 
 static void add_extra(struct fl_rd_cell *c, struct acc *a,
