@@ -137,105 +137,127 @@ static void parse_defaults(struct parse *ps, const char *raw,
 	}
 }
 
+/* The workload an experiment names, or NULL (said, with the known ones). */
+static const struct fl_workload *
+experiment_workload(struct parse *ps, const struct section *sec,
+		    const struct fl_matrix_entry *we)
+{
+	const struct fl_workload *w;
+	char known[512];
+	size_t used = 0;
+
+	if (!we) {
+		problem(ps, sec->line, "[%s] has no 'workload =' key",
+			sec->raw);
+		return NULL;
+	}
+	w = fl_workload_find(we->value);
+	if (w)
+		return w;
+	known[0] = '\0';
+	for (unsigned int i = 0; i < fl_nworkloads && used < sizeof(known);
+	     i++)
+		used += (size_t)snprintf(known + used, sizeof(known) - used,
+					 "%s%s", i ? ", " : "",
+					 fl_workloads[i]->name);
+	problem(ps, we->line, "workload: unknown workload '%s' (known: %s)",
+		we->value, known);
+	return NULL;
+}
+
+/* [defaults]' common fields; the options stay the workload's own. */
+static void spec_from_defaults(struct fl_spec *spec, const struct fl_spec *d,
+			       const struct fl_workload *w)
+{
+	fl_spec_init(spec, w);
+	memcpy(spec->backends, d->backends, sizeof(d->backends));
+	spec->nbackends = d->nbackends;
+	memcpy(spec->threads, d->threads, sizeof(d->threads));
+	spec->nthreads = d->nthreads;
+	memcpy(spec->placements, d->placements, sizeof(d->placements));
+	spec->nplacements = d->nplacements;
+	spec->duration_ns = d->duration_ns;
+	spec->warmup_ns = d->warmup_ns;
+	spec->reps = d->reps;
+	spec->reps_auto = d->reps_auto;
+	spec->reps_max = d->reps_max;
+	spec->budget_s = d->budget_s;
+	spec->seed = d->seed;
+	spec->hash_slots = d->hash_slots;
+	if (w->fixed_threads) {
+		/* pi's three roles: [defaults]' thread list is not its */
+		spec->threads[0] = w->fixed_threads;
+		spec->nthreads = 1;
+	}
+}
+
+/*
+ * One key of an experiment: a common field or one of its workload's
+ * options. Return 1 when a bad value leaves an axis empty (that explains
+ * an empty product), else 0; problems are said.
+ */
+static int experiment_key(struct parse *ps, const struct section *sec,
+			  const struct fl_matrix_entry *e,
+			  struct fl_matrix_exp *x, unsigned int ncpus)
+{
+	const struct fl_workload *w = x->spec.workload;
+	char err[512], known[512];
+	const char *v = e->value;
+	unsigned int o;
+	int rc = matrix_apply_common(&x->spec, e->key, e->value, ncpus, err,
+				     sizeof(err));
+
+	if (rc < 0)
+		return problem(ps, e->line, "%s", err), 1;
+	if (rc == 0)
+		return 0;
+	for (o = 0; o < w->noptions; o++)
+		if (strcmp(w->options[o].name, e->key) == 0)
+			break;
+	if (o == w->noptions) {
+		matrix_list_keys(w, known, sizeof(known));
+		problem(ps, e->line, "unknown key '%s' in [%s] (known for "
+			"workload %s: %s)", e->key, sec->raw, w->name, known);
+		return 0;
+	}
+	while (*v == ' ')
+		v++;
+	if (!*v) {
+		problem(ps, e->line, "%s: empty value: the experiment would "
+			"have no cells", e->key);
+		return 1;
+	}
+	if (fl_opt_parse(&w->options[o], v, &x->spec.opts[o], err,
+			 sizeof(err))) {
+		problem(ps, e->line, "%s", undash(err));
+		return 1;
+	}
+	x->spec.opts[o].given = 1;
+	return 0;
+}
+
 static void parse_experiment(struct parse *ps, const struct section *sec,
 			     const char *name, const struct fl_spec *defs,
 			     unsigned int ncpus)
 {
 	struct fl_matrix *m = ps->m;
 	const struct fl_matrix_entry *we = find_entry(m, sec->raw, "workload");
-	const struct fl_workload *w;
+	const struct fl_workload *w = experiment_workload(ps, sec, we);
 	struct fl_matrix_exp *x;
-	char err[512], known[512];
 	/* an earlier problem may explain an empty product */
 	int bad = ps->err_line != 0;
 
-	if (!we) {
-		problem(ps, sec->line, "[%s] has no 'workload =' key",
-			sec->raw);
+	if (!w)
 		return;
-	}
-	w = fl_workload_find(we->value);
-	if (!w) {
-		size_t used = (size_t)snprintf(known, sizeof(known), "%s",
-					       "");
-		for (unsigned int i = 0; i < fl_nworkloads &&
-		     used < sizeof(known); i++)
-			used += (size_t)snprintf(known + used,
-				sizeof(known) - used, "%s%s", i ? ", " : "",
-				fl_workloads[i]->name);
-		problem(ps, we->line, "workload: unknown workload '%s' "
-			"(known: %s)", we->value, known);
-		return;
-	}
 	x = &m->exps[m->nexps++];
 	snprintf(x->name, sizeof(x->name), "%s", name);
 	x->line = sec->line;
-	fl_spec_init(&x->spec, w);
-	/* the defaults' common fields; options stay the workload's own */
-	memcpy(x->spec.backends, defs->backends, sizeof(defs->backends));
-	x->spec.nbackends = defs->nbackends;
-	memcpy(x->spec.threads, defs->threads, sizeof(defs->threads));
-	x->spec.nthreads = defs->nthreads;
-	memcpy(x->spec.placements, defs->placements,
-	       sizeof(defs->placements));
-	x->spec.nplacements = defs->nplacements;
-	x->spec.duration_ns = defs->duration_ns;
-	x->spec.warmup_ns = defs->warmup_ns;
-	x->spec.reps = defs->reps;
-	x->spec.reps_auto = defs->reps_auto;
-	x->spec.reps_max = defs->reps_max;
-	x->spec.budget_s = defs->budget_s;
-	x->spec.seed = defs->seed;
-	x->spec.hash_slots = defs->hash_slots;
-	if (w->fixed_threads) {
-		/* pi's three roles: [defaults]' thread list is not its */
-		x->spec.threads[0] = w->fixed_threads;
-		x->spec.nthreads = 1;
-	}
-
+	spec_from_defaults(&x->spec, defs, w);
 	for (unsigned int i = 0; i < m->nentries; i++) {
 		const struct fl_matrix_entry *e = &m->entries[i];
 
-		if (strcmp(e->section, sec->raw) != 0 || e == we)
-			continue;
-		int rc = matrix_apply_common(&x->spec, e->key, e->value,
-					     ncpus, err, sizeof(err));
-
-		if (rc < 0) {
-			problem(ps, e->line, "%s", err);
-			bad = 1;
-			continue;
-		}
-		if (rc == 0)
-			continue;
-		unsigned int o;
-
-		for (o = 0; o < w->noptions; o++)
-			if (strcmp(w->options[o].name, e->key) == 0)
-				break;
-		if (o == w->noptions) {
-			matrix_list_keys(w, known, sizeof(known));
-			problem(ps, e->line, "unknown key '%s' in [%s] "
-				"(known for workload %s: %s)", e->key, sec->raw,
-				w->name, known);
-			continue;
-		}
-		const char *v = e->value;
-
-		while (*v == ' ')
-			v++;
-		if (!*v) {
-			problem(ps, e->line, "%s: empty value: the experiment "
-				"would have no cells", e->key);
-			bad = 1;
-			continue;
-		}
-		if (fl_opt_parse(&w->options[o], v, &x->spec.opts[o], err,
-				 sizeof(err))) {
-			problem(ps, e->line, "%s", undash(err));
-			bad = 1;
-		} else
-			x->spec.opts[o].given = 1;
+		if (strcmp(e->section, sec->raw) == 0 && e != we)
+			bad |= experiment_key(ps, sec, e, x, ncpus);
 	}
 	x->first_cell = m->ncells;
 	x->ncells = fl_spec_ncells(&x->spec);
@@ -246,14 +268,75 @@ static void parse_experiment(struct parse *ps, const struct section *sec,
 	m->ncells += x->ncells;
 }
 
+/* [defaults] first (its place in the file does not matter), then each
+ * experiment in file order. */
+static void parse_sections(struct parse *ps, unsigned int ncpus)
+{
+	struct fl_matrix *m = ps->m;
+	struct fl_spec defs;
+	char ename[80];
+
+	fl_spec_init(&defs, NULL);
+	defs.backends[0] = fl_backend_find("futex-private");
+	defs.nbackends = 1;
+	for (unsigned int i = 0; i < ps->nsections; i++)
+		if (strcmp(ps->sections[i].raw, "defaults") == 0)
+			parse_defaults(ps, "defaults", &defs, ncpus);
+	for (unsigned int i = 0; i < ps->nsections; i++) {
+		const struct section *s = &ps->sections[i];
+		int dup = 0;
+
+		if (strcmp(s->raw, "defaults") == 0)
+			continue;
+		if (!experiment_name(s->raw, ename, sizeof(ename))) {
+			problem(ps, s->line, "unknown section [%s]: expected "
+				"[defaults] or [experiment NAME]", s->raw);
+			continue;
+		}
+		if (!valid_name(ename)) {
+			problem(ps, s->line, "[%s]: name the experiment with "
+				"letters, digits, '-', '_' or '.'", s->raw);
+			continue;
+		}
+		for (unsigned int j = 0; j < i; j++)
+			dup |= strcmp(ps->sections[j].raw, s->raw) == 0;
+		if (dup || same_name_before(ps, i, ename))
+			continue;
+		if (m->nexps == FL_MATRIX_MAX_EXPS) {
+			problem(ps, s->line, "more than %d experiments",
+				FL_MATRIX_MAX_EXPS);
+			break;
+		}
+		parse_experiment(ps, s, ename, &defs, ncpus);
+	}
+}
+
+/* Place every cell now: a bad CPU list fails before anything runs. */
+static int place_cells(struct parse *ps)
+{
+	struct fl_matrix *m = ps->m;
+	static struct fl_cell cell;
+	char why[256];
+
+	for (unsigned int x = 0; x < m->nexps; x++) {
+		for (unsigned long i = 0; i < m->exps[x].ncells; i++) {
+			if (fl_spec_cell(&m->exps[x].spec, i, &cell, why,
+					 sizeof(why))) {
+				problem(ps, m->exps[x].line, "[experiment "
+					"%s]: %s", m->exps[x].name, why);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 int fl_matrix_parse(const char *name, const char *text, size_t len,
 		    struct fl_matrix *m, char *err, size_t errlen)
 {
 	static struct parse ps;
-	struct fl_spec defs;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned int ncpus = online > 0 ? (unsigned int)online : 1;
-	char ename[80];
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -286,42 +369,7 @@ int fl_matrix_parse(const char *name, const char *text, size_t len,
 		problem(&ps, 1, "cannot parse (out of memory)");
 
 	check_duplicates(&ps);
-	fl_spec_init(&defs, NULL);
-	defs.backends[0] = fl_backend_find("futex-private");
-	defs.nbackends = 1;
-	for (unsigned int i = 0; i < ps.nsections; i++) {
-		const struct section *s = &ps.sections[i];
-
-		if (strcmp(s->raw, "defaults") == 0)
-			parse_defaults(&ps, s->raw, &defs, ncpus);
-	}
-	for (unsigned int i = 0; i < ps.nsections; i++) {
-		const struct section *s = &ps.sections[i];
-		int dup = 0;
-
-		if (strcmp(s->raw, "defaults") == 0)
-			continue;
-		if (!experiment_name(s->raw, ename, sizeof(ename))) {
-			problem(&ps, s->line, "unknown section [%s]: expected "
-				"[defaults] or [experiment NAME]", s->raw);
-			continue;
-		}
-		if (!valid_name(ename)) {
-			problem(&ps, s->line, "[%s]: name the experiment with "
-				"letters, digits, '-', '_' or '.'", s->raw);
-			continue;
-		}
-		for (unsigned int j = 0; j < i; j++)
-			dup |= strcmp(ps.sections[j].raw, s->raw) == 0;
-		if (dup || same_name_before(&ps, i, ename))
-			continue;
-		if (m->nexps == FL_MATRIX_MAX_EXPS) {
-			problem(&ps, s->line, "more than %d experiments",
-				FL_MATRIX_MAX_EXPS);
-			break;
-		}
-		parse_experiment(&ps, s, ename, &defs, ncpus);
-	}
+	parse_sections(&ps, ncpus);
 	if (!ps.err_line && m->nexps == 0)
 		problem(&ps, ps.line ? ps.line : 1, "no [experiment NAME] "
 			"section: nothing to run");
@@ -329,24 +377,9 @@ int fl_matrix_parse(const char *name, const char *text, size_t len,
 		problem(&ps, 1, "%lu cells: at most %lu", m->ncells, MAX_CELLS);
 	if (ps.err_line)
 		return -1;
-
 	if (matrix_plan_visits(m)) {
 		problem(&ps, 1, "out of memory");
 		return -1;
 	}
-	/* place every cell now: a bad CPU list fails before anything runs */
-	for (unsigned int x = 0; x < m->nexps; x++) {
-		static struct fl_cell cell;
-		char why[256];
-
-		for (unsigned long i = 0; i < m->exps[x].ncells; i++) {
-			if (fl_spec_cell(&m->exps[x].spec, i, &cell, why,
-					 sizeof(why))) {
-				problem(&ps, m->exps[x].line, "[experiment "
-					"%s]: %s", m->exps[x].name, why);
-				return -1;
-			}
-		}
-	}
-	return 0;
+	return place_cells(&ps);
 }
