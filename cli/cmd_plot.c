@@ -98,7 +98,10 @@ static int cdf_cells_in_run(const char *list, const struct fl_rd_run *run)
 	return 0;
 }
 
-int fl_cmd_plot(int argc, char **argv)
+/* plot's options into @o and @outdir: 0, 1 (--help shown) or -1 (bad,
+ * said). */
+static int parse_plot_args(int argc, char **argv, struct fl_plot_opts *o,
+			   const char **outdir)
 {
 	static const struct option longopts[] = {
 		{ "cdf-threads", 1, NULL, 't' },
@@ -109,32 +112,24 @@ int fl_cmd_plot(int argc, char **argv)
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
-	struct fl_plot_opts o = { 0 };
-	static struct fl_rd_run run;
-	char out[PATH_MAX + 16], err[2048];
-	const char *outdir = NULL;
 	uint64_t u;
-	int n;
+	int c;
 
 	fl_getopt_start();
-	for (;;) {
-		int c = fl_getopt("plot", argc, argv, longopts);
-
-		if (c == -1)
-			break;
+	while ((c = fl_getopt("plot", argc, argv, longopts)) != -1) {
 		switch (c) {
 		case 't':
 			if (fl_parse_u64(optarg, &u) || u < 1 || u > 1024) {
 				fprintf(stderr, "futexlab plot: --cdf-threads: "
 					"'%s' is not a thread count\n", optarg);
-				return 2;
+				return -1;
 			}
-			o.cdf_threads = (unsigned int)u;
+			o->cdf_threads = (unsigned int)u;
 			break;
 		case 'c':
 			if (cdf_cells_check(optarg))
-				return 2;
-			o.cdf_cells = optarg;
+				return -1;
+			o->cdf_cells = optarg;
 			break;
 		case 'T':
 			if (!*optarg || strspn(optarg, "0123456789,") !=
@@ -142,58 +137,79 @@ int fl_cmd_plot(int argc, char **argv)
 				fprintf(stderr, "futexlab plot: --timeline: "
 					"'%s' is not a list of cell indices\n",
 					optarg);
-				return 2;
+				return -1;
 			}
-			o.timeline_cells = optarg;
+			o->timeline_cells = optarg;
 			break;
 		case 'o':
 			if (fl_check_output("plot", "--out", optarg,
 					    FL_OUT_DIR))
-				return 2;
-			outdir = optarg;
+				return -1;
+			*outdir = optarg;
 			break;
 		case 's':
-			o.no_render = 1;
+			o->no_render = 1;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return 1;
 		default:	/* FL_GETOPT_BAD: it said why */
-			return 2;
+			return -1;
 		}
 	}
+	return 0;
+}
+
+/* What plot needs of the run directory beyond fl_rd_open's checks. */
+static int run_usable(const struct fl_rd_run *run, const char *outdir,
+		      const struct fl_plot_opts *o)
+{
+	struct stat st;
+
+	if (!outdir && fstatat(run->dirfd, "plots", &st, AT_SYMLINK_NOFOLLOW) ==
+	    0 && !S_ISDIR(st.st_mode)) {
+		/* a link planted in a run directory: refused, not followed */
+		fprintf(stderr, "futexlab plot: %s/plots is not a directory "
+			"(a symbolic link is refused)\n", run->dir);
+		return -1;
+	}
+	if (o->cdf_cells && cdf_cells_in_run(o->cdf_cells, run))
+		return -1;
+	return 0;
+}
+
+int fl_cmd_plot(int argc, char **argv)
+{
+	struct fl_plot_opts o = { 0 };
+	static struct fl_rd_run run;
+	char out[PATH_MAX + 16], err[2048];
+	const char *outdir = NULL;
+	int n = parse_plot_args(argc, argv, &o, &outdir);
+
+	if (n)
+		return n > 0 ? FL_EXIT_OK : FL_EXIT_USAGE;
 	if (optind != argc - 1) {
 		fprintf(stderr, "futexlab plot: %s%s%s (see --help)\n",
 			optind < argc ? "give one RUN-DIR, not also '" :
 			"give a RUN-DIR", optind < argc ? argv[argc - 1] : "",
 			optind < argc ? "'" : "");
-		return 2;
+		return FL_EXIT_USAGE;
 	}
 	if (fl_rd_open(argv[optind], &run, err, sizeof(err))) {
 		fprintf(stderr, "futexlab plot: %s\n", err);
-		return 2;
+		return FL_EXIT_USAGE;
 	}
-	struct stat st;
-
-	if (!outdir && fstatat(run.dirfd, "plots", &st, AT_SYMLINK_NOFOLLOW) ==
-	    0 && !S_ISDIR(st.st_mode)) {
-		/* a link planted in a run directory: refused, not followed */
-		fprintf(stderr, "futexlab plot: %s/plots is not a directory "
-			"(a symbolic link is refused)\n", run.dir);
+	if (run_usable(&run, outdir, &o)) {
 		fl_rd_close(&run);
-		return 2;
-	}
-	if (o.cdf_cells && cdf_cells_in_run(o.cdf_cells, &run)) {
-		fl_rd_close(&run);
-		return 2;
+		return FL_EXIT_USAGE;
 	}
 	snprintf(out, sizeof(out), "%s/plots", run.dir);
 	n = fl_plot_run(&run, outdir, &o, stdout, err, sizeof(err));
 	fl_rd_close(&run);
 	if (n < 0) {
 		fprintf(stderr, "futexlab plot: %s\n", err);
-		return 1;
+		return FL_EXIT_FAILED;
 	}
 	printf("%d plots in %s\n", n, outdir ? outdir : out);
-	return 0;
+	return FL_EXIT_OK;
 }
