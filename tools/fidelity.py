@@ -13,12 +13,15 @@ so neither side always runs first on a warmer or quieter machine):
   hash, 1 thread: `futexlab run hash` against `perf bench futex hash -t 1`
     (same 1024 private futexes; perf runs whole seconds).
 A ratio is futexlab's operations/s over the bare loop's, from the same
-round. Printed: the median ratio over the rounds with its min and max,
-as a Markdown table (docs/measurement.md shows one).
+round. Printed: the median ratio over the rounds with its distribution-free
+95% confidence interval (order statistics, as futexlab's own cells: see
+docs/statistics.md; at least 6 rounds), as a Markdown table
+(docs/measurement.md shows one).
 """
 
 import argparse
 import csv
+import math
 import os
 import re
 import shutil
@@ -63,6 +66,20 @@ def perf_hash(args):
     return float(m.group(1))
 
 
+def median_ci(v, conf=0.95):
+    """The median of v and the order-statistic interval (x(k), x(n+1-k))
+    with the largest k whose binomial coverage is at least conf; None
+    below 6 values, where no such interval exists."""
+    v = sorted(v)
+    n = len(v)
+    best = None
+    for k in range(1, n // 2 + 1):
+        tail = sum(math.comb(n, i) for i in range(k)) / 2.0 ** n
+        if 1 - 2 * tail >= conf:
+            best = (v[k - 1], v[n - k])
+    return statistics.median(v), best
+
+
 def pairs(args):
     """(name, futexlab command shown, bare command shown, one-round fn)."""
     mutex = ["--critical", "0", "--think", "0"]
@@ -100,7 +117,7 @@ def pairs(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--builddir", default="build")
-    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--duration", type=float, default=1.0,
                     help="seconds per measurement (perf: whole seconds)")
     args = ap.parse_args()
@@ -121,14 +138,14 @@ def main():
     finally:
         shutil.rmtree(args.results, ignore_errors=True)
     print("| loop | futexlab ops/s | bare ops/s | futexlab / bare: median "
-          "(min - max) over %d alternated rounds |" % args.rounds)
+          "[95%% interval] over %d alternated rounds |" % args.rounds)
     print("|---|---|---|---|")
     for name, _, _, _ in todo:
-        v = ratios[name]
-        print("| %s | %.4g | %.4g | %.3f (%.3f - %.3f) |" % (
+        med, ci = median_ci(ratios[name])
+        print("| %s | %.4g | %.4g | %.3f %s |" % (
             name, statistics.median(rates[name][0]),
-            statistics.median(rates[name][1]), statistics.median(v),
-            min(v), max(v)))
+            statistics.median(rates[name][1]), med,
+            "[%.3f, %.3f]" % ci if ci else "[n/a: under 6 rounds]"))
     print()
     for name, fl_cmd, bare_cmd, _ in todo:
         print("- %s: `%s` against `%s`" % (name, fl_cmd, bare_cmd))
