@@ -243,6 +243,11 @@ static bool __flk_more_waiters(struct flk_bucket *hb, struct flk_q *top,
 	return false;
 }
 
+/*
+ * One function, as the stock futex_requeue() is: the retry after a fault
+ * must drop and retake both bucket locks and recheck everything, and the
+ * labels that unwind that state are shared by every step.
+ */
 int flk_cmp_requeue_pi(struct flk_ctx *ctx, struct futexlab_requeue *a)
 {
 	u32 __user *uaddr2 = u64_to_user_ptr(a->uaddr2);

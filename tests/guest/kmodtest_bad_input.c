@@ -6,6 +6,11 @@
  */
 #include "kmodtest.h"
 
+/*
+ * One function on purpose (169 lines): a flat script of bad calls, each
+ * EXPECT next to the argument it breaks, read top to bottom like ntsync's
+ * selftest; splitting it would scatter the one fixture they share.
+ */
 int t_bad_input(void)
 {
 	uint32_t w[2] = { 0, 0 };

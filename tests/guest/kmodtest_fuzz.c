@@ -161,6 +161,11 @@ static uint32_t fz_value(struct fz_worker *w)
 	return v;
 }
 
+/*
+ * One switch over every ioctl the fuzzer issues: each case builds its
+ * random argument and checks the result against the documented ones, so
+ * an operation's whole contract is read in one place.
+ */
 static int fz_one(struct fz_worker *w, void *unmapped, int op)
 {
 	uint64_t dl = now_ns() + fz_pick(&w->rng, 20000001);
@@ -420,6 +425,11 @@ static int bad_kernel_lines(char *first, size_t n)
 	return count;
 }
 
+/*
+ * Long on purpose: the fuzzer's one run is a sequence (fork the workers,
+ * signal and kill them at random, reap them under a watchdog, then check
+ * the counts and dmesg) whose steps share the worker table.
+ */
 int t_fuzz(uint32_t design)
 {
 	struct fz_ctl *c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,

@@ -59,6 +59,11 @@ static int wait_stage(_Atomic int *stage, int want)
 	return *stage >= want ? 0 : -1;
 }
 
+/*
+ * Long on purpose: one PI scenario in stages (owner, RT waiter, boost
+ * seen with sched_getattr, unlock, deboost), each stage asserting the
+ * state the last one left.
+ */
 int t_pi(uint32_t design)
 {
 	static uint32_t w[2];
@@ -250,6 +255,11 @@ static void *rqpi_waiter(void *p)
 	return NULL;
 }
 
+/*
+ * Long on purpose: one requeue-PI scenario in stages (waiters queued,
+ * requeued onto a held lock, boosted, handed over, deboosted), each stage
+ * asserting the state the last one left.
+ */
 int t_requeue_pi(uint32_t design)
 {
 	static uint32_t a[2], b[2];

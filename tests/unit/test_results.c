@@ -151,6 +151,11 @@ static void make_result(struct fl_cell_result *res)
 		 "mutual exclusion violated: \"2\" owners, at once");
 }
 
+/*
+ * Long on purpose: it writes one run directory and then checks every file
+ * of the layout in turn; each check reads the state the writer left, so
+ * the steps belong in one place.
+ */
 static void test_run_layout(void **state)
 {
 	static struct fl_cell cell;
