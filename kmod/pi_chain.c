@@ -62,8 +62,8 @@ MODULE_PARM_DESC(pi_max_chain,
 		 "PI chain depth limit in locks, LOCK_PI fails with EDEADLK beyond it (kernel: max_lock_depth)");
 
 static DEFINE_SPINLOCK(flk_chain_lock);
-static DEFINE_HASHTABLE(flk_blocked_index, 6);
-static DEFINE_HASHTABLE(flk_boost_index, 6);
+static DEFINE_HASHTABLE(flk_blocked_index, 10);
+static DEFINE_HASHTABLE(flk_boost_index, 10);
 
 /* Index the caller as blocked on @pi; called with @pi->hb->lock held. */
 void flk_pi_block(struct flk_pi_blocked *b, struct flk_pi_state *pi)

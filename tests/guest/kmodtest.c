@@ -44,6 +44,7 @@ static const struct test tests[] = {
 	{ "pi-cycle", t_pi_cycle, 1, NULL },
 	{ "pi-chain-limit", t_pi_chain_limit, 1, NULL },
 	{ "pi-chain-timeout", t_pi_chain_timeout, 1, NULL },
+	{ "pi-chain-rights", t_pi_chain_rights, 1, NULL },
 	{ "stress", t_stress, 1, NULL },
 	{ "pi-stress", t_pi_stress, 1, NULL },
 	{ "pi-kthread", t_pi_kthread, 1, NULL },

@@ -12,6 +12,8 @@
  */
 #include "kmodtest.h"
 
+#include <sys/resource.h>
+
 #define CHAIN_PRIO	40
 #define PARAM_DEPTH	"/sys/module/futexlab/parameters/pi_max_chain"
 #define SEC		1000000000ull
@@ -32,6 +34,8 @@ struct link {
 	_Atomic int err;	/* a setup or unlock error */
 	_Atomic int go;		/* with @gated: now block on @want */
 	int gated;		/* wait for @go before blocking on @want */
+	int set_uid;		/* first switch this thread to @ruid, @euid */
+	uid_t ruid, euid;
 	int started;
 };
 
@@ -51,7 +55,11 @@ static void *link_main(void *p)
 	int r;
 
 	l->tid = (pid_t)syscall(SYS_gettid);
-	if (l->fifo && sched_setscheduler(0, SCHED_FIFO, &sp))
+	/* the raw syscall changes this thread only (glibc's: all threads) */
+	if (l->set_uid &&
+	    syscall(SYS_setresuid, l->ruid, l->euid, l->euid))
+		l->err = -errno;
+	if (!l->err && l->fifo && sched_setscheduler(0, SCHED_FIFO, &sp))
 		l->err = -errno;
 	if (!l->err && l->own &&
 	    (r = k_pi(l->fd, FUTEXLAB_IOC_LOCK_PI, l->own,
@@ -427,6 +435,60 @@ int t_pi_chain_timeout(uint32_t design)
 	ret = check_no_waiters(fd, "after the timeout");
 out:
 	finish_all(t);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Every step keeps issue 15's rule for every waiter on the way: T0 (uid
+ * 1000, no CAP_SYS_NICE) may boost T1 (real uid 1000, effective root), so
+ * it does; T1 could boost anyone, but T0 could not boost T2 (uid 2000), so
+ * the boost stops at T1.
+ */
+int t_pi_chain_rights(uint32_t design)
+{
+	static uint32_t w[3][2];
+	struct rlimit old_rl, rl = { 99, 99 };
+	struct link t[4];
+	int fd = open_design(design, 0), ret = -1;
+
+	if (fd < 0)
+		return fail("open: %s", strerror(-fd)), -1;
+	/* per process: lets uid 1000's T0 be SCHED_FIFO CHAIN_PRIO */
+	getrlimit(RLIMIT_RTPRIO, &old_rl);
+	if (setrlimit(RLIMIT_RTPRIO, &rl)) {
+		fail("setrlimit: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	memset(t, 0, sizeof(t));
+	init_words(w, 3);
+	t[2].set_uid = 1;
+	t[2].ruid = t[2].euid = 2000;
+	t[1].set_uid = 1;
+	t[1].ruid = 1000;
+	t[1].euid = 0;
+	t[0].set_uid = 1;
+	t[0].ruid = t[0].euid = 1000;
+	if (link_start(&t[2], fd, w[2], NULL, 0, 0) ||
+	    link_start(&t[1], fd, w[1], w[2], 0, 0) ||
+	    link_start(&t[0], fd, NULL, w[1], CHAIN_PRIO, 0))
+		goto out;
+	if (expect_attr(t[1].tid, "T1 (uid 1000, euid 0)", SCHED_FIFO,
+			CHAIN_PRIO) ||
+	    expect_attr(t[2].tid, "T2 (uid 2000: T0 may not boost it)",
+			SCHED_OTHER, 0))
+		goto out;
+	finish_all(t);
+	if (t[0].ret || t[1].ret || t[0].err || t[1].err || t[2].err) {
+		fail("lock results: T0 %d T1 %d, errors %d %d %d", t[0].ret,
+		     t[1].ret, t[0].err, t[1].err, t[2].err);
+		goto out;
+	}
+	ret = check_no_waiters(fd, "after the chain");
+out:
+	finish_all(t);
+	setrlimit(RLIMIT_RTPRIO, &old_rl);
 	close(fd);
 	return ret;
 }
