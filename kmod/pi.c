@@ -28,13 +28,13 @@
  *    dead tasks (ESRCH, as stock);
  *  - sched_setattr_nocheck() may sleep, so it runs outside the bucket lock,
  *    serialized per lock by flk_pi_state.boost_lock; between a change and
- *    the recomputation the boost may be briefly stale.
+ *    the recomputation the boost may be briefly stale;
  *  - chains: a boosted owner blocked on another module PI lock passes the
  *    boost on, under the rights of every waiter on the way (pi_chain.c);
  *    LOCK_PI fails with EDEADLK on a cycle or a chain too long.
- * Limits (documented in docs/kmod.md): an owner that
- * holds two contended module PI locks is restored to the attributes saved
- * by the first boost; a SCHED_DEADLINE owner is not boosted; an owner that
+ * Limits (documented in docs/kmod.md): an owner that holds two contended
+ * module PI locks is restored to the attributes saved by the first boost;
+ * chains stop at requeue-PI waiters and at other files' private tables; a SCHED_DEADLINE owner is not boosted; an owner that
  * dies holding the lock leaves its queued waiters blocked until their
  * deadline or a signal (no robust list), while a new LOCK_PI on its word
  * fails with ESRCH. Requeue-PI (requeue.c) queues its waiters here the
