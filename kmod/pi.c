@@ -34,11 +34,11 @@
  *    LOCK_PI fails with EDEADLK on a cycle or a chain too long.
  * Limits (documented in docs/kmod.md): an owner that holds two contended
  * module PI locks is restored to the attributes saved by the first boost;
- * chains stop at requeue-PI waiters and at other files' private tables; a SCHED_DEADLINE owner is not boosted; an owner that
- * dies holding the lock leaves its queued waiters blocked until their
- * deadline or a signal (no robust list), while a new LOCK_PI on its word
- * fails with ESRCH. Requeue-PI (requeue.c) queues its waiters here the
- * same way.
+ * chains stop at requeue-PI waiters and at other files' private tables; a
+ * SCHED_DEADLINE owner is not boosted; an owner that dies holding the lock
+ * leaves its queued waiters blocked until their deadline or a signal (no
+ * robust list), while a new LOCK_PI on its word fails with ESRCH.
+ * Requeue-PI (requeue.c) queues its waiters here the same way.
  */
 #include <linux/cred.h>
 #include <linux/errno.h>
@@ -60,7 +60,6 @@
 #define FLK_LOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
 			 FUTEXLAB_F_NODE)
 #define FLK_UNLOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
-
 
 static bool flk_rt_policy(unsigned int policy)
 {

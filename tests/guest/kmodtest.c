@@ -45,6 +45,8 @@ static const struct test tests[] = {
 	{ "pi-chain-limit", t_pi_chain_limit, 1, NULL },
 	{ "pi-chain-timeout", t_pi_chain_timeout, 1, NULL },
 	{ "pi-chain-rights", t_pi_chain_rights, 1, NULL },
+	{ "pi-chain-files-global", NULL, 0, t_pi_chain_files_global },
+	{ "pi-chain-files-numa", NULL, 0, t_pi_chain_files_numa },
 	{ "stress", t_stress, 1, NULL },
 	{ "pi-stress", t_pi_stress, 1, NULL },
 	{ "pi-kthread", t_pi_kthread, 1, NULL },

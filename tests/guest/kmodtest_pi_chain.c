@@ -184,18 +184,24 @@ static void finish_all(struct link t[4])
 		link_finish(&t[i]);
 }
 
-int t_pi_chain(uint32_t design)
+/*
+ * The 3-deep chain, boosted then unwound; task i uses @fd[i], lock i has
+ * node word @node[i] (NULL: FUTEXLAB_NO_NODE).
+ */
+static int chain_run(const int fd[4], const uint32_t *node)
 {
 	static uint32_t w[4][2];
 	struct link t[4];
-	int fd = open_design(design, 0), ret = -1;
+	int i, ret = -1;
 
-	if (fd < 0)
-		return fail("open: %s", strerror(-fd)), -1;
 	memset(t, 0, sizeof(t));
 	init_words(w, 4);
-	if (start_chain(t, fd, w, 0) ||
-	    link_start(&t[0], fd, NULL, w[1], CHAIN_PRIO, 0))
+	for (i = 0; node && i < 4; i++)
+		w[i][1] = node[i];
+	if (link_start(&t[3], fd[3], w[3], NULL, 0, 0) ||
+	    link_start(&t[2], fd[2], w[2], w[3], 0, 0) ||
+	    link_start(&t[1], fd[1], w[1], w[2], 0, 0) ||
+	    link_start(&t[0], fd[0], NULL, w[1], CHAIN_PRIO, 0))
 		goto out;
 	if (expect_attr(t[1].tid, "T1 (owns L1, T0 waits)", SCHED_FIFO,
 			CHAIN_PRIO) ||
@@ -236,14 +242,63 @@ int t_pi_chain(uint32_t design)
 		goto out;
 	if (link_unlock(&t[0]))
 		goto out_unlock;
-	ret = check_no_waiters(fd, "after the chain unwound");
+	ret = check_no_waiters(fd[0], "after the chain unwound");
 	goto out;
 out_unlock:
 	fail("unlock failed");
 out:
 	finish_all(t);
+	return ret;
+}
+
+int t_pi_chain(uint32_t design)
+{
+	int fd = open_design(design, 0), ret;
+	const int fds[4] = { fd, fd, fd, fd };
+
+	if (fd < 0)
+		return fail("open: %s", strerror(-fd)), -1;
+	ret = chain_run(fds, NULL);
 	close(fd);
 	return ret;
+}
+
+/*
+ * The chain across files: each task on its own file of @design, global or
+ * numa (their tables last as long as the module, so a walk may enter
+ * them; with @node, the locks alternate between nodes 0 and 1, so the walk
+ * crosses tables). Not the private design: there each file is its own
+ * namespace, and the tasks would not even meet on one lock.
+ */
+static int chain_files(uint32_t design, const uint32_t *node)
+{
+	int fd[4], i, ret = 0;
+
+	for (i = 0; i < 4; i++) {
+		fd[i] = open_design(design, 0);
+		if (fd[i] < 0) {
+			fail("open: %s", strerror(-fd[i]));
+			ret = -1;
+		}
+	}
+	if (!ret)
+		ret = chain_run(fd, node);
+	for (i = 0; i < 4; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	return ret;
+}
+
+int t_pi_chain_files_global(void)
+{
+	return chain_files(FUTEXLAB_DESIGN_GLOBAL, NULL);
+}
+
+int t_pi_chain_files_numa(void)
+{
+	static const uint32_t node[4] = { 0, 1, 0, 1 };
+
+	return chain_files(FUTEXLAB_DESIGN_NUMA, node);
 }
 
 /*
