@@ -9,7 +9,8 @@ line naming each thing missing. A tree with KASAN or PROVE_LOCKING boots
 with panic_on_warn=1 and a console loglevel that shows KERN_WARNING
 (lockdep's reports; the guest's `quiet` hides them), a lab tree with
 neither. The trees here are made up (no kernel is built or booted), so
-this runs in CI in well under a second.
+this runs in CI in well under a second. $FUTEXLAB_VM_KERNEL stands for
+--kernel (so `FUTEXLAB_VM_KERNEL=TREE ninja matrix-vm` boots TREE).
 
   tests/vm/test_kernel_tree.py --builddir build
 """
@@ -55,18 +56,29 @@ def make_tree(top, options):
     return tree
 
 
-def vm_run(tree, builddir):
-    return subprocess.run([sys.executable, os.path.join(ROOT, "vm", "run"),
-                           "--builddir", builddir, "--kernel", tree, "--",
-                           "true"], capture_output=True, text=True,
-                          timeout=60)
+def vm_run(tree, builddir, from_env=False):
+    """vm/run with the tree as --kernel, or as $FUTEXLAB_VM_KERNEL."""
+    env = dict(os.environ)
+    env.pop("FUTEXLAB_VM_KERNEL", None)
+    if from_env:
+        env["FUTEXLAB_VM_KERNEL"] = tree
+    cmd = ([sys.executable, os.path.join(ROOT, "vm", "run"), "--builddir",
+            builddir] + ([] if from_env else ["--kernel", tree])
+           + ["--", "true"])
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=60, env=env)
+    except subprocess.TimeoutExpired:
+        # it went on to boot something: the refusal never came
+        return subprocess.CompletedProcess(cmd, -1, "", "still running "
+                                           "after 60 s (booting?)\n")
 
 
-def case(name, options, want, builddir, tree=None):
+def case(name, options, want, builddir, tree=None, from_env=False):
     with tempfile.TemporaryDirectory() as top:
         if tree is None:
             tree = make_tree(top, options)
-        r = vm_run(tree, builddir)
+        r = vm_run(tree, builddir, from_env)
         problems = []
         if r.returncode != 2:
             problems.append("exit status %d, want 2" % r.returncode)
@@ -129,6 +141,9 @@ def main():
         signed = dict(full, MODULE_SIG_FORCE="y")
         case("a tree that loads only signed modules", signed,
              ["MODULE_SIG_FORCE"], builddir)
+        case("$FUTEXLAB_VM_KERNEL is --kernel's default", lacking,
+             ["CONFIG_NUMA_EMU", "CONFIG_DEBUG_FS"], builddir,
+             from_env=True)
     command_line_case("a KASAN tree: panic_on_warn, warnings on the "
                       "console", dict(full, KASAN="y"), True)
     command_line_case("a lockdep tree: panic_on_warn, warnings on the "
