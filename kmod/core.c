@@ -37,6 +37,7 @@
 #include <linux/uaccess.h>
 #include <asm/futex.h>
 
+#include "futexlab_compat.h"
 #include "futexlab_internal.h"
 
 static u32 flk_hash_seed __read_mostly;
@@ -132,7 +133,7 @@ static int flk_shared_key(unsigned long uaddr, struct page *page,
 	}
 	rcu_read_lock();
 	mapping = READ_ONCE(folio->mapping);
-	if (mapping && !((unsigned long)mapping & PAGE_MAPPING_FLAGS))
+	if (mapping && !((unsigned long)mapping & FLK_MAPPING_FLAGS))
 		inode = READ_ONCE(mapping->host);
 	if (inode)
 		inode = igrab(inode);
@@ -146,7 +147,7 @@ static int flk_shared_key(unsigned long uaddr, struct page *page,
 		return -EFAULT;
 	*inodep = inode;
 	key->ptr = (unsigned long)inode;
-	key->word = page_to_pgoff(page);
+	key->word = flk_page_pgoff(folio, page);
 	key->offset |= FLK_KEY_INODE;
 	return 0;
 }

@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
-"""vm/run --kernel refuses a tree it cannot use, before it boots anything.
+"""vm/run --kernel refuses a tree it cannot use, before it boots anything,
+and boots a debug tree so that its bug reports reach the console.
 
 A user-built kernel tree must hold a bzImage, a .config and its release,
 and the .config must have every option the guest suite needs
 (tools/kernel_build.py GUEST_NEEDS); otherwise vm/run exits 2 with one
-line naming each thing missing. The trees here are made up (no kernel is
-built or booted), so this runs in CI in well under a second.
+line naming each thing missing. A tree with KASAN or PROVE_LOCKING boots
+with panic_on_warn=1 and a console loglevel that shows KERN_WARNING
+(lockdep's reports; the guest's `quiet` hides them), a lab tree with
+neither. The trees here are made up (no kernel is built or booted), so
+this runs in CI in well under a second. $FUTEXLAB_VM_KERNEL stands for
+--kernel (so `FUTEXLAB_VM_KERNEL=TREE ninja matrix-vm` boots TREE).
 
   tests/vm/test_kernel_tree.py --builddir build
 """
 
 import argparse
+import importlib.machinery
+import importlib.util
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -48,18 +56,29 @@ def make_tree(top, options):
     return tree
 
 
-def vm_run(tree, builddir):
-    return subprocess.run([sys.executable, os.path.join(ROOT, "vm", "run"),
-                           "--builddir", builddir, "--kernel", tree, "--",
-                           "true"], capture_output=True, text=True,
-                          timeout=60)
+def vm_run(tree, builddir, from_env=False):
+    """vm/run with the tree as --kernel, or as $FUTEXLAB_VM_KERNEL."""
+    env = dict(os.environ)
+    env.pop("FUTEXLAB_VM_KERNEL", None)
+    if from_env:
+        env["FUTEXLAB_VM_KERNEL"] = tree
+    cmd = ([sys.executable, os.path.join(ROOT, "vm", "run"), "--builddir",
+            builddir] + ([] if from_env else ["--kernel", tree])
+           + ["--", "true"])
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=60, env=env)
+    except subprocess.TimeoutExpired:
+        # it went on to boot something: the refusal never came
+        return subprocess.CompletedProcess(cmd, -1, "", "still running "
+                                           "after 60 s (booting?)\n")
 
 
-def case(name, options, want, builddir, tree=None):
+def case(name, options, want, builddir, tree=None, from_env=False):
     with tempfile.TemporaryDirectory() as top:
         if tree is None:
             tree = make_tree(top, options)
-        r = vm_run(tree, builddir)
+        r = vm_run(tree, builddir, from_env)
         problems = []
         if r.returncode != 2:
             problems.append("exit status %d, want 2" % r.returncode)
@@ -72,6 +91,38 @@ def case(name, options, want, builddir, tree=None):
                 problems.append("stderr does not name %s: %r"
                                 % (w, r.stderr[-300:]))
         check(name, problems)
+
+
+def load_vm_run():
+    """vm/run as a module (it has no .py suffix), for its user_kernel()."""
+    path = os.path.join(ROOT, "vm", "run")
+    loader = importlib.machinery.SourceFileLoader("vm_run", path)
+    spec = importlib.util.spec_from_loader("vm_run", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def command_line_case(name, options, want_debug):
+    """The extra kernel command line vm/run gives a tree with options."""
+    vm_run_mod = load_vm_run()
+    with tempfile.TemporaryDirectory() as top:
+        tree = make_tree(top, options)
+        append = vm_run_mod.user_kernel(tree)[3].split()
+    problems = []
+    level = [int(a.split("=")[1]) for a in append
+             if re.fullmatch(r"loglevel=\d+", a)]
+    if want_debug:
+        if "panic_on_warn=1" not in append:
+            problems.append("no panic_on_warn=1 in %r" % append)
+        # a message prints when its level is below the console's;
+        # KERN_WARNING is 4
+        if not level or level[-1] <= 4:
+            problems.append("console loglevel hides KERN_WARNING: %r"
+                            % append)
+    elif append:
+        problems.append("a lab tree got %r" % append)
+    check(name, problems)
 
 
 def main():
@@ -90,6 +141,15 @@ def main():
         signed = dict(full, MODULE_SIG_FORCE="y")
         case("a tree that loads only signed modules", signed,
              ["MODULE_SIG_FORCE"], builddir)
+        case("$FUTEXLAB_VM_KERNEL is --kernel's default", lacking,
+             ["CONFIG_NUMA_EMU", "CONFIG_DEBUG_FS"], builddir,
+             from_env=True)
+    command_line_case("a KASAN tree: panic_on_warn, warnings on the "
+                      "console", dict(full, KASAN="y"), True)
+    command_line_case("a lockdep tree: panic_on_warn, warnings on the "
+                      "console", dict(full, PROVE_LOCKING="y"), True)
+    command_line_case("a lab tree: the command line unchanged", full,
+                      False)
     print("vm-kernel-tree: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
