@@ -29,6 +29,8 @@ status=0
 
 echo "failwait-guest: $(uname -r), clocksource" \
 	"$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+echo "failwait-guest: LSMs $(cat /sys/kernel/security/lsm 2>/dev/null)"
 for f in /sys/devices/system/cpu/vulnerabilities/*; do
 	echo "failwait-guest: vulnerability $(basename "$f"): $(cat "$f")"
 done

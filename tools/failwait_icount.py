@@ -2,7 +2,7 @@
 """The cost of a failing wait, module against stock, counted in instructions.
 
   tools/failwait_icount.py [--base REV] [--rounds 3] [--passes 3]
-                           [--ops 20000] [--hash] [--trace]
+                           [--ops 20000] [--hash] [--trace] [--append ARGS]
                            [--builddir build] [--timeout 1200]
   tools/failwait_icount.py table FILE
 
@@ -28,6 +28,8 @@ ioctl-enotty for the module). With --hash the first round also runs
 and the three designs under each module (ninja must have built
 BUILDDIR/futexlab). With --trace the boot ends with two calls of every
 case under ftrace's function_graph, with the working tree's module.
+--append adds to the guest kernel's command line (e.g. an lsm= list, to
+see what the LSM hooks cost the ioctl entry).
 
 The guest's output is kept in BUILDDIR/vm/failwait/run-<time>.txt (the
 trace beside it); `table FILE` prints the tables again from such a file.
@@ -209,6 +211,8 @@ def cmd_run(args):
     cmd = [sys.executable, os.path.join(ROOT, "vm", "run"), "--icount",
            "--builddir", builddir, "--timeout", str(args.timeout),
            "--results-out", os.path.join(outdir, "results-" + stamp)]
+    if args.append:
+        cmd += ["--append", args.append]
     for inc in includes:
         cmd += ["--include", os.path.relpath(inc, ROOT)]
     cmd += ["--", "sh", "tools/failwait_guest.sh",
@@ -249,6 +253,9 @@ def main():
                     help="also futexlab run hash in the first round")
     ap.add_argument("--trace", action="store_true",
                     help="also a function_graph trace of two calls a case")
+    ap.add_argument("--append", default="",
+                    help="extra guest kernel command line (vm/run --append),"
+                    " e.g. an lsm= list")
     ap.add_argument("--builddir", default=os.path.join(ROOT, "build"))
     ap.add_argument("--timeout", type=int, default=1200)
     args = ap.parse_args()
