@@ -76,12 +76,9 @@ void flk_table_free(struct flk_table *t)
 	kvfree(t);
 }
 
-/* Fix the design of @ctx at its first operation (global if none chosen). */
-void flk_ctx_start(struct flk_ctx *ctx)
+/* flk_ctx_start()'s first call on @ctx: fix its design (global if none). */
+void flk_ctx_start_slow(struct flk_ctx *ctx)
 {
-	/* pairs with the release below: see the design set before */
-	if (likely(smp_load_acquire(&ctx->started)))
-		return;
 	mutex_lock(&ctx->lock);
 	if (!ctx->design)
 		ctx->design = FUTEXLAB_DESIGN_GLOBAL;
@@ -152,6 +149,25 @@ static int flk_shared_key(unsigned long uaddr, struct page *page,
 	return 0;
 }
 
+/*
+ * The shared key of @addr into @t (and the inode reference it holds). Out
+ * of line: the page pointer whose address it takes would otherwise give
+ * every flk_target_get(), private ones too, a stack canary to check.
+ */
+static noinline int flk_shared_target_key(unsigned long addr,
+					  struct flk_target *t)
+{
+	struct page *page;
+	int ret;
+
+	ret = flk_pin_page(addr, &page);
+	if (ret)
+		return ret;
+	ret = flk_shared_key(addr, page, &t->key, &t->inode);
+	put_page(page);
+	return ret;
+}
+
 static struct flk_table *flk_node_table(int node)
 {
 	if (node < 0 || node >= nr_node_ids || !flk_numa[node])
@@ -159,10 +175,14 @@ static struct flk_table *flk_node_table(int node)
 	return flk_numa[node];
 }
 
-/* The node table of a plain u32 futex: picked from its hash's high bits. */
+/*
+ * The node of a plain u32 futex: picked by its hash (scaled, not divided:
+ * a division is tens of cycles on the failing wait's path), the next node
+ * with a table if that one has none.
+ */
 static int flk_hash_node(u32 hash)
 {
-	int node = (hash >> 16) % nr_node_ids;
+	int node = reciprocal_scale(hash, nr_node_ids);
 	int i;
 
 	for (i = 0; i < nr_node_ids; i++, node = (node + 1) % nr_node_ids)
@@ -172,34 +192,49 @@ static int flk_hash_node(u32 hash)
 }
 
 /*
- * numa design without FUTEXLAB_F_NODE: the node word after the futex word.
- * FUTEXLAB_NO_NODE is replaced, once, by the node of the word's page; a
- * concurrent first use that wrote first wins, and both use its node.
+ * The first use of a node word holding FUTEXLAB_NO_NODE: replace it with
+ * the node of the word's page; a concurrent first use that wrote first
+ * wins, and both use its node. Out of line, so that its locals (whose
+ * addresses it passes) give no stack canary to flk_word_node()'s callers.
+ * Return: the node word's value now, or -EFAULT.
+ */
+static noinline long flk_word_node_fill(unsigned long addr, u32 __user *naddr)
+{
+	struct page *page;
+	u32 node, cur;
+	int ret;
+
+	ret = flk_pin_page(addr, &page);
+	if (ret)
+		return ret;
+	node = page_to_nid(page);
+	put_page(page);
+	if (!flk_node_table(node))
+		node = first_online_node;
+	/* faults allowed: no lock held */
+	if (futex_atomic_cmpxchg_inatomic(&cur, naddr, FUTEXLAB_NO_NODE, node))
+		return -EFAULT;
+	return cur != FUTEXLAB_NO_NODE ? cur : node;
+}
+
+/*
+ * numa design without FUTEXLAB_F_NODE: the node word after the futex word,
+ * filled in at first use (flk_word_node_fill()).
  * Return: the node, -EINVAL (not an online node with a table) or -EFAULT.
  */
 static int flk_word_node(unsigned long addr)
 {
 	u32 __user *naddr = (u32 __user *)(addr + sizeof(u32));
-	struct page *page;
-	u32 node, cur;
-	int ret;
+	long filled;
+	u32 node;
 
 	if (get_user(node, naddr))
 		return -EFAULT;
-	if (node == FUTEXLAB_NO_NODE) {
-		ret = flk_pin_page(addr, &page);
-		if (ret)
-			return ret;
-		node = page_to_nid(page);
-		put_page(page);
-		if (!flk_node_table(node))
-			node = first_online_node;
-		/* faults allowed: no lock held */
-		if (futex_atomic_cmpxchg_inatomic(&cur, naddr, FUTEXLAB_NO_NODE,
-						  node))
-			return -EFAULT;
-		if (cur != FUTEXLAB_NO_NODE)
-			node = cur;
+	if (unlikely(node == FUTEXLAB_NO_NODE)) {
+		filled = flk_word_node_fill(addr, naddr);
+		if (filled < 0)
+			return filled;
+		node = filled;
 	}
 	if (node >= nr_node_ids || !node_online(node) || !flk_node_table(node))
 		return -EINVAL;
@@ -212,7 +247,9 @@ static int flk_word_node(unsigned long addr)
  * @uaddr:	the user address of the futex word
  * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_NODE
  * @node:	with FUTEXLAB_F_NODE: the node
- * @t:		filled in; flk_target_put() drops what it holds
+ * @t:		filled in, every field on success (callers need not zero
+ *		it); on failure only what flk_target_put() reads, which
+ *		drops what it holds
  *
  * May sleep (page faults): call with no lock held.
  * Return: 0, -EINVAL (misaligned address, bad node) or -EFAULT.
@@ -224,101 +261,71 @@ int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 	bool shared = flags & FUTEXLAB_F_SHARED;
 	bool numa = ctx->design == FUTEXLAB_DESIGN_NUMA;
 	bool node_word = numa && !(flags & FUTEXLAB_F_NODE);
-	struct page *page;
+	struct flk_table *table = NULL;
 	u32 hash;
-	int nid = NUMA_NO_NODE;
 	int ret;
 
-	memset(t, 0, sizeof(*t));
-	if (addr != uaddr || addr % sizeof(u32))
+	/*
+	 * Ordered as the stock futex's private fast path: a private key
+	 * outside the numa design takes no branch below but the tests of
+	 * its flags, looks at no page and writes nothing but the key.
+	 */
+	t->inode = NULL;		/* what flk_target_put() reads */
+	t->inode_puts = 0;
+	if (unlikely(addr != uaddr || addr % sizeof(u32)))
 		return -EINVAL;
-	if (!access_ok((void __user *)addr,
-		       node_word ? 2 * sizeof(u32) : sizeof(u32)))
+	if (unlikely(!access_ok((void __user *)addr,
+				node_word ? 2 * sizeof(u32) : sizeof(u32))))
 		return -EFAULT;
 
-	if (numa && (flags & FUTEXLAB_F_NODE) && node == FUTEXLAB_NO_NODE) {
-		nid = NUMA_NO_NODE;	/* picked from the hash below */
-	} else if (numa && (flags & FUTEXLAB_F_NODE)) {
-		if (node >= nr_node_ids || !node_online(node) ||
+	if (node_word) {
+		ret = flk_word_node(addr);
+		if (ret < 0)
+			return ret;
+		table = flk_numa[ret];
+	} else if ((flags & FUTEXLAB_F_NODE) && node != FUTEXLAB_NO_NODE) {
+		/* a node outside the numa design is EINVAL */
+		if (!numa || node >= nr_node_ids || !node_online(node) ||
 		    !flk_node_table(node))
 			return -EINVAL;
-		nid = node;
-	} else if ((flags & FUTEXLAB_F_NODE) && node != FUTEXLAB_NO_NODE) {
-		return -EINVAL;		/* a node outside the numa design */
-	} else if (numa) {
-		nid = flk_word_node(addr);
-		if (nid < 0)
-			return nid;
+		table = flk_numa[node];
 	}
 
-	if (shared) {
-		ret = flk_pin_page(addr, &page);
-		if (ret)
-			return ret;
-		ret = flk_shared_key(addr, page, &t->key, &t->inode);
-		put_page(page);
+	if (unlikely(shared)) {
+		ret = flk_shared_target_key(addr, t);
 		if (ret)
 			return ret;
 	} else {
 		t->key.ptr = (unsigned long)current->mm;
 		t->key.word = addr;
+		t->key.offset = 0;
 	}
+	t->key.pad = 0;			/* the hash covers the whole key */
 
 	hash = jhash2((u32 *)&t->key, sizeof(t->key) / sizeof(u32),
 		      flk_hash_seed);
-	switch (ctx->design) {
-	case FUTEXLAB_DESIGN_PRIVATE:
-		t->table = shared ? flk_global : ctx->priv;
-		break;
-	case FUTEXLAB_DESIGN_NUMA:
-		t->table = flk_node_table(nid == NUMA_NO_NODE ?
-					  flk_hash_node(hash) : nid);
-		break;
-	default:
-		t->table = flk_global;
-		break;
+	if (!table) {
+		if (numa)	/* a plain u32 futex: its node by hash */
+			table = flk_numa[flk_hash_node(hash)];
+		else if (ctx->design == FUTEXLAB_DESIGN_PRIVATE && !shared)
+			table = ctx->priv;
+		else
+			table = flk_global;
 	}
-	t->hb = &t->table->buckets[hash & t->table->mask];
+	t->table = table;
+	t->hb = &table->buckets[hash & table->mask];
 	return 0;
 }
 
-/* Drop what @t holds (sleeps: no bucket lock held). */
-void flk_target_put(struct flk_target *t)
+/* flk_target_put() of a target that holds an inode (sleeps). */
+void flk_target_put_inode(struct flk_target *t)
 {
-	if (!t->inode)
-		return;
 	while (t->inode_puts) {
 		iput(t->inode);
 		t->inode_puts--;
 	}
 	iput(t->inode);
 	t->inode = NULL;
-}
-
-/* Take a bucket lock, counting the acquisitions that had to wait. */
-void flk_hb_lock(struct flk_bucket *hb)
-{
-	if (likely(spin_trylock(&hb->lock)))
-		return;
-	spin_lock(&hb->lock);
-	hb->contended++;
-}
-
-/* Lock two buckets in address order (one lock if they are the same). */
-void flk_hb_lock2(struct flk_bucket *a, struct flk_bucket *b)
-{
-	if (a > b)
-		swap(a, b);
-	flk_hb_lock(a);
-	if (a != b)
-		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
-}
-
-void flk_hb_unlock2(struct flk_bucket *a, struct flk_bucket *b)
-{
-	spin_unlock(&a->lock);
-	if (a != b)
-		spin_unlock(&b->lock);
 }
 
 /* Waker side of the barrier pair in waitwake.c: full barrier, then read. */
@@ -440,32 +447,6 @@ bool flk_unqueue_self(struct flk_q *q)
 	return true;
 }
 
-/*
- * Count a waiter in the bucket of @dest, then lock the buckets of @t and
- * @dest (one lock when they are the same): the waiter's side of the barrier
- * pair in waitwake.c. @dest is the futex that waiters are queued on: @t
- * itself for a wait or a PI lock, the requeue target for a requeue.
- */
-void flk_lock_waiting(struct flk_target *t, struct flk_target *dest)
-{
-	atomic_inc(&dest->hb->waiters);
-	smp_mb__after_atomic();		/* A: see waitwake.c */
-	flk_hb_lock2(t->hb, dest->hb);
-}
-
-/*
- * Undo flk_lock_waiting() when nothing was queued (or the waiters queued
- * took their references), then drop what @t and @dest hold.
- */
-void flk_unlock_waiting(struct flk_target *t, struct flk_target *dest)
-{
-	flk_hb_unlock2(t->hb, dest->hb);
-	atomic_dec(&dest->hb->waiters);
-	flk_target_put(t);
-	if (dest != t)
-		flk_target_put(dest);
-}
-
 /**
  * flk_lock_word() - flk_lock_waiting(), then read the word of @t
  * @t:		the futex whose word is read
@@ -516,17 +497,6 @@ int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 	t->inode = NULL;
 	spin_unlock(&t->hb->lock);
 	return 0;
-}
-
-/* Read the word under a bucket lock: a fault returns -EFAULT at once. */
-int flk_get_value_locked(u32 *dest, u32 __user *uaddr)
-{
-	int ret;
-
-	pagefault_disable();
-	ret = __get_user(*dest, uaddr);
-	pagefault_enable();
-	return ret ? -EFAULT : 0;
 }
 
 int flk_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new)
@@ -612,15 +582,6 @@ void flk_q_put_refs(struct flk_q *q)
 		iput(q->inode2);
 	q->inode = NULL;
 	q->inode2 = NULL;
-}
-
-/* The absolute deadline of an operation: NULL without FUTEXLAB_F_DEADLINE. */
-ktime_t *flk_deadline(u32 flags, u64 deadline_ns, ktime_t *buf)
-{
-	if (!(flags & FUTEXLAB_F_DEADLINE))
-		return NULL;
-	*buf = deadline_ns > KTIME_MAX ? KTIME_MAX : (ktime_t)deadline_ns;
-	return buf;
 }
 
 /**

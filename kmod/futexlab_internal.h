@@ -10,11 +10,13 @@
 
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/minmax.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 
 #include "uapi/futexlab.h"
 
@@ -208,34 +210,122 @@ void flk_uncharge(kuid_t uid, size_t bytes);
 size_t flk_table_bytes(u32 slots);
 struct flk_table *flk_table_alloc(u32 slots, int node);
 void flk_table_free(struct flk_table *t);
-void flk_ctx_start(struct flk_ctx *ctx);
+void flk_ctx_start_slow(struct flk_ctx *ctx);
 int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 		  struct flk_target *t);
-void flk_target_put(struct flk_target *t);
+void flk_target_put_inode(struct flk_target *t);
 bool flk_key_match(const struct flk_key *a, const struct flk_key *b);
-void flk_hb_lock(struct flk_bucket *hb);
-void flk_hb_lock2(struct flk_bucket *a, struct flk_bucket *b);
-void flk_hb_unlock2(struct flk_bucket *a, struct flk_bucket *b);
 int flk_hb_waiters_pending(struct flk_bucket *hb);
 void __flk_queue(struct flk_bucket *hb, struct flk_table *t, struct flk_q *q);
 void __flk_unqueue(struct flk_q *q);
 void __flk_wake_q(struct flk_q *q, struct flk_wake_batch *wb);
 void flk_wake_flush(struct flk_wake_batch *wb);
 bool flk_unqueue_self(struct flk_q *q);
-int flk_get_value_locked(u32 *dest, u32 __user *uaddr);
 int flk_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new);
 int flk_sleep(struct flk_q *q, ktime_t *deadline, bool *timed_out);
 void flk_q_init(struct flk_q *q, struct flk_target *t, u32 bitset);
-void flk_lock_waiting(struct flk_target *t, struct flk_target *dest);
-void flk_unlock_waiting(struct flk_target *t, struct flk_target *dest);
 int flk_lock_word(struct flk_target *t, struct flk_target *dest,
 		 u32 __user *uaddr, u32 *uval);
 int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 		  u32 val);
 int flk_wait_queued(struct flk_q *q, ktime_t *deadline);
-ktime_t *flk_deadline(u32 flags, u64 deadline_ns, ktime_t *buf);
 int flk_retry_check(ktime_t *deadline);
 void flk_q_put_refs(struct flk_q *q);
+
+/*
+ * The helpers every operation runs on its way to the word, inline: a
+ * failing wait is little more than these, and each out-of-line call costs
+ * a call and a return thunk (docs/kmod.md, the failing wait's cost).
+ */
+
+/* Fix the design of @ctx at its first operation (global if none chosen). */
+static inline void flk_ctx_start(struct flk_ctx *ctx)
+{
+	/* pairs with the release in flk_ctx_start_slow(): see the design */
+	if (unlikely(!smp_load_acquire(&ctx->started)))
+		flk_ctx_start_slow(ctx);
+}
+
+/* Drop what @t holds (sleeps if it holds an inode: no bucket lock held). */
+static inline void flk_target_put(struct flk_target *t)
+{
+	if (t->inode)
+		flk_target_put_inode(t);
+}
+
+/* Take a bucket lock, counting the acquisitions that had to wait. */
+static inline void flk_hb_lock(struct flk_bucket *hb)
+{
+	if (likely(spin_trylock(&hb->lock)))
+		return;
+	spin_lock(&hb->lock);
+	hb->contended++;
+}
+
+/* Lock two buckets in address order (one lock if they are the same). */
+static inline void flk_hb_lock2(struct flk_bucket *a, struct flk_bucket *b)
+{
+	if (a > b)
+		swap(a, b);
+	flk_hb_lock(a);
+	if (a != b)
+		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
+}
+
+static inline void flk_hb_unlock2(struct flk_bucket *a, struct flk_bucket *b)
+{
+	spin_unlock(&a->lock);
+	if (a != b)
+		spin_unlock(&b->lock);
+}
+
+/*
+ * Count a waiter in the bucket of @dest, then lock the buckets of @t and
+ * @dest (one lock when they are the same): the waiter's side of the barrier
+ * pair in waitwake.c. @dest is the futex that waiters are queued on: @t
+ * itself for a wait or a PI lock, the requeue target for a requeue.
+ */
+static inline void flk_lock_waiting(struct flk_target *t,
+				    struct flk_target *dest)
+{
+	atomic_inc(&dest->hb->waiters);
+	smp_mb__after_atomic();		/* A: see waitwake.c */
+	flk_hb_lock2(t->hb, dest->hb);
+}
+
+/*
+ * Undo flk_lock_waiting() when nothing was queued (or the waiters queued
+ * took their references), then drop what @t and @dest hold.
+ */
+static inline void flk_unlock_waiting(struct flk_target *t,
+				      struct flk_target *dest)
+{
+	flk_hb_unlock2(t->hb, dest->hb);
+	atomic_dec(&dest->hb->waiters);
+	flk_target_put(t);
+	if (dest != t)
+		flk_target_put(dest);
+}
+
+/* Read the word under a bucket lock: a fault returns -EFAULT at once. */
+static inline int flk_get_value_locked(u32 *dest, u32 __user *uaddr)
+{
+	int ret;
+
+	pagefault_disable();
+	ret = __get_user(*dest, uaddr);
+	pagefault_enable();
+	return ret ? -EFAULT : 0;
+}
+
+/* The absolute deadline of an operation: NULL without FUTEXLAB_F_DEADLINE. */
+static inline ktime_t *flk_deadline(u32 flags, u64 deadline_ns, ktime_t *buf)
+{
+	if (!(flags & FUTEXLAB_F_DEADLINE))
+		return NULL;
+	*buf = deadline_ns > KTIME_MAX ? KTIME_MAX : (ktime_t)deadline_ns;
+	return buf;
+}
 
 /* waitwake.c */
 int flk_wait(struct flk_ctx *ctx, struct futexlab_wait *a);

@@ -27,11 +27,13 @@
  * finds it. Everything after the counter is serialized by the bucket lock.
  * The counter stays raised while the waiter is queued and drops when it
  * leaves the queue (__flk_unqueue()). The waiter's side is
- * flk_lock_waiting() in core.c, shared by every operation that queues.
+ * flk_lock_waiting() in futexlab_internal.h, shared by every operation that
+ * queues.
  *
  * The word is read with page faults disabled, because the bucket lock is a
  * spinlock; on a fault the lock is dropped, the page faulted in by an
- * ordinary get_user(), and the whole operation retried (flk_lock_word()).
+ * ordinary get_user(), and the whole operation retried (flk_wait(),
+ * flk_lock_word()).
  */
 #include <linux/errno.h>
 #include <linux/hrtimer.h>
@@ -45,12 +47,35 @@
 			 FUTEXLAB_F_NODE)
 #define FLK_WAKE_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
 
+/*
+ * The sleeping half of flk_wait(), entered with @t's bucket locked and
+ * counted in hb->waiters, the word found equal to the expected value: the
+ * waiter is built and queued here, not before the compare, so a failing
+ * wait (the common case of a contended lock whose word moved on) never
+ * pays for it. Out of line so that flk_wait()'s frame, which the
+ * kernel's automatic stack initialisation zeroes on every call, does not
+ * hold the waiter either.
+ */
+static noinline int flk_wait_sleep(struct flk_target *t, u32 bitset,
+				   ktime_t *deadline)
+{
+	struct flk_q q;
+
+	flk_q_init(&q, t, bitset);
+	__flk_queue(t->hb, t->table, &q);
+	q.inode = t->inode;
+	t->inode = NULL;
+	spin_unlock(&t->hb->lock);
+	return flk_wait_queued(&q, deadline);
+}
+
 int flk_wait(struct flk_ctx *ctx, struct futexlab_wait *a)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
 	ktime_t deadline, *dl;
-	struct flk_target t;
-	struct flk_q q;
+	/* flk_target_get() writes what is read, so no zeroing on every call */
+	struct flk_target t __uninitialized;
+	u32 uval;
 	int ret;
 
 	if (a->flags & ~FLK_WAIT_FLAGS)
@@ -63,17 +88,22 @@ retry:
 	ret = flk_target_get(ctx, a->uaddr, a->flags, a->node, &t);
 	if (ret)
 		return ret;
-	flk_q_init(&q, &t, a->bitset);
-	ret = flk_queue_wait(&t, &q, uaddr, a->val);
-	if (ret == FLK_RETRY) {
+	flk_lock_waiting(&t, &t);
+	if (unlikely(flk_get_value_locked(&uval, uaddr))) {
+		flk_unlock_waiting(&t, &t);
+		if (get_user(uval, uaddr))
+			return -EFAULT;
 		ret = flk_retry_check(dl);
 		if (ret)
 			return ret;
 		goto retry;
 	}
-	if (ret)
-		return ret;
-	return flk_wait_queued(&q, dl);
+	if (uval != a->val) {
+		t.hb->eagain++;
+		flk_unlock_waiting(&t, &t);
+		return -EAGAIN;
+	}
+	return flk_wait_sleep(&t, a->bitset, dl);
 }
 
 int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a)

@@ -4,10 +4,43 @@
  * commands, bad designs, flags, bitsets, misaligned, NULL, unmapped and
  * kernel addresses, padding) give the exact errno, as in ntsync's selftest.
  */
+#include <stddef.h>
+
 #include "kmodtest.h"
 
 /*
- * One function on purpose (169 lines): a flat script of bad calls, each
+ * A wait argument whose last field (node) lies on an unmapped page, the
+ * rest readable and naming a word that differs: EFAULT, as copy_from_user()
+ * of the whole struct gives, never EAGAIN from a read that skipped a field
+ * the flags do not use. Return: 0, or -1 with fail() said.
+ */
+static int wait_arg_tail_unmapped(int fd)
+{
+	static uint32_t word = 1;
+	char *pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct futexlab_wait a = {
+		.uaddr = (uintptr_t)&word,
+		.val = 2,
+		.bitset = ~0u,
+	};
+	size_t at = 4096 - offsetof(struct futexlab_wait, node);
+	int ret = -1;
+
+	if (pages == MAP_FAILED)
+		return fail("mmap: %s", strerror(errno)), -1;
+	memcpy(pages + at, &a, offsetof(struct futexlab_wait, node));
+	munmap(pages + 4096, 4096);
+	EXPECT(xioctl(fd, FUTEXLAB_IOC_WAIT, pages + at), -EFAULT,
+	       "wait argument with its node field unmapped");
+	ret = 0;
+out:
+	munmap(pages, 4096);
+	return ret;
+}
+
+/*
+ * One function on purpose (about 170 lines): a flat script of bad calls, each
  * EXPECT next to the argument it breaks, read top to bottom like ntsync's
  * selftest; splitting it would scatter the one fixture they share.
  */
@@ -33,6 +66,8 @@ int t_bad_input(void)
 	EXPECT(xioctl(fd, 0x1234, &wa), -ENOTTY, "foreign command");
 	EXPECT(xioctl(fd, FUTEXLAB_IOC_WAIT, unmapped), -EFAULT,
 	       "unmapped argument");
+	if (wait_arg_tail_unmapped(fd))
+		goto out;
 
 	memset(&d, 0xa5, sizeof(d));
 	EXPECT(xioctl(fd, FUTEXLAB_IOC_SET_DESIGN, &d), -EINVAL,
