@@ -27,6 +27,12 @@
 #define NO_NODE		0xffffffffu
 #define SEC		1000000000ull
 #define MS		1000000ull
+/*
+ * How long a PI waiter stays queued while the test watches the owner's
+ * policy: long enough for the watcher to see the boost on the slowest
+ * guest (a KASAN and lockdep kernel under TCG missed it at 300 ms).
+ */
+#define WAITER_BOUND	(1000 * MS)
 #ifndef SCHED_FLAG_RESET_ON_FORK
 #define SCHED_FLAG_RESET_ON_FORK	0x01
 #endif
@@ -319,7 +325,7 @@ int t_pi_kthread(uint32_t design)
 	a.fd = fd;
 	a.w = &p[0];
 	a.prio = 50;
-	a.deadline = now_ns() + 300 * MS;
+	a.deadline = now_ns() + WAITER_BOUND;
 	start_pi_waiter(&a, &th);
 	watch_policy(&a, 2, &max);
 	pthread_join(th, NULL);
@@ -517,7 +523,7 @@ int t_pi_reset_on_fork(uint32_t design)
 	a.fd = fd;
 	a.w = &p[0];
 	a.prio = 50;
-	a.deadline = now_ns() + 300 * MS;
+	a.deadline = now_ns() + WAITER_BOUND;
 	start_pi_waiter(&a, &tw);
 	watch_policy(&a, h.tid, &max);
 	pthread_join(tw, NULL);
@@ -953,7 +959,7 @@ int t_pi_dl_waiter(uint32_t design)
 	a.fd = fd;
 	a.w = &p[0];
 	a.prio = -1;
-	a.deadline = now_ns() + 300 * MS;
+	a.deadline = now_ns() + WAITER_BOUND;
 	start_pi_waiter(&a, &ta);
 	watch_policy(&a, h.tid, &max);
 	pthread_join(ta, NULL);

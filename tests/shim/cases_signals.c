@@ -78,14 +78,22 @@ static void sa_restart(char *out)
 	signalled_wait(out, SA_RESTART, FUTEX_WAIT_PRIVATE, 0, 1);
 }
 
+/*
+ * The timeout must outlast the waiter's start and the signal's delivery on
+ * the slowest guest (a KASAN and lockdep kernel under TCG needs more than
+ * 300 ms), or the signal finds the wait already timed out.
+ */
+#define TIMED_WAIT_MS	1500
+
 static void timed_sa_restart(char *out)
 {
-	signalled_wait(out, SA_RESTART, FUTEX_WAIT_PRIVATE, 300, 0);
+	signalled_wait(out, SA_RESTART, FUTEX_WAIT_PRIVATE, TIMED_WAIT_MS, 0);
 }
 
 static void timed_bitset_sa_restart(char *out)
 {
-	signalled_wait(out, SA_RESTART, FUTEX_WAIT_BITSET_PRIVATE, 300, 0);
+	signalled_wait(out, SA_RESTART, FUTEX_WAIT_BITSET_PRIVATE,
+		       TIMED_WAIT_MS, 0);
 }
 
 static void futex2_timed_sa_restart(char *out)
