@@ -34,6 +34,7 @@ struct od_waiter {
 	_Atomic pid_t tid;
 	_Atomic int done;
 	int prio;		/* SCHED_FIFO priority to take first, or 0 */
+	struct od_waiter *wait_for; /* holding the lock, wait for it to be done */
 	int ret;		/* LOCK_PI (or wait_requeue_pi) */
 	uint32_t word;		/* the lock word when it returned */
 	int other_done;		/* the other waiter had returned by then */
@@ -158,7 +159,12 @@ static void *od_owner_thread(void *p)
 /* After a waiter got the lock: note what it saw, then unlock. */
 static void od_got_it(struct od_run *r, struct od_waiter *me)
 {
+	uint64_t end = now_ns() + 3 * OD_SEC;
+
 	me->word = *od_lock_word(r);
+	/* the waiter that got it before us has seen the word after its unlock */
+	while (me->wait_for && !me->wait_for->done && now_ns() < end)
+		usleep(1000);
 	me->other_done = (me == &r->w[0] ? r->w[1].done : r->w[0].done);
 	if (!me->ret) {
 		me->unlock_ret = od_pi(&r->be, FUTEXLAB_IOC_UNLOCK_PI,
@@ -228,6 +234,7 @@ static void od_thread_exit(struct od_run *r, int two)
 	if (od_start_owner(r, &owner))
 		return;
 	r->w[0].prio = two ? 10 : 0;
+	r->w[0].wait_for = two ? &r->w[1] : NULL;
 	if (od_start(r, 0, &th[0], od_lock_waiter))
 		return;
 	if (two) {
@@ -346,10 +353,16 @@ static struct od_run *od_run(uint32_t design, enum od_kind kind)
 	return r;
 }
 
-/* One waiter's result against the stock futex's in the same scenario. */
+/*
+ * One waiter's result against the stock futex's in the same scenario;
+ * @next: the waiter its unlock hands the lock to, or NULL (the word is 0).
+ */
 static int od_check_waiter(const char *who, const struct od_waiter *k,
-			   const struct od_waiter *s)
+			   const struct od_waiter *s,
+			   const struct od_waiter *next)
 {
+	uint32_t next_tid = next ? (uint32_t)next->tid : 0;
+
 	if (!k->done || k->ret) {
 		fail("%s: LOCK_PI returned %d%s (stock %d)", who, k->ret,
 		     k->done ? "" : ", never", s->ret);
@@ -361,7 +374,8 @@ static int od_check_waiter(const char *who, const struct od_waiter *k,
 		     k->word, k->tid, s->word, s->tid);
 		return -1;
 	}
-	if (k->unlock_ret || k->after) {
+	if (k->unlock_ret || (k->after & OD_TID) != next_tid ||
+	    (k->after & ~OD_TID) != (s->after & ~OD_TID)) {
 		fail("%s: UNLOCK_PI returned %d, word after %#x (stock %d, %#x)",
 		     who, k->unlock_ret, k->after, s->unlock_ret, s->after);
 		return -1;
@@ -395,12 +409,14 @@ static int od_test(uint32_t design, enum od_kind kind)
 		goto out;
 	}
 	if (kind != OD_TWO) {
-		ret = od_check_waiter("the waiter", &k->w[0], &s->w[0]);
+		ret = od_check_waiter("the waiter", &k->w[0], &s->w[0], NULL);
 		goto out;
 	}
 	/* w[1] has the higher priority: it takes over, w[0] stays queued */
-	if (od_check_waiter("the high-priority waiter", &k->w[1], &s->w[1]) ||
-	    od_check_waiter("the low-priority waiter", &k->w[0], &s->w[0]))
+	if (od_check_waiter("the high-priority waiter", &k->w[1], &s->w[1],
+			    &k->w[0]) ||
+	    od_check_waiter("the low-priority waiter", &k->w[0], &s->w[0],
+			    NULL))
 		goto out;
 	if (k->w[1].other_done || !k->w[0].other_done) {
 		fail("the low-priority waiter returned first (stock: %s)",
