@@ -27,7 +27,6 @@
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/pid.h>
-#include <linux/rcupdate.h>
 #include <linux/sched/task.h>
 
 #include "futexlab_internal.h"
@@ -92,35 +91,15 @@ static bool flk_pi_owner_exiting(struct flk_q *q)
 }
 
 /*
- * Does the word's TID agree with a takeover from @owner? Yes if it names
- * nobody (0: a robust list cleared it), @owner, or another task that is
- * gone too; a live task the word names is an owner the kernel does not
- * know of, never overwritten.
- */
-static bool flk_word_allows_takeover(u32 uval, struct task_struct *owner)
-{
-	pid_t tid = uval & FUTEXLAB_TID_MASK;
-	struct task_struct *p;
-	bool ok;
-
-	if (!tid)
-		return true;
-	rcu_read_lock();
-	p = pid_task(find_vpid(tid), PIDTYPE_PID);
-	ok = !p || p == owner || flk_task_exiting(p);
-	rcu_read_unlock();
-	return ok;
-}
-
-/*
  * Rewrite the word for the new owner @tid, as the stock futex's fixup does
- * when the old owner died: TID | WAITERS | OWNER_DIED. The bucket lock is
- * held.
- * Return: 0, -EAGAIN (the word kept changing, or now names a live owner
- * the kernel does not know of) or a fault (fault the word in, try again).
+ * when the old owner died: TID | WAITERS | OWNER_DIED, whatever TID the
+ * word had (the PI state, not the word, says who owns the lock: a TID
+ * reused since the owner died must not keep the lock stranded). The
+ * bucket lock is held.
+ * Return: 0, -EAGAIN (the word kept changing) or a fault (fault the word
+ * in, try again).
  */
-static int __flk_pi_word_takeover(u32 __user *uaddr, u32 tid,
-				  struct task_struct *owner)
+static int __flk_pi_word_takeover(u32 __user *uaddr, u32 tid)
 {
 	unsigned int tries = FLK_CMPXCHG_TRIES;
 	u32 uval, cur, newval;
@@ -128,8 +107,6 @@ static int __flk_pi_word_takeover(u32 __user *uaddr, u32 tid,
 
 	ret = flk_get_value_locked(&uval, uaddr);
 	while (!ret && tries--) {
-		if (!flk_word_allows_takeover(uval, owner))
-			return -EAGAIN;
 		newval = tid | FUTEXLAB_WAITERS | FUTEXLAB_OWNER_DIED;
 		ret = flk_cmpxchg_value_locked(&cur, uaddr, uval, newval);
 		if (ret)
@@ -168,7 +145,7 @@ static void flk_pi_take_over(struct flk_q *q, struct flk_ctx *ctx,
 		goto out_unlock;	/* someone took over already */
 	top = __flk_pi_top_waiter(t.hb, &t.key);
 	ret = __flk_pi_word_takeover(u64_to_user_ptr(uaddr),
-				     task_pid_vnr(top->task), owner);
+				     task_pid_vnr(top->task));
 	if (ret) {
 		spin_unlock(&t.hb->lock);
 		/* a fault: fault it in now, the next slice tries again */
