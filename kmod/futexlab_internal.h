@@ -2,8 +2,8 @@
 /*
  * futexlab: the module's one internal header, shared by core.c (keys,
  * hashing, queueing), waitwake.c, requeue.c, pi.c, pi_owner.c, stats.c,
- * ioctl.c and main.c. A "__" prefix on a function means the caller holds the bucket
- * lock.
+ * ioctl.c and main.c. A "__" prefix on a function means the caller holds
+ * the bucket lock.
  */
 #ifndef _FUTEXLAB_INTERNAL_H
 #define _FUTEXLAB_INTERNAL_H

@@ -6,17 +6,17 @@
  * in the owner's exit path and hands each contended PI lock to its top
  * waiter, which becomes the owner and rewrites the word to its TID |
  * WAITERS | OWNER_DIED (the previous owner died: the data it protected
- * may be inconsistent), then returns 0 from LOCK_PI. A module cannot add an exit hook, so the waiters look for
- * the death themselves: a PI waiter (lock_pi, or wait_requeue_pi once
- * requeued onto the lock) sleeps in slices of pi_owner_check_ms, never
- * beyond its own deadline, and at the end of each slice checks, under the
- * bucket lock, whether the owner its PI state names is exiting
- * (PF_EXITING: it never returns to user space, so it never unlocks). If
- * so, the waiter that noticed hands the lock to the top waiter as
- * unlock_pi would, with the stock futex's word: top's TID | WAITERS |
- * OWNER_DIED; top is the owner, dequeued and woken, and returns 0; the
- * others stay queued behind it, and the boost is recomputed for the new
- * owner.
+ * may be inconsistent), then returns 0 from LOCK_PI. A module cannot add
+ * an exit hook, so the waiters look for the death themselves: a PI waiter
+ * (lock_pi, or wait_requeue_pi once requeued onto the lock) sleeps in
+ * slices of pi_owner_check_ms, never beyond its own deadline, and at the
+ * end of each slice checks, under the bucket lock, whether the owner its
+ * PI state names is exiting (PF_EXITING: it never returns to user space,
+ * so it never unlocks). If so, the waiter that noticed hands the lock to
+ * the top waiter as unlock_pi would, with the stock futex's word: top's
+ * TID | WAITERS | OWNER_DIED; top is the owner, dequeued and woken, and
+ * returns 0; the others stay queued behind it, and the boost is
+ * recomputed for the new owner.
  *
  * The cost: a wakeup and one bucket lock per slice per sleeping PI
  * waiter; the latency: at most one slice after the owner started to exit
@@ -49,7 +49,7 @@ static u64 flk_pi_slice_ns(void)
 
 static bool flk_task_exiting(struct task_struct *p)
 {
-	/* set in do_exit() before anything else of the exit path */
+	/* set early in do_exit(), before exit_mm(): never back to user space */
 	return READ_ONCE(p->flags) & PF_EXITING;
 }
 
