@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * futexlab: the module's one internal header, shared by core.c (keys,
- * hashing, queueing), waitwake.c, requeue.c, pi.c, stats.c, ioctl.c and
- * main.c. A "__" prefix on a function means the caller holds the bucket
- * lock.
+ * hashing, queueing), waitwake.c, requeue.c, pi.c, pi_owner.c, stats.c,
+ * ioctl.c and main.c. A "__" prefix on a function means the caller holds
+ * the bucket lock.
  */
 #ifndef _FUTEXLAB_INTERNAL_H
 #define _FUTEXLAB_INTERNAL_H
@@ -355,6 +355,15 @@ void flk_pi_adjust(struct flk_pi_state *pi);
 void flk_pi_put(struct flk_pi_state *pi);
 void flk_q_init_pi(struct flk_q *q);
 int flk_fault_in_writeable(u32 __user *uaddr);
+struct task_struct *__flk_pi_owner(struct flk_pi_state *pi);
+struct flk_q *__flk_pi_top_waiter(struct flk_bucket *hb, struct flk_key *key);
+struct task_struct *__flk_pi_hand_to(struct flk_pi_state *pi,
+				     struct flk_q *top,
+				     struct flk_wake_batch *wb);
+
+/* pi_owner.c: a PI waiter's sleep, which notices an owner's death */
+int flk_pi_wait_queued(struct flk_q *q, ktime_t *deadline,
+		       struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node);
 
 /* stats.c */
 int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s);

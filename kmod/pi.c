@@ -35,10 +35,11 @@
  * Limits (documented in docs/kmod.md): an owner that holds two contended
  * module PI locks is restored to the attributes saved by the first boost;
  * chains stop at requeue-PI waiters and at other files' private tables; a
- * SCHED_DEADLINE owner is not boosted; an owner that dies holding the lock
- * leaves its queued waiters blocked until their deadline or a signal (no
- * robust list), while a new LOCK_PI on its word fails with ESRCH.
- * Requeue-PI (requeue.c) queues its waiters here the same way.
+ * SCHED_DEADLINE owner is not boosted. An owner that dies holding the
+ * lock: its queued waiters notice within a slice of pi_owner_check_ms and
+ * the top one takes the lock over (pi_owner.c), while a new LOCK_PI on its
+ * word fails with ESRCH until then. Requeue-PI (requeue.c) queues its
+ * waiters here the same way.
  */
 #include <linux/cred.h>
 #include <linux/errno.h>
@@ -640,12 +641,14 @@ first:
 	if (ret && flk_unqueue_self(&q)) {
 		flk_q_put_refs(&q);
 	} else {
-		ret = flk_wait_queued(&q, dl);
+		/* in slices: an owner that dies is noticed (pi_owner.c) */
+		ret = flk_pi_wait_queued(&q, dl, ctx, a->uaddr, a->flags,
+					 a->node);
 		if (ret == -ERESTARTSYS)
 			ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
 	}
 	flk_pi_unblock(&blocked);
-	/* success: unlock_pi handed us the lock and made us the owner */
+	/* success: unlock_pi (or a takeover) handed us the lock */
 	flk_pi_wait_done(&q, !ret);
 	goto out_free;
 
@@ -744,4 +747,40 @@ void flk_q_init_pi(struct flk_q *q)
 {
 	q->euid = current_euid();
 	q->cap_nice = ns_capable_noaudit(&init_user_ns, CAP_SYS_NICE);
+}
+
+/* For pi_owner.c: the task @pi's word names; the bucket lock is held. */
+struct task_struct *__flk_pi_owner(struct flk_pi_state *pi)
+{
+	return pi->owner;
+}
+
+/* For pi_owner.c: the waiter unlock_pi would pick; bucket lock held. */
+struct flk_q *__flk_pi_top_waiter(struct flk_bucket *hb, struct flk_key *key)
+{
+	return __flk_pi_top(hb, key);
+}
+
+/**
+ * __flk_pi_hand_to() - make @top the owner of @pi, as unlock_pi does once
+ * the word names @top: dequeue it for waking (it returns owning the lock)
+ * @pi:		the lock's PI state (the bucket lock is held)
+ * @top:	its queued waiter that gets the lock
+ * @wb:		the wake batch to flush after unlocking
+ *
+ * Takes a reference on @pi for the caller, who recomputes the boost and
+ * puts it (flk_pi_adjust(), flk_pi_put()) once the bucket is unlocked.
+ * Return: the old owner's reference, to put after unlocking.
+ */
+struct task_struct *__flk_pi_hand_to(struct flk_pi_state *pi,
+				     struct flk_q *top,
+				     struct flk_wake_batch *wb)
+{
+	struct task_struct *old_owner = pi->owner;
+
+	pi->nr_waiters--;
+	pi->refs++;
+	pi->owner = get_task_struct(top->task);
+	__flk_wake_q(top, wb);
+	return old_owner;
 }

@@ -222,8 +222,11 @@ retry:
 		goto retry;
 	}
 
-	/* q.pi is stable once we are off every queue */
-	ret = flk_wait_queued(&q, dl);
+	/*
+	 * q.pi is stable once we are off every queue. In slices: once
+	 * requeued, an owner of uaddr2 that dies is noticed (pi_owner.c).
+	 */
+	ret = flk_pi_wait_queued(&q, dl, ctx, a->uaddr2, a->flags, a->node2);
 	if (ret == -ERESTARTSYS)
 		ret = q.pi ? -EAGAIN : -ERESTARTNOINTR;
 	/* success: cmp_requeue_pi took the lock for us, or unlock_pi gave it */

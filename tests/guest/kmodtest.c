@@ -61,6 +61,10 @@ static const struct test tests[] = {
 	{ "pi-dl-waiter", t_pi_dl_waiter, 1, NULL },
 	{ "pi-free-take", t_pi_free_take, 1, NULL },
 	{ "requeue-pi-alias", t_requeue_pi_alias, 1, NULL },
+	{ "pi-owner-exit", t_pi_owner_exit, 1, NULL },
+	{ "pi-owner-kill", t_pi_owner_kill, 1, NULL },
+	{ "pi-owner-two", t_pi_owner_two, 1, NULL },
+	{ "requeue-pi-owner-exit", t_requeue_pi_owner_exit, 1, NULL },
 	{ "fuzz", t_fuzz, 1, NULL },
 	{ "dead-owner", NULL, 0, t_dead_owner },
 };

@@ -170,6 +170,11 @@ int t_pi_live_prio(uint32_t design);
 int t_pi_dl_waiter(uint32_t design);
 int t_pi_free_take(uint32_t design);
 int t_requeue_pi_alias(uint32_t design);
+/* kmodtest_owner_death.c: a PI owner dies holding the lock (issue 15, 3) */
+int t_pi_owner_exit(uint32_t design);
+int t_pi_owner_kill(uint32_t design);
+int t_pi_owner_two(uint32_t design);
+int t_requeue_pi_owner_exit(uint32_t design);
 /* kmodtest_fuzz.c: the seeded random-operation fuzzer */
 extern unsigned long fuzz_ops, fuzz_seed;
 extern unsigned int fuzz_seconds;
