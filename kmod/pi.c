@@ -168,7 +168,9 @@ static void flk_pi_restore(struct flk_pi_state *pi)
 			       SCHED_FLAG_RESET_ON_FORK : 0,
 	};
 
-	if (READ_ONCE(p->policy) == SCHED_FIFO &&
+	/* a dying owner (a takeover, pi_owner.c) runs no more user code */
+	if (!(READ_ONCE(p->flags) & PF_EXITING) &&
+	    READ_ONCE(p->policy) == SCHED_FIFO &&
 	    READ_ONCE(p->rt_priority) == pi->boost_prio)
 		sched_setattr_nocheck(p, &attr);
 	flk_pi_boost_unpublish(pi);
