@@ -60,6 +60,7 @@ struct flk_bucket {
  * @pi_locks:	PI locks taken in the kernel path
  * @pi_boosts:	owner boosts applied
  * @spins:	adaptive lock_pi spins (see pi.c)
+ * @adaptive:	the adaptive lock's counters (see adaptive.c)
  * @buckets:	the buckets
  */
 struct flk_table {
@@ -70,6 +71,14 @@ struct flk_table {
 	atomic64_t pi_locks;
 	atomic64_t pi_boosts;
 	atomic64_t spins;
+	struct {
+		atomic64_t locks;
+		atomic64_t spins;
+		atomic64_t spin_off_cpu;
+		atomic64_t spin_bound;
+		atomic64_t sleeps;
+		atomic64_t owner_died;
+	} adaptive;
 	struct flk_bucket buckets[];
 };
 
@@ -265,6 +274,13 @@ void flk_pi_adjust(struct flk_pi_state *pi);
 void flk_pi_put(struct flk_pi_state *pi);
 void flk_q_init_pi(struct flk_q *q);
 int flk_fault_in_writeable(u32 __user *uaddr);
+
+/* waitv.c */
+int flk_waitv(struct flk_ctx *ctx, struct futexlab_waitv_args *a);
+
+/* adaptive.c */
+int flk_lock_adaptive(struct flk_ctx *ctx, struct futexlab_adaptive *a);
+int flk_unlock_adaptive(struct flk_ctx *ctx, struct futexlab_adaptive *a);
 
 /* stats.c */
 int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s);
