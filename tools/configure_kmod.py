@@ -68,7 +68,8 @@ GUEST_CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra",
 KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_bad_input.c", "kmodtest_kill9.c",
                     "kmodtest_pi.c", "kmodtest_stress.c",
-                    "kmodtest_safety.c", "kmodtest_fuzz.c"]
+                    "kmodtest_safety.c", "kmodtest_fuzz.c",
+                    "kmodtest_waitv.c", "kmodtest_adaptive.c"]
 
 # The long fuzzer run (ninja vm-fuzz-long): operations issued per design
 # (a killed worker loses the one it was in: above 10^5 completed).
