@@ -37,6 +37,7 @@ struct waitv_slot {
 	/* 1 while the waiter waits: only the waker clears it */
 	_Alignas(FL_CACHELINE) uint32_t armed;
 	uint32_t signalled;		/* which futex the waker set */
+	uint32_t woke;			/* 1 once the waker's wake returned */
 	uint64_t stamp_ns;		/* when it set it */
 	_Alignas(FL_CACHELINE) char words[];
 };
@@ -179,6 +180,16 @@ static void waiter(struct fl_thread *t, struct waitv_state *s,
 			fl_hist_record(t->hist, fl_now_ns() - slot->stamp_ns);
 		if (r >= 0 && (uint32_t)r != j)
 			t->counters[C_INDEX_WRONG]++;
+		/*
+		 * The waker's wake may still be on its way (we saw the word
+		 * before it woke us: EAGAIN); arriving during the next wait
+		 * it would end that one with this index, which the waker
+		 * may by then have replaced with another: wait for it.
+		 */
+		while (!__atomic_load_n(&slot->woke, __ATOMIC_ACQUIRE) &&
+		       !fl_should_stop(rep))
+			sched_yield();
+		__atomic_store_n(&slot->woke, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(futex_of(slot, j), 0, __ATOMIC_RELAXED);
 	}
 }
@@ -207,6 +218,7 @@ static void waker(struct fl_thread *t, struct waitv_state *s)
 		slot->stamp_ns = fl_now_ns();
 		__atomic_store_n(futex_of(slot, j), 1, __ATOMIC_RELEASE);
 		fl_wake(futex_of(slot, j), 1);
+		__atomic_store_n(&slot->woke, 1, __ATOMIC_RELEASE);
 		fl_ops_publish(t, ++wakes);
 	}
 }
