@@ -21,10 +21,10 @@
  * woken one (the last, as the kernel's futex_unqueue_multiple() answers)
  * wins over a deadline or a signal that came at the same time.
  *
- * The entries (a struct flk_q and a struct flk_target each, about 200
- * bytes) live in one allocation per call, accounted to the caller's
- * memory cgroup and freed on every path: 128 of them do not fit a kernel
- * stack.
+ * The entries (a struct flk_q and a struct flk_target each, a few
+ * hundred bytes) live in one allocation per call, accounted to the
+ * caller's memory cgroup and freed on every path: 128 of them do not fit
+ * a kernel stack.
  */
 #include <linux/errno.h>
 #include <linux/hrtimer.h>
