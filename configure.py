@@ -110,8 +110,8 @@ SHIM_SOURCES = ["device.c", "futex2.c", "futex_op.c", "interpose.c",
 
 # its test (tests/shim/): the same futex(2) cases with and without it
 SHIM_TEST_SOURCES = ["test_shim.c", "run_case.c", "cases_checks.c",
-                     "cases_waitwake.c", "cases_pi.c", "cases_signals.c",
-                     "cases_process.c", "helpers.c"]
+                     "cases_waitwake.c", "cases_waitv.c", "cases_pi.c",
+                     "cases_signals.c", "cases_process.c", "helpers.c"]
 
 # Fuzz targets: tests/fuzz/<name>.c, each linked with the libraries below
 # built again by clang with libFuzzer, AddressSanitizer and UBSan; seed

@@ -201,9 +201,76 @@ static inline int fl_cmp_requeue_pi(uint32_t *w, uint32_t *w2, int nr_requeue,
 	return fl_kmod_ioctl(FUTEXLAB_IOC_CMP_REQUEUE_PI, &a);
 }
 
-#include "backends/no_waitv.h"
-/* the module's adaptive lock: -ENOSYS until it lands (issue 17) */
-#include "backends/no_adaptive.h"
+/*
+ * futex_waitv on the module: struct fl_waitv is struct futexlab_waitv (the
+ * kernel's struct futex_waitv), so the vector goes to the ioctl as it is
+ * and the module reads it (EFAULT for a bad one). Keys are private, as for
+ * every other operation here; kmod-numa's words carry their node word, so
+ * its entries say FUTEXLAB_WAITV_NUMA.
+ */
+_Static_assert(sizeof(struct fl_waitv) == sizeof(struct futexlab_waitv),
+	       "struct fl_waitv is struct futexlab_waitv");
+_Static_assert(FL_WAITV_SIZE_U32 == FUTEXLAB_WAITV_SIZE_U32 &&
+	       FL_WAITV_PRIVATE == FUTEXLAB_WAITV_PRIVATE &&
+	       FL_WAITV_MAX == FUTEXLAB_WAITV_MAX,
+	       "the futex2 flags of struct fl_waitv are the module's");
+#if FL_KMOD_DESIGN == FUTEXLAB_DESIGN_NUMA
+#define FL_WAITV_FLAGS	(FL_WAITV_SIZE_U32 | FL_WAITV_PRIVATE | \
+			 FUTEXLAB_WAITV_NUMA)
+#else
+#define FL_WAITV_FLAGS	(FL_WAITV_SIZE_U32 | FL_WAITV_PRIVATE)
+#endif
+
+/** fl_waitv() - sleep while every v[i] holds its value; the woken index */
+static inline int fl_waitv(const struct fl_waitv *v, unsigned int n,
+			   const struct timespec *deadline)
+{
+	struct futexlab_waitv_args a = {
+		.waiters = (uintptr_t)v,
+		.nr = n,
+	};
+
+	if (deadline) {
+		int r = fl_kmod_deadline(deadline, &a.deadline_ns);
+
+		if (r)
+			return r;
+		a.flags |= FUTEXLAB_F_DEADLINE;
+	}
+	return fl_kmod_ioctl(FUTEXLAB_IOC_WAITV, &a);
+}
+
+/*
+ * The module's adaptive lock (backends/backend.h): the caller already
+ * tried 0 -> TID (lock) or TID -> 0 (unlock) in user space. Besides the
+ * vocabulary's answers, lock may return -EOWNERDEAD: the owner died with
+ * the lock, which the caller now holds (FUTEXLAB_OWNER_DIED in the word).
+ */
+#define FL_ADAPTIVE_OPS	1
+
+/** fl_lock_adaptive() - spin while the owner runs, else sleep; 0 owning w */
+static inline int fl_lock_adaptive(uint32_t *w,
+				   const struct timespec *deadline)
+{
+	struct futexlab_adaptive a = { .uaddr = (uintptr_t)w };
+
+	if (deadline) {
+		int r = fl_kmod_deadline(deadline, &a.deadline_ns);
+
+		if (r)
+			return r;
+		a.flags |= FUTEXLAB_F_DEADLINE;
+	}
+	return fl_kmod_ioctl(FUTEXLAB_IOC_LOCK_ADAPTIVE, &a);
+}
+
+/** fl_unlock_adaptive() - release w (which names us) and wake a sleeper */
+static inline int fl_unlock_adaptive(uint32_t *w)
+{
+	struct futexlab_adaptive a = { .uaddr = (uintptr_t)w };
+
+	return fl_kmod_ioctl(FUTEXLAB_IOC_UNLOCK_ADAPTIVE, &a);
+}
 
 #ifdef FL_BACKEND_DESCRIBE
 #include <fcntl.h>
@@ -226,7 +293,8 @@ static uint32_t fl_backend_caps(void)
 {
 	uint32_t caps = FL_CAP_WAIT | FL_CAP_SLEEP | FL_CAP_TIMEOUT |
 			FL_CAP_BITSET | FL_CAP_REQUEUE | FL_CAP_PI |
-			FL_CAP_REQUEUE_PI | FL_CAP_EINTR | FL_CAP_EFAULT;
+			FL_CAP_REQUEUE_PI | FL_CAP_EINTR | FL_CAP_EFAULT |
+			FL_CAP_WAITV | FL_CAP_ADAPTIVE;
 #if FL_KMOD_DESIGN == FUTEXLAB_DESIGN_NUMA
 	caps |= FL_CAP_NUMA;
 #endif

@@ -7,8 +7,8 @@
  * (mutex's --algo adaptive is skipped with the reason).
  *
  * Every backend header without the operations includes this file
- * (backends/kmod.h too, until the module's adaptive lock lands);
- * FL_ADAPTIVE_OPS says they are defined.
+ * (backends/kmod.h defines its own); FL_ADAPTIVE_OPS says they are
+ * defined.
  */
 #ifndef FUTEXLAB_BACKEND_NO_ADAPTIVE_H
 #define FUTEXLAB_BACKEND_NO_ADAPTIVE_H

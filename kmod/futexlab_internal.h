@@ -62,6 +62,7 @@ struct flk_bucket {
  * @pi_locks:	PI locks taken in the kernel path
  * @pi_boosts:	owner boosts applied
  * @spins:	adaptive lock_pi spins (see pi.c)
+ * @adaptive:	the adaptive lock's counters (see adaptive.c)
  * @buckets:	the buckets
  */
 struct flk_table {
@@ -72,6 +73,14 @@ struct flk_table {
 	atomic64_t pi_locks;
 	atomic64_t pi_boosts;
 	atomic64_t spins;
+	struct {
+		atomic64_t locks;
+		atomic64_t spins;
+		atomic64_t spin_off_cpu;
+		atomic64_t spin_bound;
+		atomic64_t sleeps;
+		atomic64_t owner_died;
+	} adaptive;
 	struct flk_bucket buckets[];
 };
 
@@ -364,6 +373,13 @@ struct task_struct *__flk_pi_hand_to(struct flk_pi_state *pi,
 /* pi_owner.c: a PI waiter's sleep, which notices an owner's death */
 int flk_pi_wait_queued(struct flk_q *q, ktime_t *deadline,
 		       struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node);
+
+/* waitv.c */
+int flk_waitv(struct flk_ctx *ctx, struct futexlab_waitv_args *a);
+
+/* adaptive.c */
+int flk_lock_adaptive(struct flk_ctx *ctx, struct futexlab_adaptive *a);
+int flk_unlock_adaptive(struct flk_ctx *ctx, struct futexlab_adaptive *a);
 
 /* stats.c */
 int flk_stats(struct flk_ctx *ctx, struct futexlab_stats *s);

@@ -192,6 +192,29 @@ static int flk_ioc_pi(struct flk_ctx *ctx, void __user *argp, unsigned int cmd)
 	return flk_lock_pi(ctx, &a, cmd == FUTEXLAB_IOC_TRYLOCK_PI);
 }
 
+static int flk_ioc_waitv(struct flk_ctx *ctx, void __user *argp)
+{
+	struct futexlab_waitv_args a;
+
+	if (copy_from_user(&a, argp, sizeof(a)))
+		return -EFAULT;
+	flk_ctx_start(ctx);
+	return flk_waitv(ctx, &a);
+}
+
+static int flk_ioc_adaptive(struct flk_ctx *ctx, void __user *argp,
+			    unsigned int cmd)
+{
+	struct futexlab_adaptive a;
+
+	if (copy_from_user(&a, argp, sizeof(a)))
+		return -EFAULT;
+	flk_ctx_start(ctx);
+	if (cmd == FUTEXLAB_IOC_UNLOCK_ADAPTIVE)
+		return flk_unlock_adaptive(ctx, &a);
+	return flk_lock_adaptive(ctx, &a);
+}
+
 static int flk_ioc_stats(struct flk_ctx *ctx, void __user *argp)
 {
 	struct futexlab_stats s;
@@ -231,6 +254,11 @@ long flk_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return flk_ioc_wait_requeue_pi(ctx, argp);
 	case FUTEXLAB_IOC_CMP_REQUEUE_PI:
 		return flk_ioc_cmp_requeue_pi(ctx, argp);
+	case FUTEXLAB_IOC_WAITV:
+		return flk_ioc_waitv(ctx, argp);
+	case FUTEXLAB_IOC_LOCK_ADAPTIVE:
+	case FUTEXLAB_IOC_UNLOCK_ADAPTIVE:
+		return flk_ioc_adaptive(ctx, argp, cmd);
 	default:
 		return -ENOTTY;
 	}

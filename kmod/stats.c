@@ -46,6 +46,12 @@ static void flk_table_sum(struct flk_table *t, struct futexlab_stats *s,
 	s->signals += atomic64_read(&t->signals);
 	s->pi_locks += atomic64_read(&t->pi_locks);
 	s->pi_boosts += atomic64_read(&t->pi_boosts);
+	s->adaptive_locks += atomic64_read(&t->adaptive.locks);
+	s->adaptive_spins += atomic64_read(&t->adaptive.spins);
+	s->adaptive_spin_off_cpu += atomic64_read(&t->adaptive.spin_off_cpu);
+	s->adaptive_spin_bound += atomic64_read(&t->adaptive.spin_bound);
+	s->adaptive_sleeps += atomic64_read(&t->adaptive.sleeps);
+	s->adaptive_owner_died += atomic64_read(&t->adaptive.owner_died);
 	s->buckets += t->mask + 1;
 }
 
@@ -129,11 +135,15 @@ static void flk_seq_table(struct seq_file *m, const char *name, int node,
 	struct futexlab_stats s = { 0 };
 
 	flk_table_sum(t, &s, NULL, 0, 0);
-	seq_printf(m, "%s node=%d buckets=%u waits=%llu eagain=%llu timeouts=%llu signals=%llu wakes=%llu woken=%llu requeued=%llu pi_locks=%llu pi_boosts=%llu pi_spins=%lld contended=%llu longest_chain=%llu live_waiters=%llu buckets_used=%llu\n",
+	seq_printf(m, "%s node=%d buckets=%u waits=%llu eagain=%llu timeouts=%llu signals=%llu wakes=%llu woken=%llu requeued=%llu pi_locks=%llu pi_boosts=%llu pi_spins=%lld contended=%llu longest_chain=%llu live_waiters=%llu buckets_used=%llu",
 		   name, node, s.buckets, s.waits, s.eagain, s.timeouts,
 		   s.signals, s.wakes, s.woken, s.requeued, s.pi_locks,
 		   s.pi_boosts, atomic64_read(&t->spins), s.contended,
 		   s.longest_chain, s.live_waiters, s.buckets_used);
+	seq_printf(m, " adaptive_locks=%llu adaptive_spins=%llu adaptive_spin_off_cpu=%llu adaptive_spin_bound=%llu adaptive_sleeps=%llu adaptive_owner_died=%llu\n",
+		   s.adaptive_locks, s.adaptive_spins, s.adaptive_spin_off_cpu,
+		   s.adaptive_spin_bound, s.adaptive_sleeps,
+		   s.adaptive_owner_died);
 }
 
 static int flk_stats_show(struct seq_file *m, void *v)

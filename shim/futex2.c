@@ -54,8 +54,9 @@ static int kernel_knows(unsigned int flags)
 	return shim_real_syscall(SHIM_NR_FUTEX_WAKE, a) == 0;
 }
 
-/* The flag checks of futex_flags_valid(); 0 or the error the call gets. */
-static long check_flags(unsigned int flags)
+/* The flag checks of futex_flags_valid(); 0 or the error the call gets
+ * (futex_waitv's entries too: shim/waitv.c). */
+long shim_futex2_check_flags(unsigned int flags)
 {
 	if (flags & (FUTEX2_NUMA | FUTEX2_MPOL)) {
 		if (!kernel_knows(flags))
@@ -82,7 +83,7 @@ long shim_futex2_wake(const long *a)
 	unsigned long mask = (unsigned long)a[1];
 	int nr = (int)a[2];
 	unsigned int flags = (unsigned int)a[3];
-	long r = check_flags(flags);
+	long r = shim_futex2_check_flags(flags);
 	struct futexlab_wake w = {
 		.uaddr = (uintptr_t)a[0],
 		.nr_wake = (uint32_t)nr,
@@ -110,7 +111,7 @@ long shim_futex2_wait(const long *a)
 	unsigned int flags = (unsigned int)a[3];
 	int clockid = (int)a[5];
 	uint64_t deadline_ns;
-	long r = check_flags(flags);
+	long r = shim_futex2_check_flags(flags);
 	struct futexlab_wait w = {
 		.uaddr = (uintptr_t)a[0],
 		.val = (uint32_t)val,
@@ -149,7 +150,7 @@ static long read_waiter(const struct futex2_waiter *user,
 		return r;
 	if (w->reserved)
 		return -EINVAL;
-	r = check_flags(w->flags);
+	r = shim_futex2_check_flags(w->flags);
 	if (r)
 		return r;
 	return (w->val >> 32) ? -EINVAL : 0;

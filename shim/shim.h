@@ -11,7 +11,7 @@
  *                  every other number goes to libc's own syscall()
  *   futex_op.c     decode SYS_futex (op, flags, timeout) into an ioctl
  *   futex2.c       decode futex_wait, futex_wake and futex_requeue
- *   waitv.c        futex_waitv: where its ioctl will go
+ *   waitv.c        decode futex_waitv into FUTEXLAB_IOC_WAITV
  *   timeout.c      a user timespec to the module's absolute deadline
  *   device.c       the one /dev/futexlab of the process and its design
  *   kernel.c       libc's syscall() and faultless reads of user memory
@@ -49,6 +49,8 @@ long shim_futex2_wait(const long *a);
 long shim_futex2_wake(const long *a);
 long shim_futex2_requeue(const long *a);
 long shim_futex_waitv(const long *a);
+/* futex2.c: the futex2 flag checks (0, -EINVAL, or -ENOSYS said once) */
+long shim_futex2_check_flags(unsigned int flags);
 
 /* timeout.c: how a call's timespec is read */
 enum shim_clock {
@@ -71,9 +73,7 @@ void shim_kernel_after_fork(void);
 /* lacking.c: what the module lacks (bit numbers, each said once) */
 enum shim_lack {
 	SHIM_LACK_FUTEX_OP = 0,		/* + the futex command, 0..31 */
-	SHIM_LACK_WAITV = 32,
 	SHIM_LACK_FUTEX2_FLAGS = 33,	/* FUTEX2_NUMA, FUTEX2_MPOL */
-	SHIM_LACK_WAITV_TRANSLATION = 34,
 };
 
 long shim_lacking(unsigned int what, const char *name);

@@ -70,7 +70,8 @@ KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_pi.c", "kmodtest_pi_chain.c",
                     "kmodtest_stress.c",
                     "kmodtest_safety.c", "kmodtest_fuzz.c",
-                    "kmodtest_owner_death.c"]
+                    "kmodtest_owner_death.c",
+                    "kmodtest_waitv.c", "kmodtest_adaptive.c"]
 
 # The long fuzzer run (ninja vm-fuzz-long): operations issued per design
 # (a killed worker loses the one it was in: above 10^5 completed).

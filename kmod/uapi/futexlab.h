@@ -17,7 +17,8 @@
 
 #include <linux/types.h>
 
-#define FUTEXLAB_VERSION	3	/* 2: requeue-PI; 3: numa node words */
+/* 2: requeue-PI; 3: numa node words; 4: waitv, the adaptive lock */
+#define FUTEXLAB_VERSION	4
 
 /* Hash designs (struct futexlab_design.design) */
 #define FUTEXLAB_DESIGN_GLOBAL	1	/* one table for the machine */
@@ -186,6 +187,12 @@ struct futexlab_wait_requeue_pi {
  * @longest_chain: the longest bucket chain seen
  * @live_waiters: waiters queued right now
  * @buckets_used: buckets that ever held a waiter
+ * @adaptive_locks: LOCK_ADAPTIVE calls that returned holding the lock
+ * @adaptive_spins: spins of LOCK_ADAPTIVE on an owner that was on a CPU
+ * @adaptive_spin_off_cpu: spins that ended because the owner left its CPU
+ * @adaptive_spin_bound: spins that ended at the adaptive_lock_spin_us bound
+ * @adaptive_sleeps: times a LOCK_ADAPTIVE caller queued to sleep
+ * @adaptive_owner_died: locks taken over from a dead owner (EOWNERDEAD)
  */
 struct futexlab_stats {
 	__u32 design;
@@ -206,6 +213,73 @@ struct futexlab_stats {
 	__u64 longest_chain;
 	__u64 live_waiters;
 	__u64 buckets_used;
+	__u64 adaptive_locks;
+	__u64 adaptive_spins;
+	__u64 adaptive_spin_off_cpu;
+	__u64 adaptive_spin_bound;
+	__u64 adaptive_sleeps;
+	__u64 adaptive_owner_died;
+};
+
+/*
+ * futex_waitv: one futex of the vector, the layout and flags of the
+ * kernel's struct futex_waitv (linux/futex.h), so a futex_waitv vector is
+ * handed over as it is. @flags: FUTEXLAB_WAITV_SIZE_U32 (the only size),
+ * FUTEXLAB_WAITV_PRIVATE (else the key is shared, by page), and
+ * FUTEXLAB_WAITV_NUMA: the word is {u32 value; u32 node} and the numa
+ * design reads its node there (as without FUTEXLAB_F_NODE above); without
+ * it the word is a plain u32 (FUTEXLAB_F_NODE with FUTEXLAB_NO_NODE).
+ * Any other bit, a non-zero @reserved or a @val beyond 32 bits is EINVAL.
+ */
+struct futexlab_waitv {
+	__u64 val;
+	__u64 uaddr;
+	__u32 flags;
+	__u32 reserved;
+};
+
+#define FUTEXLAB_WAITV_SIZE_U32	0x02U
+#define FUTEXLAB_WAITV_SIZE_MASK	0x03U
+#define FUTEXLAB_WAITV_NUMA	0x04U
+#define FUTEXLAB_WAITV_PRIVATE	0x80U
+#define FUTEXLAB_WAITV_MAX	128
+
+/**
+ * struct futexlab_waitv_args - sleep while every futex of a vector holds
+ * its value; returns the index of the futex whose wake ended the wait
+ * @waiters:	user address of @nr struct futexlab_waitv
+ * @deadline_ns: absolute CLOCK_MONOTONIC deadline when FUTEXLAB_F_DEADLINE
+ * @nr:		1..FUTEXLAB_WAITV_MAX
+ * @flags:	FUTEXLAB_F_DEADLINE
+ */
+struct futexlab_waitv_args {
+	__u64 waiters;
+	__u64 deadline_ns;
+	__u32 nr;
+	__u32 flags;
+};
+
+/**
+ * struct futexlab_adaptive - the adaptive lock on a TID|WAITERS word
+ * @uaddr:	the lock word: 0 free, else the owner's TID, with
+ *		FUTEXLAB_WAITERS while someone sleeps on it (no boosting)
+ * @deadline_ns: lock: absolute CLOCK_MONOTONIC with FUTEXLAB_F_DEADLINE
+ * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_DEADLINE (lock), FUTEXLAB_F_NODE
+ * @node:	with FUTEXLAB_F_NODE
+ *
+ * User space takes 0 -> TID and releases TID -> 0 itself; the ioctls are
+ * for contention. LOCK_ADAPTIVE spins while the owner is on a CPU (at most
+ * the module parameter adaptive_lock_spin_us), then sleeps; it returns 0
+ * holding the lock, EOWNERDEAD holding a lock whose owner died with it
+ * (the word then carries FUTEXLAB_OWNER_DIED), EDEADLK (we own it),
+ * ETIMEDOUT, or EINTR. UNLOCK_ADAPTIVE wakes one sleeper (EPERM if the
+ * word does not name the caller).
+ */
+struct futexlab_adaptive {
+	__u64 uaddr;
+	__u64 deadline_ns;
+	__u32 flags;
+	__u32 node;
 };
 
 #define FUTEXLAB_IOC_MAGIC	0xF7
@@ -228,5 +302,10 @@ struct futexlab_stats {
  */
 #define FUTEXLAB_IOC_CMP_REQUEUE_PI \
 	_IOWR(FUTEXLAB_IOC_MAGIC, 0x0a, struct futexlab_requeue)
+#define FUTEXLAB_IOC_WAITV	_IOWR(FUTEXLAB_IOC_MAGIC, 0x0b, struct futexlab_waitv_args)
+#define FUTEXLAB_IOC_LOCK_ADAPTIVE \
+	_IOWR(FUTEXLAB_IOC_MAGIC, 0x0c, struct futexlab_adaptive)
+#define FUTEXLAB_IOC_UNLOCK_ADAPTIVE \
+	_IOWR(FUTEXLAB_IOC_MAGIC, 0x0d, struct futexlab_adaptive)
 
 #endif /* _UAPI_LINUX_FUTEXLAB_H */

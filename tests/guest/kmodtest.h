@@ -135,6 +135,19 @@ int t_eintr(uint32_t design);
 int t_shared(uint32_t design);
 int t_numa_node(void);
 int t_plain_word(uint32_t design);
+/* kmodtest_waitv.c: run once per design */
+int t_waitv_wake(uint32_t design);
+int t_waitv_eagain(uint32_t design);
+int t_waitv_timeout(uint32_t design);
+int t_waitv_eintr(uint32_t design);
+int t_waitv_bad_input(uint32_t design);
+/* kmodtest_adaptive.c: run once per design */
+int t_adaptive_mutex(uint32_t design);
+int t_adaptive_owner_sleeps(uint32_t design);
+int t_adaptive_deadline(uint32_t design);
+int t_adaptive_signal(uint32_t design);
+int t_adaptive_dead_owner(uint32_t design);
+int t_adaptive_bad_input(uint32_t design);
 /* kmodtest_bad_input.c */
 int t_bad_input(void);
 /* kmodtest_kill9.c */

@@ -170,7 +170,7 @@ static int numa_agrees(const char *stock, const char *shim)
 	return !strcmp(shim, "numa-wake=-1 ENOSYS");
 }
 
-/* futex_waitv with a word that differs: EAGAIN from the kernel */
+/* futex_waitv with a word that differs: EAGAIN, from the module too */
 static void waitv(char *out)
 {
 	uint32_t w = 1;
@@ -221,10 +221,7 @@ const struct shim_case cases_checks[] = {
 	{ .name = "futex2-numa-flag", .run = futex2_numa,
 	  .agrees = numa_agrees,
 	  .why = "EINVAL where the kernel lacks FUTEX2_NUMA, else ENOSYS" },
-	{ .name = "futex-waitv-lacking", .run = waitv,
-	  .shim_outcome = "waitv=-1 ENOSYS again=-1 ENOSYS",
-	  .why = "the module has no vectored wait yet",
-	  .said_once = "futex_waitv is not an operation" },
+	{ .name = "futex-waitv-eagain", .run = waitv, .flags = CASE_DEVICE },
 	{ .name = "pass-through", .run = pass_through },
 	{ .name = "bad-design", .run = bad_design,
 	  .env = "FUTEXLAB_DESIGN=bogus",

@@ -23,8 +23,8 @@
 const struct shim_case *const *shim_case_tables(void)
 {
 	static const struct shim_case *const all[] = {
-		cases_checks, cases_waitwake, cases_pi, cases_signals,
-		cases_process, NULL,
+		cases_checks, cases_waitwake, cases_waitv, cases_pi,
+		cases_signals, cases_process, NULL,
 	};
 	return all;
 }

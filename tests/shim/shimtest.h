@@ -39,6 +39,7 @@ struct shim_case {
 /* the case tables, each ended by an entry whose name is NULL */
 extern const struct shim_case cases_checks[];
 extern const struct shim_case cases_waitwake[];
+extern const struct shim_case cases_waitv[];
 extern const struct shim_case cases_pi[];
 extern const struct shim_case cases_signals[];
 extern const struct shim_case cases_process[];
