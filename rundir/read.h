@@ -48,7 +48,7 @@ struct fl_rd_cell {
 	char placement[64];
 	char options[512];
 	char key[800];			/* workload|backend|threads|... */
-	char setup_key[900];		/* key|duration_ns|hash slots: the
+	char setup_key[900];		/* key|duration_ns|sample_every: the
 					 * full setup compare matches on */
 	char status[16];		/* worst of the rows: ok < failed <
 					 * skipped < aborted, as cell.h */

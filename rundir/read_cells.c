@@ -32,7 +32,7 @@ enum col {
 	C_REP, C_STATUS, C_REASON, C_NOTE, C_OPS, C_P50, C_P90, C_P99,
 	C_P999, C_JAIN, C_EXTRA, C_HIST, NCOLS,
 	/* optional: runs written before they existed still read */
-	C_DURATION = NCOLS, C_HASH_SLOTS, NCOLS_ALL
+	C_DURATION = NCOLS, C_SAMPLE_EVERY, NCOLS_ALL
 };
 
 static const char *const col_names[NCOLS_ALL] = {
@@ -44,7 +44,7 @@ static const char *const col_names[NCOLS_ALL] = {
 	[C_P90] = "lat_p90_ns", [C_P99] = "lat_p99_ns",
 	[C_P999] = "lat_p999_ns", [C_JAIN] = "jain", [C_EXTRA] = "extra",
 	[C_HIST] = "hist", [C_DURATION] = "duration_ns",
-	[C_HASH_SLOTS] = "futex_hash_slots",
+	[C_SAMPLE_EVERY] = "sample_every",
 };
 
 /* The figures kept per ok repetition, in the order of struct acc's v. */
@@ -360,9 +360,13 @@ static struct fl_rd_cell *new_cell(struct cells_parse *p, struct row *w,
 	key_of(w, c->key, sizeof(c->key));
 	c->duration_ns = w->col[C_DURATION] < 0 ? 0 :
 			 strtoull(field(w, C_DURATION), NULL, 10);
+	/* what was asked, not what the kernel gave: futex_hash_slots is
+	 * the size the kernel chose (16 on 7.2, none on 6.12), and two
+	 * kernels must stay comparable; a --hash-slots that differs is
+	 * warned about with the settings */
 	snprintf(c->setup_key, sizeof(c->setup_key), "%s|%llu|%s", c->key,
 		 (unsigned long long)c->duration_ns,
-		 w->col[C_HASH_SLOTS] < 0 ? "" : field(w, C_HASH_SLOTS));
+		 w->col[C_SAMPLE_EVERY] < 0 ? "" : field(w, C_SAMPLE_EVERY));
 	snprintf(c->status, sizeof(c->status), "ok");
 	snprintf(c->hist, sizeof(c->hist), "%s", field(w, C_HIST));
 	p->pos[idx] = (long)r->ncells++;
