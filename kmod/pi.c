@@ -519,6 +519,12 @@ static bool flk_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
 	return changed;
 }
 
+/*
+ * One function, as the stock futex_lock_pi() is: claiming the word, the
+ * adaptive spin and attaching to the owner each end in a retry that drops
+ * the bucket lock and starts over, and the labels that unwind that state
+ * are shared by every step.
+ */
 int flk_lock_pi(struct flk_ctx *ctx, struct futexlab_pi *a, bool trylock)
 {
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
