@@ -7,7 +7,9 @@
  * one run only are listed, never dropped. For each matched cell: the
  * ratio B/A of its primary figure (throughput, or a round workload's p50
  * latency) as the Hodges-Lehmann estimate on log values with its 95%
- * interval, the rank-sum p-value, and that p-value adjusted by the
+ * interval (for a cell NOISY in either run, the central 95% of the
+ * ratios of single repetitions instead: fl_cell_shift), the rank-sum
+ * p-value, and that p-value adjusted by the
  * Benjamini-Hochberg method over every cell of the comparison. The verdict, with δ the
  * equivalence margin (default 2%):
  *   faster / slower  the whole interval lies beyond 1 +- δ and the
@@ -42,6 +44,17 @@ enum fl_verdict {
 };
 
 const char *fl_verdict_name(enum fl_verdict v);
+/*
+ * One cell's ratio B/A and its interval, from the repetitions of its
+ * primary figure in each run: the Hodges-Lehmann shift interval when both
+ * runs settled their medians; when either run's cell is NOISY (its own
+ * interval wider than FL_NOISY_HALFWIDTH), the interval of repetition
+ * against repetition (fl_shift_widen_to_reps), since NOISY repetitions on
+ * these machines come in regimes that a shift does not describe. 0, or -1
+ * (s->ok = 0) when there are too few repetitions for an interval.
+ */
+int fl_cell_shift(const double *a, size_t na, int noisy_a, const double *b,
+		  size_t nb, int noisy_b, struct fl_shift *s);
 /* The verdict of one cell from its ratio, interval and adjusted p. */
 enum fl_verdict fl_verdict_of(const struct fl_shift *s, double p_adjusted,
 			      double delta, int lower_is_better);

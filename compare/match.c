@@ -5,6 +5,7 @@
 
 #include "compare/internal.h"
 #include "measure/busy.h"
+#include "measure/cell.h"
 
 int cmp_match(struct cmp_pair *p)
 {
@@ -114,6 +115,43 @@ static int setup_differs(const struct fl_rd_run *a,
 	return n;
 }
 
+/*
+ * A machine that changed speed under a run: another guest on the host, or
+ * a frequency change, that no process inside this machine shows. Its
+ * repetitions' busy-loop calibrations say so; when more than
+ * FL_BUSY_WARN of them drifted, the run's figures are of a machine in
+ * another state, which no interval inside the run accounts for.
+ */
+static int drift_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
+			  FILE *md)
+{
+	int n = 0;
+
+	for (int k = 0; k < 2; k++) {
+		const struct fl_rd_run *x = k ? b : a;
+		unsigned long drifted = 0, reps = 0;
+
+		for (unsigned long i = 0; i < x->ncells; i++) {
+			drifted += x->cells[i].ndrifted;
+			reps += x->cells[i].nok;
+		}
+		if (!reps || (double)drifted <= FL_BUSY_WARN * (double)reps)
+			continue;
+		fprintf(stderr, "futexlab compare: warning: the CPU's speed "
+			"moved by more than %.0f%% during %lu of %lu "
+			"repetitions of %s (a busy host?): its verdicts and "
+			"summaries may reflect the machine, not the code\n",
+			FL_BUSY_DRIFT_MAX * 100, drifted, reps, x->name);
+		if (md)
+			fprintf(md, "- **warning**: the CPU's speed moved by "
+				"more than %.0f%% during %lu of %lu repetitions "
+				"of %s\n", FL_BUSY_DRIFT_MAX * 100, drifted,
+				reps, x->name);
+		n++;
+	}
+	return n;
+}
+
 int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 		       FILE *md)
 {
@@ -144,6 +182,7 @@ int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 				a->cells[i].workload, na, a->name, nb, b->name);
 		n++;
 	}
+	n += drift_warnings(a, b, md);
 	/* the intervals inside a run cannot show another user's load that
 	 * came or went between the runs */
 	for (int k = 0; k < 2; k++) {

@@ -38,7 +38,8 @@ void cmp_csv_header(FILE *f)
 		"ratio,ratio_lo,ratio_hi,p,p_adjusted,delta,verdict,reason\n");
 }
 
-/* Why a cell has no verdict, or "". */
+/* Why a cell has no verdict, or what its interval is when not the
+ * shift interval; or "". */
 static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
 		   char *why, size_t len)
 {
@@ -53,6 +54,10 @@ static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
 	else if (c->v == FL_V_UNDECIDED)
 		snprintf(why, len, "%u and %u ok repetitions: too few for an "
 			 "interval", c->a->nok, c->b->nok);
+	else if (c->s.by_reps)
+		snprintf(why, len, "NOISY in %s: interval of repetition "
+			 "against repetition", c->a->noisy && c->b->noisy ?
+			 "both" : c->a->noisy ? p->a->name : p->b->name);
 }
 
 static void csv_row(FILE *f, const struct cmp_pair *p,

@@ -32,6 +32,16 @@ enum fl_verdict fl_verdict_of(const struct fl_shift *s, double p_adjusted,
 	return FL_V_INCONCLUSIVE;
 }
 
+int fl_cell_shift(const double *a, size_t na, int noisy_a, const double *b,
+		  size_t nb, int noisy_b, struct fl_shift *s)
+{
+	if (fl_shift_ratio(a, na, b, nb, FL_CONFIDENCE, s))
+		return -1;
+	if (noisy_a || noisy_b)
+		return fl_shift_widen_to_reps(a, na, b, nb, FL_CONFIDENCE, s);
+	return 0;
+}
+
 /* Both sides ran ok, with the same primary figure. */
 static int comparable(const struct cmp_cell *c)
 {
@@ -55,8 +65,8 @@ void cmp_judge(struct cmp_pair *p)
 		c->p_adjusted = 1.0;
 		if (!comparable(c))
 			continue;
-		fl_shift_ratio(c->a->primary, c->a->nok, c->b->primary,
-			       c->b->nok, FL_CONFIDENCE, &c->s);
+		fl_cell_shift(c->a->primary, c->a->nok, c->a->noisy,
+			      c->b->primary, c->b->nok, c->b->noisy, &c->s);
 		/* only cells that can get a verdict count as tests */
 		if (c->s.ok && pv && at) {
 			pv[k] = c->s.p;

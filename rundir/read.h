@@ -56,6 +56,8 @@ struct fl_rd_cell {
 	char note[256];
 	char hist[128];			/* relative to the run */
 	unsigned int nrows, nok;
+	unsigned int ndrifted;		/* ok ones whose busy-loop speed
+					 * moved beyond FL_BUSY_DRIFT_MAX */
 	double ops[FL_RD_MAX_REPS];	/* ops/s of the ok repetitions */
 	double lat_p50[FL_RD_MAX_REPS];	/* their p50 latency (ns) */
 	uint64_t duration_ns;		/* of a repetition */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/cell.h"
 #include "rundir/csv.h"
 #include "spec/workload.h"
 #include "stats/stats.h"
@@ -32,7 +33,8 @@ enum col {
 	C_REP, C_STATUS, C_REASON, C_NOTE, C_OPS, C_P50, C_P90, C_P99,
 	C_P999, C_JAIN, C_EXTRA, C_HIST, NCOLS,
 	/* optional: runs written before they existed still read */
-	C_DURATION = NCOLS, C_SAMPLE_EVERY, NCOLS_ALL
+	C_DURATION = NCOLS, C_SAMPLE_EVERY, C_BUSY_START, C_BUSY_END,
+	NCOLS_ALL
 };
 
 static const char *const col_names[NCOLS_ALL] = {
@@ -45,6 +47,8 @@ static const char *const col_names[NCOLS_ALL] = {
 	[C_P999] = "lat_p999_ns", [C_JAIN] = "jain", [C_EXTRA] = "extra",
 	[C_HIST] = "hist", [C_DURATION] = "duration_ns",
 	[C_SAMPLE_EVERY] = "sample_every",
+	[C_BUSY_START] = "busy_loops_per_us_start",
+	[C_BUSY_END] = "busy_loops_per_us_end",
 };
 
 /* The figures kept per ok repetition, in the order of struct acc's v. */
@@ -373,6 +377,23 @@ static struct fl_rd_cell *new_cell(struct cells_parse *p, struct row *w,
 	return c;
 }
 
+/* The row's busy loop ran more than FL_BUSY_DRIFT_MAX faster or slower
+ * after its repetition than before (cell.c flags the same in the note;
+ * the numbers, not the note's words, are what is read). */
+static int drifted(const struct row *w)
+{
+	double start, end;
+
+	if (w->col[C_BUSY_START] < 0 || w->col[C_BUSY_END] < 0)
+		return 0;
+	start = strtod(field(w, C_BUSY_START), NULL);
+	end = strtod(field(w, C_BUSY_END), NULL);
+	if (!(start > 0.0) || !(end > 0.0) || !isfinite(start) ||
+	    !isfinite(end))
+		return 0;
+	return fabs(end - start) / start > FL_BUSY_DRIFT_MAX;
+}
+
 /* One checked data row into its cell. 0, or -1 with err. */
 static int add_row(struct cells_parse *p, struct row *w)
 {
@@ -413,6 +434,7 @@ static int add_row(struct cells_parse *p, struct row *w)
 	for (size_t i = 0; i < NFIGS; i++)
 		a->v[i][c->nok] = v[i];
 	c->nok++;
+	c->ndrifted += drifted(w);
 	add_extra(c, a, field(w, C_EXTRA));
 	return 0;
 }

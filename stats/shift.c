@@ -161,33 +161,49 @@ static int logs_of(const double *v, size_t n, double *out)
 	return 0;
 }
 
+/* The n*m differences log b_j - log a_i, sorted, into a new array (NULL:
+ * a value not positive, too many, or no memory); the rank-sum count U
+ * (pairs with b > a, ties a half) into u and whether any pair ties. */
+static double *log_differences(const double *a, size_t na, const double *b,
+			       size_t nb, double *la, double *lb, double *u,
+			       int *ties)
+{
+	double *d;
+
+	if (!na || !nb || na > FL_STATS_MAX_N || nb > FL_STATS_MAX_N ||
+	    logs_of(a, na, la) || logs_of(b, nb, lb))
+		return NULL;
+	d = malloc(na * nb * sizeof(double));
+	if (!d)
+		return NULL;
+	*u = 0.0;
+	*ties = 0;
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++) {
+			d[i * nb + j] = lb[j] - la[i];
+			*u += d[i * nb + j] > 0 ? 1.0 :
+			      d[i * nb + j] == 0 ? 0.5 : 0.0;
+			*ties |= d[i * nb + j] == 0;
+		}
+	qsort(d, na * nb, sizeof(double), cmp_double);
+	return d;
+}
+
 int fl_shift_ratio(const double *a, size_t na, const double *b, size_t nb,
 		   double conf, struct fl_shift *s)
 {
-	double la[FL_STATS_MAX_N], lb[FL_STATS_MAX_N], *d, u = 0.0;
+	double la[FL_STATS_MAX_N], lb[FL_STATS_MAX_N], *d, u;
 	struct rank_test t;
-	size_t nm;
-	int ties = 0;
+	size_t nm = na * nb;
+	int ties;
 
 	memset(s, 0, sizeof(*s));
 	s->p = 1.0;
 	s->na = (unsigned int)na;
 	s->nb = (unsigned int)nb;
-	if (!na || !nb || na > FL_STATS_MAX_N || nb > FL_STATS_MAX_N ||
-	    logs_of(a, na, la) || logs_of(b, nb, lb))
-		return -1;
-	nm = na * nb;
-	d = malloc(nm * sizeof(double));
+	d = log_differences(a, na, b, nb, la, lb, &u, &ties);
 	if (!d)
 		return -1;
-	for (size_t i = 0; i < na; i++)
-		for (size_t j = 0; j < nb; j++) {
-			d[i * nb + j] = lb[j] - la[i];
-			u += d[i * nb + j] > 0 ? 1.0 :
-			     d[i * nb + j] == 0 ? 0.5 : 0.0;
-			ties |= d[i * nb + j] == 0;
-		}
-	qsort(d, nm, sizeof(double), cmp_double);
 	s->ratio = s->lo = s->hi = exp(nm % 2 ? d[nm / 2] :
 				       (d[nm / 2 - 1] + d[nm / 2]) / 2.0);
 	rank_test(la, na, lb, nb, u, ties, conf, &t);
@@ -199,6 +215,31 @@ int fl_shift_ratio(const double *a, size_t na, const double *b, size_t nb,
 	}
 	free(d);
 	return s->ok ? 0 : -1;
+}
+
+int fl_shift_widen_to_reps(const double *a, size_t na, const double *b,
+			   size_t nb, double conf, struct fl_shift *s)
+{
+	double la[FL_STATS_MAX_N], lb[FL_STATS_MAX_N], *d, u;
+	size_t nm = na * nb, k;
+	int ties;
+
+	if (!s->ok)
+		return -1;
+	d = log_differences(a, na, b, nb, la, lb, &u, &ties);
+	if (!d)
+		return -1;
+	/* the k-th smallest and k-th largest: at most (1 - conf) / 2 of
+	 * the pairs below, and as many above (for 6 and 6 repetitions,
+	 * 36 pairs, k = 0: the extremes) */
+	k = (size_t)floor((1.0 - conf) / 2.0 * (double)nm);
+	if (exp(d[k]) < s->lo)
+		s->lo = exp(d[k]);
+	if (exp(d[nm - 1 - k]) > s->hi)
+		s->hi = exp(d[nm - 1 - k]);
+	s->by_reps = 1;
+	free(d);
+	return 0;
 }
 
 void fl_bh_adjust(const double *p, size_t n, double *adj)

@@ -29,12 +29,29 @@ struct fl_shift {
 	double p;		/* two-sided rank-sum p-value, 1 if unknown */
 	unsigned int na, nb;
 	int ok;			/* 0: too few values for the interval */
+	int by_reps;		/* lo, hi: repetition against repetition */
 };
 
 /* Values must be positive. 0, or -1 (s->ok = 0: no interval at conf,
  * ratio and p still set when both samples have values). */
 int fl_shift_ratio(const double *a, size_t na, const double *b, size_t nb,
 		   double conf, struct fl_shift *s);
+
+/*
+ * Widen s's interval (from fl_shift_ratio on the same values) to the
+ * central conf range of the n*m ratios b_j / a_i: where B's single
+ * repetitions fall against A's, not where B's median falls against A's.
+ * This is the interval for repetitions that are not one distribution
+ * drawn independently: a machine that changes state over seconds (which
+ * core a vCPU runs on, a lock convoy forming or not) gives repetitions in
+ * regimes, and a run whose median caught more of one regime than another
+ * run did says nothing about the code. The shift interval then claims a
+ * precision the repetitions do not have; this one asks whether B's
+ * repetitions stand apart from A's. It keeps s->ratio and s->p, and it
+ * always contains the shift interval. 0, or -1 when s has no interval.
+ */
+int fl_shift_widen_to_reps(const double *a, size_t na, const double *b,
+			   size_t nb, double conf, struct fl_shift *s);
 
 /* The Benjamini-Hochberg adjustment of n p-values into adj (the false
  * discovery rate; valid for independent or positively dependent tests,

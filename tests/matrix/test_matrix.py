@@ -13,7 +13,9 @@ Each test drives build/futexlab as a user would and checks what it wrote:
                     resumed: every cell exactly once, earlier rows kept
   compare_verdicts  synthetic runs: faster, slower, equivalent,
                     inconclusive, undecided, one-run-only and skipped
-                    cells; --delta; setup warnings; the summary lines
+                    cells; NOISY cells in regimes judged repetition
+                    against repetition (a false "faster" by the shift
+                    alone); --delta; setup warnings; the summary lines
   plot_smoke        synthetic run: gnuplot really runs; PNG magic, SVG
                     well-formed and non-empty; specialised plots appear
                     only where their rows exist
@@ -28,6 +30,7 @@ import csv
 import glob
 import io
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -424,13 +427,19 @@ def hist_text(values):
     return "\n".join(lines) + "\n"
 
 
-def fake_run(path, cells, kernel="6.1.0", host="labhost", meta_extra=None):
+BUSY_COLUMNS = ["busy_loops_per_us_start", "busy_loops_per_us_end"]
+
+
+def fake_run(path, cells, kernel="6.1.0", host="labhost", meta_extra=None,
+             busy=None):
     """cells: [(workload, backend, threads, options, status, [ops/s per
-    rep], extra)]; latencies scale with 1/ops so plots have shape."""
+    rep], extra)]; latencies scale with 1/ops so plots have shape.
+    busy(cell, rep): the busy loop's (start, end) speeds, columns that
+    runs before them lack when busy is None."""
     os.makedirs(os.path.join(path, "hist"))
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(COLUMNS)
+    w.writerow(COLUMNS + (BUSY_COLUMNS if busy else []))
     for i, (wl, be, th, opts, status, ops, extra) in enumerate(cells):
         hist = "hist/cell-%04d.csv" % i
         lat = [20 + (i * 7 + k) % 200 for k in range(200)]
@@ -446,7 +455,8 @@ def fake_run(path, cells, kernel="6.1.0", host="labhost", meta_extra=None):
                        lat_p99_ns=int(4e9 / max(v, 1)) + rep,
                        lat_p999_ns=int(8e9 / max(v, 1)), jain=0.9 + rep / 100,
                        extra=extra, hist=hist)
-            w.writerow([row[c] for c in COLUMNS])
+            w.writerow([row[c] for c in COLUMNS] +
+                       (list(busy(i, rep)) if busy else []))
     write(os.path.join(path, "cells.csv"), out.getvalue())
     import json
     meta = {"machine": {"hostname": host, "kernel": kernel,
@@ -464,6 +474,14 @@ def reps(level, spread, n=8):
             for k in range(n)]
 
 
+# A cell whose repetitions come in two regimes (1 and 2 M/s), run twice
+# on the same machine: B caught more of the fast regime than A. The shift
+# interval calls that "faster" (1.95 [1.06, 2.00]); repetition against
+# repetition ([1.01, 2.05]) it is inconclusive.
+REGIMES_A = [1.00e6, 1.01e6, 1.02e6, 1.03e6, 1.04e6, 1.05e6, 1.06e6, 2.00e6]
+REGIMES_B = [1.07e6, 2.00e6, 2.01e6, 2.02e6, 2.03e6, 2.04e6, 2.05e6, 2.06e6]
+
+
 def test_compare_verdicts(tmp):
     m = "algo=mutex3"
     a = [("mutex", "futex-private", 1, m, "ok", reps(100, 0.02), ""),
@@ -473,7 +491,10 @@ def test_compare_verdicts(tmp):
          ("mutex", "spin", 2, m, "ok", reps(100, 0.02), ""),
          ("mutex", "spin", 4, "algo=pi", "skipped", [0, 0], ""),
          ("hash", "futex2", 1, "", "ok", reps(50, 0.2), ""),
-         ("condvar", "futex2", 1, "wake=all", "ok", reps(50, 0.02), "")]
+         ("condvar", "futex2", 1, "wake=all", "ok", reps(50, 0.02), ""),
+         # NOISY, in two regimes: the same machine twice, then hogged
+         ("mutex", "futex-shared", 1, m, "ok", REGIMES_A, ""),
+         ("mutex", "futex-shared", 2, m, "ok", REGIMES_A, "")]
     b = [("mutex", "futex-private", 1, m, "ok", reps(110, 0.02), ""),
          ("mutex", "futex-private", 2, m, "ok", reps(90, 0.02), ""),
          ("mutex", "futex-private", 4, m, "ok", reps(100.2, 0.005), ""),
@@ -482,17 +503,26 @@ def test_compare_verdicts(tmp):
          ("hash", "futex2", 1, "", "ok", reps(51, 0.2), ""),
          ("hash", "futex2", 2, "", "ok", reps(70, 0.02), ""),
          ("condvar", "futex2", 1, "wake=all;rt=0", "ok", reps(50, 0.02),
+          ""),
+         ("mutex", "futex-shared", 1, m, "ok", REGIMES_B, ""),
+         ("mutex", "futex-shared", 2, m, "ok", [v / 4 for v in REGIMES_B],
           "")]
     ra, rb = os.path.join(tmp, "A"), os.path.join(tmp, "B")
     fake_run(ra, a, kernel="6.1.0", meta_extra={"settings": {"reps": 6}})
+    # a quarter of B's repetitions ran on a CPU 40% slower at their end
     fake_run(rb, b, kernel="6.2.0", meta_extra={"foreign_cpu_share": 0.4,
-                                                "settings": {"reps": 8}})
+                                                "settings": {"reps": 8}},
+             busy=lambda i, rep: (3700, 2200 if rep % 4 == 1 else 3690))
     out = os.path.join(tmp, "cmp")
     r = fl("compare", ra, rb, "--out", out, check_rc=0)
     check("differ in kernel: '6.1.0' against '6.2.0'" in r.stderr,
           "no kernel warning: %r" % r.stderr)
     check("differ in settings" in r.stderr, "no settings warning")
     check("differ in host" not in r.stderr, "a false host warning")
+    check(re.search(r"speed moved by more than 10% during \d+ of \d+ "
+                    r"repetitions of B ", r.stderr) and
+          "repetitions of A " not in r.stderr,
+          "busy-host warning: %r" % r.stderr)
     check("workload condvar has options 'wake' in A but 'wake,rt' in B"
           in r.stderr, "no warning about the option sets: %r" % r.stderr)
     check("other processes used 40% of the CPU time during B" in r.stderr
@@ -512,10 +542,16 @@ def test_compare_verdicts(tmp):
         ("hash", "futex2", "2", ""): "not comparable",
         ("condvar", "futex2", "1", "wake=all"): "not comparable",
         ("condvar", "futex2", "1", "wake=all;rt=0"): "not comparable",
+        ("mutex", "futex-shared", "1", m): "inconclusive",
+        ("mutex", "futex-shared", "2", m): "slower",
     }
     check(set(got) == set(want), "cells: got %s" % sorted(got))
     for k, v in want.items():
         check(got[k][0] == v, "%s: verdict %r, want %r" % (k, got[k][0], v))
+    check(got[("mutex", "futex-shared", "1", m)][1] == "NOISY in both: "
+          "interval of repetition against repetition",
+          "NOISY cell's interval not named: %r" %
+          (got[("mutex", "futex-shared", "1", m)],))
     check(got[("mutex", "spin", "2", m)][1] == "only in A",
           "one-run cell not listed as such: %r" % (got[("mutex", "spin",
                                                         "2", m)],))
@@ -534,10 +570,10 @@ def test_compare_verdicts(tmp):
           "compare.md lacks the verdicts or the warning")
     png = open(os.path.join(out, "ratios.png"), "rb").read()
     check(png.startswith(b"\x89PNG\r\n\x1a\n"), "ratios.png is not a PNG")
-    check("1 faster, 1 slower, 1 equivalent, 1 inconclusive, 1 undecided, "
+    check("1 faster, 2 slower, 1 equivalent, 2 inconclusive, 1 undecided, "
           "5 not comparable" in r.stdout,
           "summary line: %r" % r.stdout.splitlines()[-4:])
-    check("overall: geometric mean of B's speed relative to A over 5 "
+    check("overall: geometric mean of B's speed relative to A over 7 "
           "cells" in r.stdout, "no overall summary: %r" % r.stdout)
     # a wider margin makes the 10% cells... still faster; 15% makes them
     # inconclusive, never equivalent

@@ -140,6 +140,31 @@ static void test_shift_ratio(void **state)
 	assert_int_equal(fl_shift_ratio(a, 6, b, 6, 0.95, &s), -1);
 }
 
+/* Repetition against repetition: with 6 and 6 values (36 ratios,
+ * k = 0) the interval is min b / max a to max b / min a; the estimate
+ * and p stay the shift's, and the interval only ever widens. */
+static void test_shift_widen_to_reps(void **state)
+{
+	const double a[] = { 100, 101, 99, 102, 98, 100.5 };
+	const double b[] = { 120, 200, 110, 190, 115, 205 };
+	struct fl_shift s, shift;
+
+	(void)state;
+	assert_int_equal(fl_shift_ratio(a, 6, b, 6, 0.95, &s), 0);
+	shift = s;
+	assert_int_equal(fl_shift_widen_to_reps(a, 6, b, 6, 0.95, &s), 0);
+	assert_true(s.by_reps);
+	assert_close(s.lo, 110.0 / 102);
+	assert_close(s.hi, 205.0 / 98);
+	assert_close(s.ratio, shift.ratio);
+	assert_close(s.p, shift.p);
+	assert_true(s.lo <= shift.lo && s.hi >= shift.hi);
+	/* no interval to widen */
+	assert_int_equal(fl_shift_ratio(a, 3, b, 3, 0.95, &s), -1);
+	assert_int_equal(fl_shift_widen_to_reps(a, 3, b, 3, 0.95, &s), -1);
+	assert_false(s.by_reps);
+}
+
 /* Benjamini-Hochberg: the k-th smallest of n p-values times n / k,
  * made monotone from the largest down. */
 static void test_bh_adjust(void **state)
@@ -210,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_jain),
 		cmocka_unit_test(test_noisy),
 		cmocka_unit_test(test_shift_ratio),
+		cmocka_unit_test(test_shift_widen_to_reps),
 		cmocka_unit_test(test_bh_adjust),
 		cmocka_unit_test(test_geomean),
 		cmocka_unit_test(test_percentile_withheld),
