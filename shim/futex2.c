@@ -19,7 +19,6 @@
  */
 #include <errno.h>
 #include <stdint.h>
-#include <time.h>
 
 #include <sys/ioctl.h>	/* the uapi header uses _IOWR without it */
 
@@ -125,13 +124,8 @@ long shim_futex2_wait(const long *a)
 	if ((val >> 32) || (mask >> 32))
 		return -EINVAL;
 	if (a[4]) {
-		if (clockid != CLOCK_REALTIME &&
-		    clockid != CLOCK_MONOTONIC)
-			return -EINVAL;
-		r = shim_deadline((const void *)a[4],
-				  clockid == CLOCK_REALTIME ?
-				  SHIM_ABSOLUTE_REALTIME :
-				  SHIM_ABSOLUTE_MONOTONIC, &deadline_ns);
+		r = shim_futex2_deadline((const void *)a[4], clockid,
+					 &deadline_ns);
 		if (r)
 			return r;
 		w.deadline_ns = deadline_ns;

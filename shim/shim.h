@@ -61,6 +61,10 @@ enum shim_clock {
 
 long shim_deadline(const void *user_ts, enum shim_clock clock,
 		   uint64_t *deadline_ns);
+/* futex_wait()'s and futex_waitv()'s timeout: absolute on the call's
+ * clockid, which must be CLOCK_MONOTONIC or CLOCK_REALTIME (EINVAL) */
+long shim_futex2_deadline(const void *user_ts, int clockid,
+			  uint64_t *deadline_ns);
 
 /* device.c */
 long shim_ioctl(unsigned long cmd, void *arg);

@@ -75,3 +75,13 @@ long shim_deadline(const void *user_ts, enum shim_clock clock,
 	*deadline_ns = (uint64_t)t;
 	return 0;
 }
+
+long shim_futex2_deadline(const void *user_ts, int clockid,
+			  uint64_t *deadline_ns)
+{
+	if (clockid != CLOCK_REALTIME && clockid != CLOCK_MONOTONIC)
+		return -EINVAL;
+	return shim_deadline(user_ts, clockid == CLOCK_REALTIME ?
+			     SHIM_ABSOLUTE_REALTIME : SHIM_ABSOLUTE_MONOTONIC,
+			     deadline_ns);
+}

@@ -17,7 +17,6 @@
  */
 #include <errno.h>
 #include <stdint.h>
-#include <time.h>
 
 #include <sys/ioctl.h>	/* the uapi header uses _IOWR without it */
 
@@ -59,12 +58,8 @@ long shim_futex_waitv(const long *a)
 	if (!nr || nr > FUTEXLAB_WAITV_MAX || !user)
 		return -EINVAL;
 	if (a[3]) {
-		if (clockid != CLOCK_REALTIME && clockid != CLOCK_MONOTONIC)
-			return -EINVAL;
-		r = shim_deadline((const void *)a[3],
-				  clockid == CLOCK_REALTIME ?
-				  SHIM_ABSOLUTE_REALTIME :
-				  SHIM_ABSOLUTE_MONOTONIC, &deadline_ns);
+		r = shim_futex2_deadline((const void *)a[3], clockid,
+					 &deadline_ns);
 		if (r)
 			return r;
 		w.deadline_ns = deadline_ns;
