@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tests of issue 6: matrix files, resume, compare, plot and report.
+"""Tests of issue 6: matrix files and resume (compare in test_compare.py,
+plot and report in test_plot_report.py).
 
   tests/matrix/test_matrix.py --builddir build [-k NAME] [-v]
 
@@ -11,71 +12,23 @@ Each test drives build/futexlab as a user would and checks what it wrote:
   resume_after_kill a real matrix run killed with SIGKILL mid-way (plus a
                     torn last line), refused while the file differs,
                     resumed: every cell exactly once, earlier rows kept
-  compare_verdicts  synthetic runs: faster, slower, equivalent,
-                    inconclusive, undecided, one-run-only and skipped
-                    cells; NOISY cells in regimes judged repetition
-                    against repetition (a false "faster" by the shift
-                    alone); --delta; setup warnings; the summary lines
-  plot_smoke        synthetic run: gnuplot really runs; PNG magic, SVG
-                    well-formed and non-empty; specialised plots appear
-                    only where their rows exist
-  report            report.md: tables, intervals (n/a with too few
-                    repetitions), withheld percentiles, skipped reasons,
-                    plots
 Ends with `matrix: N passed, N failed` (tests/run.py reads it).
 """
 
-import argparse
 import csv
 import glob
 import io
 import os
-import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
-import xml.etree.ElementTree as ET
 
-FL = "build/futexlab"
-VERBOSE = False
+sys.dont_write_bytecode = True  # runs.py leaves no __pycache__
+import runs  # noqa: E402
+from runs import COLUMNS, check, fl, rows_of, write  # noqa: E402
+
 NCPUS = os.cpu_count() or 1
-
-COLUMNS = ("cell,workload,backend,threads,placement,cpus,options,rep,status,"
-           "reason,note,duration_ns,elapsed_ns,ops,ops_per_sec,"
-           "ops_per_sec_per_thread,lat_count,lat_p50_ns,lat_p90_ns,"
-           "lat_p99_ns,lat_p999_ns,lat_max_ns,lat_mean_ns,jain,"
-           "thread_ops_min,thread_ops_max,extra,hist").split(",")
-
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Failure(what)
-
-
-def fl(*args, timeout=120, check_rc=None):
-    r = subprocess.run([FL] + list(args), capture_output=True, text=True,
-                       timeout=timeout)
-    if VERBOSE:
-        print("$ futexlab %s -> %d" % (" ".join(args), r.returncode))
-    if check_rc is not None and r.returncode != check_rc:
-        raise Failure("futexlab %s: exit %d, expected %d\nstdout: %s\n"
-                      "stderr: %s" % (" ".join(args), r.returncode, check_rc,
-                                      r.stdout[-2000:], r.stderr[-2000:]))
-    return r
-
-
-def write(path, text):
-    with open(path, "w") as f:
-        f.write(text)
-    return path
 
 
 def listed(path):
@@ -259,11 +212,6 @@ def children(pid):
         return []
 
 
-def rows_of(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
 def test_resume_after_kill(tmp):
     results = os.path.join(tmp, "results")
     ini = os.path.join(tmp, "m.ini")
@@ -288,7 +236,7 @@ threads = 1,2
     plan = listed(ini)
     ncells = len(plan)
     # every cell that runs has 2 repetitions, one per pass, each a visit
-    proc = subprocess.Popen([FL, "matrix", ini, "--results", results],
+    proc = subprocess.Popen([runs.FL, "matrix", ini, "--results", results],
                             stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     partial = None
@@ -412,319 +360,8 @@ threads = 1,2
           "resuming a finished run: exit %d %r" % (r.returncode, r.stderr))
 
 
-# ---------------------------------------------------------------- compare
-
-def hist_text(values):
-    """A histogram file for the given latencies (ns, all below 256)."""
-    counts = {}
-    for v in values:
-        counts[v] = counts.get(v, 0) + 1
-    lines = ["# count=%d sum=%d min=%d max=%d" % (len(values), sum(values),
-                                                  min(values), max(values)),
-             "low_ns,high_ns,count"]
-    for v in sorted(counts):
-        lines.append("%d,%d,%d" % (v, v, counts[v]))
-    return "\n".join(lines) + "\n"
-
-
-BUSY_COLUMNS = ["busy_loops_per_us_start", "busy_loops_per_us_end"]
-
-
-def fake_run(path, cells, kernel="6.1.0", host="labhost", meta_extra=None,
-             busy=None):
-    """cells: [(workload, backend, threads, options, status, [ops/s per
-    rep], extra)]; latencies scale with 1/ops so plots have shape.
-    busy(cell, rep): the busy loop's (start, end) speeds, columns that
-    runs before them lack when busy is None."""
-    os.makedirs(os.path.join(path, "hist"))
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(COLUMNS + (BUSY_COLUMNS if busy else []))
-    for i, (wl, be, th, opts, status, ops, extra) in enumerate(cells):
-        hist = "hist/cell-%04d.csv" % i
-        lat = [20 + (i * 7 + k) % 200 for k in range(200)]
-        write(os.path.join(path, hist), hist_text(lat))
-        for rep, v in enumerate(ops):
-            row = dict.fromkeys(COLUMNS, "0")
-            row.update(cell=i, workload=wl, backend=be, threads=th,
-                       placement="compact", cpus="0", options=opts, rep=rep,
-                       status=status, reason="backend lacks pi"
-                       if status == "skipped" else "", note="",
-                       ops_per_sec=v, lat_p50_ns=int(1e9 / max(v, 1)),
-                       lat_p90_ns=int(2e9 / max(v, 1)),
-                       lat_p99_ns=int(4e9 / max(v, 1)) + rep,
-                       lat_p999_ns=int(8e9 / max(v, 1)), jain=0.9 + rep / 100,
-                       extra=extra, hist=hist)
-            w.writerow([row[c] for c in COLUMNS] +
-                       (list(busy(i, rep)) if busy else []))
-    write(os.path.join(path, "cells.csv"), out.getvalue())
-    import json
-    meta = {"machine": {"hostname": host, "kernel": kernel,
-                        "cpu_model": "Test CPU", "governor": "none",
-                        "topology": {"cpus_online": 2, "numa_nodes": 1}},
-            "cells": {"total": len(cells)}}
-    meta.update(meta_extra or {})
-    write(os.path.join(path, "meta.json"), json.dumps(meta))
-
-
-def reps(level, spread, n=8):
-    """n repetitions around level, spread apart (relative), in a fixed
-    shuffled order"""
-    return [level * (1 + spread * ((k * 5) % n - (n - 1) / 2) / n)
-            for k in range(n)]
-
-
-# A cell whose repetitions come in two regimes (1 and 2 M/s), run twice
-# on the same machine: B caught more of the fast regime than A. The shift
-# interval calls that "faster" (1.95 [1.06, 2.00]); repetition against
-# repetition ([1.01, 2.05]) it is inconclusive.
-REGIMES_A = [1.00e6, 1.01e6, 1.02e6, 1.03e6, 1.04e6, 1.05e6, 1.06e6, 2.00e6]
-REGIMES_B = [1.07e6, 2.00e6, 2.01e6, 2.02e6, 2.03e6, 2.04e6, 2.05e6, 2.06e6]
-
-
-def test_compare_verdicts(tmp):
-    m = "algo=mutex3"
-    a = [("mutex", "futex-private", 1, m, "ok", reps(100, 0.02), ""),
-         ("mutex", "futex-private", 2, m, "ok", reps(100, 0.02), ""),
-         ("mutex", "futex-private", 4, m, "ok", reps(100, 0.005), ""),
-         ("mutex", "spin", 1, m, "ok", [100, 101, 99], ""),
-         ("mutex", "spin", 2, m, "ok", reps(100, 0.02), ""),
-         ("mutex", "spin", 4, "algo=pi", "skipped", [0, 0], ""),
-         ("hash", "futex2", 1, "", "ok", reps(50, 0.2), ""),
-         ("condvar", "futex2", 1, "wake=all", "ok", reps(50, 0.02), ""),
-         # NOISY, in two regimes: the same machine twice, then hogged
-         ("mutex", "futex-shared", 1, m, "ok", REGIMES_A, ""),
-         ("mutex", "futex-shared", 2, m, "ok", REGIMES_A, "")]
-    b = [("mutex", "futex-private", 1, m, "ok", reps(110, 0.02), ""),
-         ("mutex", "futex-private", 2, m, "ok", reps(90, 0.02), ""),
-         ("mutex", "futex-private", 4, m, "ok", reps(100.2, 0.005), ""),
-         ("mutex", "spin", 1, m, "ok", [200, 201, 199], ""),
-         ("mutex", "spin", 4, "algo=pi", "ok", reps(10, 0.02), ""),
-         ("hash", "futex2", 1, "", "ok", reps(51, 0.2), ""),
-         ("hash", "futex2", 2, "", "ok", reps(70, 0.02), ""),
-         ("condvar", "futex2", 1, "wake=all;rt=0", "ok", reps(50, 0.02),
-          ""),
-         ("mutex", "futex-shared", 1, m, "ok", REGIMES_B, ""),
-         ("mutex", "futex-shared", 2, m, "ok", [v / 4 for v in REGIMES_B],
-          "")]
-    ra, rb = os.path.join(tmp, "A"), os.path.join(tmp, "B")
-    fake_run(ra, a, kernel="6.1.0", meta_extra={"settings": {"reps": 6}})
-    # a quarter of B's repetitions ran on a CPU 40% slower at their end
-    fake_run(rb, b, kernel="6.2.0", meta_extra={"foreign_cpu_share": 0.4,
-                                                "settings": {"reps": 8}},
-             busy=lambda i, rep: (3700, 2200 if rep % 4 == 1 else 3690))
-    out = os.path.join(tmp, "cmp")
-    r = fl("compare", ra, rb, "--out", out, check_rc=0)
-    check("differ in kernel: '6.1.0' against '6.2.0'" in r.stderr,
-          "no kernel warning: %r" % r.stderr)
-    check("differ in settings" in r.stderr, "no settings warning")
-    check("differ in host" not in r.stderr, "a false host warning")
-    check(re.search(r"speed moved by more than 10% during \d+ of \d+ "
-                    r"repetitions of B ", r.stderr) and
-          "repetitions of A " not in r.stderr,
-          "busy-host warning: %r" % r.stderr)
-    check("workload condvar has options 'wake' in A but 'wake,rt' in B"
-          in r.stderr, "no warning about the option sets: %r" % r.stderr)
-    check("other processes used 40% of the CPU time during B" in r.stderr
-          and "during A" not in r.stderr, "busy-machine warning: %r" %
-          r.stderr)
-    rows = rows_of(os.path.join(out, "compare.csv"))
-    got = {(x["workload"], x["backend"], x["threads"], x["options"]):
-           (x["verdict"], x["reason"]) for x in rows}
-    want = {
-        ("mutex", "futex-private", "1", m): "faster",
-        ("mutex", "futex-private", "2", m): "slower",
-        ("mutex", "futex-private", "4", m): "equivalent",
-        ("mutex", "spin", "1", m): "undecided",
-        ("mutex", "spin", "2", m): "not comparable",
-        ("mutex", "spin", "4", "algo=pi"): "not comparable",
-        ("hash", "futex2", "1", ""): "inconclusive",
-        ("hash", "futex2", "2", ""): "not comparable",
-        ("condvar", "futex2", "1", "wake=all"): "not comparable",
-        ("condvar", "futex2", "1", "wake=all;rt=0"): "not comparable",
-        ("mutex", "futex-shared", "1", m): "inconclusive",
-        ("mutex", "futex-shared", "2", m): "slower",
-    }
-    check(set(got) == set(want), "cells: got %s" % sorted(got))
-    for k, v in want.items():
-        check(got[k][0] == v, "%s: verdict %r, want %r" % (k, got[k][0], v))
-    check(got[("mutex", "futex-shared", "1", m)][1] == "NOISY in both: "
-          "interval of repetition against repetition",
-          "NOISY cell's interval not named: %r" %
-          (got[("mutex", "futex-shared", "1", m)],))
-    check(got[("mutex", "spin", "2", m)][1] == "only in A",
-          "one-run cell not listed as such: %r" % (got[("mutex", "spin",
-                                                        "2", m)],))
-    check(got[("hash", "futex2", "2", "")][1] == "only in B",
-          "one-run cell (B) not listed")
-    check("backend lacks pi" in got[("mutex", "spin", "4", "algo=pi")][1],
-          "the skip reason is not carried")
-    fast = [x for x in rows if x["threads"] == "1" and
-            x["backend"] == "futex-private"][0]
-    check(abs(float(fast["ratio"]) - 1.1) < 1e-3, "ratio %s" % fast["ratio"])
-    check(float(fast["ratio_lo"]) > 1.02 and float(fast["p_adjusted"]) <
-          0.05, "interval or p: %r" % fast)
-    check(fast["delta"] == "0.02", "delta not recorded: %r" % fast)
-    md = open(os.path.join(out, "compare.md")).read()
-    check("| faster |" in md and "kernel differs" in md,
-          "compare.md lacks the verdicts or the warning")
-    png = open(os.path.join(out, "ratios.png"), "rb").read()
-    check(png.startswith(b"\x89PNG\r\n\x1a\n"), "ratios.png is not a PNG")
-    check("1 faster, 2 slower, 1 equivalent, 2 inconclusive, 1 undecided, "
-          "5 not comparable" in r.stdout,
-          "summary line: %r" % r.stdout.splitlines()[-4:])
-    check("overall: geometric mean of B's speed relative to A over 7 "
-          "cells" in r.stdout, "no overall summary: %r" % r.stdout)
-    # a wider margin makes the 10% cells... still faster; 15% makes them
-    # inconclusive, never equivalent
-    r = fl("compare", ra, rb, "--out", out, "--delta", "10", "--no-plot",
-           check_rc=0)
-    rows = rows_of(os.path.join(out, "compare.csv"))
-    check([x["verdict"] for x in rows][:3] == ["inconclusive",
-                                                "inconclusive",
-                                                "equivalent"],
-          "--delta 10: %r" % [x["verdict"] for x in rows][:3])
-    r = fl("compare", ra)
-    check(r.returncode == 2, "one run: exit %d" % r.returncode)
-    r = fl("compare", ra, os.path.join(tmp, "nope"))
-    check(r.returncode == 2 and "not a run directory" in r.stderr,
-          "missing run: %d %r" % (r.returncode, r.stderr))
-
-
-# ------------------------------------------------------------ plot/report
-
-def synthetic_run(path):
-    cells = []
-    for be, base in (("futex-private", 1000000), ("spin", 3000000)):
-        for t in (1, 2, 4):
-            cells.append(("mutex", be, t, "algo=mutex3;critical=100", "ok",
-                          [base / t, base / t * 1.05, base / t * 0.97],
-                          "violations=0;wait_calls=%d" % (t * 10)))
-    cells.append(("mutex", "spin", 4, "algo=pi;critical=100", "skipped",
-                  [0, 0, 0], ""))
-    for be in ("futex-private", "futex-shared"):
-        for wake in ("all", "requeue", "requeue-pi"):
-            cells.append(("condvar", be, 4, "wake=%s;critical=1000" % wake,
-                          "ok", [5000, 5200, 4800], "rounds=100"))
-    cells.append(("hash", "futex2", 2, "futexes=1024", "skipped",
-                  [0, 0, 0], ""))
-    fake_run(path, cells, meta_extra={"workloads": {"mutex": {
-        "summary": "contended mutex", "ops_unit": "acquisitions",
-        "latency": "acquire latency", "counters": []}}})
-    return cells
-
-
-def valid_png(path):
-    data = open(path, "rb").read()
-    return data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 2000
-
-
-def valid_svg(path):
-    root = ET.parse(path).getroot()
-    drawn = [e for e in root.iter() if e.tag.split("}")[-1] in
-             ("path", "polyline", "polygon", "line", "rect")]
-    return root.tag.split("}")[-1] == "svg" and len(drawn) > 10
-
-
-def test_plot_smoke(tmp):
-    run = os.path.join(tmp, "run")
-    synthetic_run(run)
-    r = fl("plot", run, check_rc=0, timeout=120)
-    plots = os.path.join(run, "plots")
-    want = ["mutex-throughput", "mutex-latency", "mutex-cdf",
-            "mutex-fairness", "condvar-throughput", "condvar-wake"]
-    for name in want:
-        for ext in ("gp", "png", "svg"):
-            check(os.path.isfile(os.path.join(plots, name + "." + ext)),
-                  "no %s.%s" % (name, ext))
-        check(valid_png(os.path.join(plots, name + ".png")),
-              "%s.png is not a valid, non-empty PNG" % name)
-        try:
-            ok = valid_svg(os.path.join(plots, name + ".svg"))
-        except ET.ParseError as e:
-            raise Failure("%s.svg is not well-formed: %s" % (name, e))
-        check(ok, "%s.svg draws nothing" % name)
-    # only skipped rows: no plots; no pi or numa rows: no such plots
-    for absent in ("hash-throughput.png", "pi-blocked.png",
-                   "numa-locality.png"):
-        check(not os.path.exists(os.path.join(plots, absent)),
-              "%s drawn without rows to draw" % absent)
-    # four per workload with ok cells, and condvar's own
-    check(r.stdout.strip().splitlines()[-1].startswith("9 plots"),
-          "plot count: %r" % r.stdout.splitlines()[-1])
-    # a kept script reruns by itself in its directory
-    for f in glob.glob(os.path.join(plots, "mutex-throughput.*")):
-        if not f.endswith(".gp"):
-            os.unlink(f)
-    rr = subprocess.run(["gnuplot", "mutex-throughput.gp"], cwd=plots,
-                        capture_output=True, text=True)
-    check(rr.returncode == 0 and valid_png(os.path.join(
-        plots, "mutex-throughput.png")), "the kept script does not rerun")
-    r = fl("plot", os.path.join(tmp, "nope"))
-    check(r.returncode == 2, "plot of a missing run: exit %d" % r.returncode)
-
-
-def test_report(tmp):
-    run = os.path.join(tmp, "run")
-    synthetic_run(run)
-    fl("plot", run, check_rc=0, timeout=120)
-    r = fl("report", run, check_rc=0)
-    path = os.path.join(run, "report.md")
-    check(r.stdout.strip() == path, "report prints %r" % r.stdout)
-    md = open(path).read()
-    for needle in ("## Machine and kernel", "| kernel | 6.1.0",
-                   "## mutex", "## condvar",
-                   "acquisitions/s (median [95% CI])",
-                   "![mutex: throughput against threads]"
-                   "(plots/mutex-throughput.png)",
-                   "## Skipped cells", "backend lacks pi"):
-        check(needle in md, "report.md lacks %r" % needle)
-    for img in [ln.split("](")[1].rstrip(")") for ln in md.splitlines()
-                if ln.startswith("![")]:
-        check(os.path.isfile(os.path.join(run, img)),
-              "report.md shows a missing plot %s" % img)
-    # 3 repetitions: no interval ("n/a"), never a width of 0%
-    row = [ln for ln in md.splitlines() if ln.startswith("| 0 |")][0]
-    check("| n/a |" in row and "NOISY" not in row, "row 0: %s" % row)
-    # 200 samples: p99.9 withheld, the count beside it
-    check("| n/e |" in row and "| 200 |" in row, "row 0: %s" % row)
-
-
 TESTS = [test_parse_good, test_threads_syntax, test_golden_errors,
-         test_resume_after_kill, test_compare_verdicts, test_plot_smoke,
-         test_report]
-
-
-def main():
-    global FL, VERBOSE
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("-k", default="", help="run tests whose name has this")
-    ap.add_argument("-v", action="store_true")
-    args = ap.parse_args()
-    FL = os.path.abspath(os.path.join(args.builddir, "futexlab"))
-    VERBOSE = args.v
-    passed = failed = 0
-    for t in TESTS:
-        if args.k not in t.__name__:
-            continue
-        tmp = tempfile.mkdtemp(prefix="fl-matrix-")
-        try:
-            t(tmp)
-            passed += 1
-            print("ok %s" % t.__name__)
-        except Failure as e:
-            failed += 1
-            print("FAIL %s: %s" % (t.__name__, e))
-        except Exception:
-            failed += 1
-            print("FAIL %s:\n%s" % (t.__name__, traceback.format_exc()))
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-        sys.stdout.flush()
-    print("matrix: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
-
+         test_resume_after_kill]
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(runs.main(TESTS, "matrix"))

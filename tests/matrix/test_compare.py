@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""compare on synthetic run directories.
+
+  tests/matrix/test_compare.py --builddir build [-k NAME] [-v]
+
+  compare_verdicts  synthetic runs: faster, slower, equivalent,
+                    inconclusive, undecided, one-run-only and skipped
+                    cells; NOISY cells in regimes judged repetition
+                    against repetition (a false "faster" by the shift
+                    alone); --delta; setup warnings; the summary lines
+Ends with `compare: N passed, N failed` (tests/run.py reads it).
+"""
+
+import os
+import re
+import sys
+
+sys.dont_write_bytecode = True  # runs.py leaves no __pycache__
+import runs  # noqa: E402
+from runs import check, fake_run, fl, reps, rows_of  # noqa: E402
+
+
+# A cell whose repetitions come in two regimes (1 and 2 M/s), run twice
+# on the same machine: B caught more of the fast regime than A. The shift
+# interval calls that "faster" (1.95 [1.06, 2.00]); repetition against
+# repetition ([1.01, 2.05]) it is inconclusive.
+REGIMES_A = [1.00e6, 1.01e6, 1.02e6, 1.03e6, 1.04e6, 1.05e6, 1.06e6, 2.00e6]
+REGIMES_B = [1.07e6, 2.00e6, 2.01e6, 2.02e6, 2.03e6, 2.04e6, 2.05e6, 2.06e6]
+
+
+def test_compare_verdicts(tmp):
+    m = "algo=mutex3"
+    a = [("mutex", "futex-private", 1, m, "ok", reps(100, 0.02), ""),
+         ("mutex", "futex-private", 2, m, "ok", reps(100, 0.02), ""),
+         ("mutex", "futex-private", 4, m, "ok", reps(100, 0.005), ""),
+         ("mutex", "spin", 1, m, "ok", [100, 101, 99], ""),
+         ("mutex", "spin", 2, m, "ok", reps(100, 0.02), ""),
+         ("mutex", "spin", 4, "algo=pi", "skipped", [0, 0], ""),
+         ("hash", "futex2", 1, "", "ok", reps(50, 0.2), ""),
+         ("condvar", "futex2", 1, "wake=all", "ok", reps(50, 0.02), ""),
+         # NOISY, in two regimes: the same machine twice, then hogged
+         ("mutex", "futex-shared", 1, m, "ok", REGIMES_A, ""),
+         ("mutex", "futex-shared", 2, m, "ok", REGIMES_A, "")]
+    b = [("mutex", "futex-private", 1, m, "ok", reps(110, 0.02), ""),
+         ("mutex", "futex-private", 2, m, "ok", reps(90, 0.02), ""),
+         ("mutex", "futex-private", 4, m, "ok", reps(100.2, 0.005), ""),
+         ("mutex", "spin", 1, m, "ok", [200, 201, 199], ""),
+         ("mutex", "spin", 4, "algo=pi", "ok", reps(10, 0.02), ""),
+         ("hash", "futex2", 1, "", "ok", reps(51, 0.2), ""),
+         ("hash", "futex2", 2, "", "ok", reps(70, 0.02), ""),
+         ("condvar", "futex2", 1, "wake=all;rt=0", "ok", reps(50, 0.02),
+          ""),
+         ("mutex", "futex-shared", 1, m, "ok", REGIMES_B, ""),
+         ("mutex", "futex-shared", 2, m, "ok", [v / 4 for v in REGIMES_B],
+          "")]
+    ra, rb = os.path.join(tmp, "A"), os.path.join(tmp, "B")
+    fake_run(ra, a, kernel="6.1.0", meta_extra={"settings": {"reps": 6}})
+    # a quarter of B's repetitions ran on a CPU 40% slower at their end
+    fake_run(rb, b, kernel="6.2.0", meta_extra={"foreign_cpu_share": 0.4,
+                                                "settings": {"reps": 8}},
+             busy=lambda i, rep: (3700, 2200 if rep % 4 == 1 else 3690))
+    out = os.path.join(tmp, "cmp")
+    r = fl("compare", ra, rb, "--out", out, check_rc=0)
+    check("differ in kernel: '6.1.0' against '6.2.0'" in r.stderr,
+          "no kernel warning: %r" % r.stderr)
+    check("differ in settings" in r.stderr, "no settings warning")
+    check("differ in host" not in r.stderr, "a false host warning")
+    check(re.search(r"speed moved by more than 10% during \d+ of \d+ "
+                    r"repetitions of B ", r.stderr) and
+          "repetitions of A " not in r.stderr,
+          "busy-host warning: %r" % r.stderr)
+    check("workload condvar has options 'wake' in A but 'wake,rt' in B"
+          in r.stderr, "no warning about the option sets: %r" % r.stderr)
+    check("other processes used 40% of the CPU time during B" in r.stderr
+          and "during A" not in r.stderr, "busy-machine warning: %r" %
+          r.stderr)
+    rows = rows_of(os.path.join(out, "compare.csv"))
+    got = {(x["workload"], x["backend"], x["threads"], x["options"]):
+           (x["verdict"], x["reason"]) for x in rows}
+    want = {
+        ("mutex", "futex-private", "1", m): "faster",
+        ("mutex", "futex-private", "2", m): "slower",
+        ("mutex", "futex-private", "4", m): "equivalent",
+        ("mutex", "spin", "1", m): "undecided",
+        ("mutex", "spin", "2", m): "not comparable",
+        ("mutex", "spin", "4", "algo=pi"): "not comparable",
+        ("hash", "futex2", "1", ""): "inconclusive",
+        ("hash", "futex2", "2", ""): "not comparable",
+        ("condvar", "futex2", "1", "wake=all"): "not comparable",
+        ("condvar", "futex2", "1", "wake=all;rt=0"): "not comparable",
+        ("mutex", "futex-shared", "1", m): "inconclusive",
+        ("mutex", "futex-shared", "2", m): "slower",
+    }
+    check(set(got) == set(want), "cells: got %s" % sorted(got))
+    for k, v in want.items():
+        check(got[k][0] == v, "%s: verdict %r, want %r" % (k, got[k][0], v))
+    check(got[("mutex", "futex-shared", "1", m)][1] == "NOISY in both: "
+          "interval of repetition against repetition",
+          "NOISY cell's interval not named: %r" %
+          (got[("mutex", "futex-shared", "1", m)],))
+    check(got[("mutex", "spin", "2", m)][1] == "only in A",
+          "one-run cell not listed as such: %r" % (got[("mutex", "spin",
+                                                        "2", m)],))
+    check(got[("hash", "futex2", "2", "")][1] == "only in B",
+          "one-run cell (B) not listed")
+    check("backend lacks pi" in got[("mutex", "spin", "4", "algo=pi")][1],
+          "the skip reason is not carried")
+    fast = [x for x in rows if x["threads"] == "1" and
+            x["backend"] == "futex-private"][0]
+    check(abs(float(fast["ratio"]) - 1.1) < 1e-3, "ratio %s" % fast["ratio"])
+    check(float(fast["ratio_lo"]) > 1.02 and float(fast["p_adjusted"]) <
+          0.05, "interval or p: %r" % fast)
+    check(fast["delta"] == "0.02", "delta not recorded: %r" % fast)
+    md = open(os.path.join(out, "compare.md")).read()
+    check("| faster |" in md and "kernel differs" in md,
+          "compare.md lacks the verdicts or the warning")
+    png = open(os.path.join(out, "ratios.png"), "rb").read()
+    check(png.startswith(b"\x89PNG\r\n\x1a\n"), "ratios.png is not a PNG")
+    check("1 faster, 2 slower, 1 equivalent, 2 inconclusive, 1 undecided, "
+          "5 not comparable" in r.stdout,
+          "summary line: %r" % r.stdout.splitlines()[-4:])
+    check("overall: geometric mean of B's speed relative to A over 7 "
+          "cells" in r.stdout, "no overall summary: %r" % r.stdout)
+    # a wider margin makes the 10% cells... still faster; 15% makes them
+    # inconclusive, never equivalent
+    r = fl("compare", ra, rb, "--out", out, "--delta", "10", "--no-plot",
+           check_rc=0)
+    rows = rows_of(os.path.join(out, "compare.csv"))
+    check([x["verdict"] for x in rows][:3] == ["inconclusive",
+                                                "inconclusive",
+                                                "equivalent"],
+          "--delta 10: %r" % [x["verdict"] for x in rows][:3])
+    r = fl("compare", ra)
+    check(r.returncode == 2, "one run: exit %d" % r.returncode)
+    r = fl("compare", ra, os.path.join(tmp, "nope"))
+    check(r.returncode == 2 and "not a run directory" in r.stderr,
+          "missing run: %d %r" % (r.returncode, r.stderr))
+
+
+TESTS = [test_compare_verdicts]
+
+if __name__ == "__main__":
+    sys.exit(runs.main(TESTS, "compare"))
