@@ -26,10 +26,12 @@
  * changed: recompute that lock's boost (flk_pi_adjust_one(), which holds
  * only that lock's boost_lock and, briefly, its bucket lock); find whom the
  * owner is blocked on; take a reference on that lock after re-validating,
- * under its bucket lock, that the owner is still queued there (it may have
- * been handed the lock or left since the index was read); drop every lock;
- * step. No lock is held from one step to the next, so the order of bucket
- * locks never matters. A walk after LOCK_PI queues goes the whole chain to
+ * with the bucket locks of both locks held, that the owner still owns the
+ * one and is still queued on the other (since it was read it may have
+ * unlocked and queued again, even on the same lock, been handed the lock
+ * or left); drop every lock; step. No lock is held from one step to the
+ * next, and the two bucket locks of a step are taken in address order, as
+ * everywhere. A walk after LOCK_PI queues goes the whole chain to
  * detect deadlock: it fails with EDEADLK when the chain comes back to the
  * caller or to the first lock, or is longer than pi_max_chain locks (the
  * kernel's max_lock_depth, 1024). Other walks stop at the first lock whose
@@ -214,16 +216,26 @@ static bool flk_table_lasts(struct flk_table *t, struct flk_table *pinned)
 }
 
 /*
- * The PI lock @task is blocked on, with a reference taken, or NULL: not
- * blocked, no longer queued there (re-validated under its bucket lock),
- * or in a table the walk may not enter.
+ * The PI lock that @task, read as the owner of @prev, is blocked on, with a
+ * reference taken; or NULL: not blocked, in a table the walk may not enter,
+ * or the step no longer holds.
+ *
+ * The step is re-validated with the buckets of @prev and of that lock both
+ * held, so that "@task owns @prev" and "@task is queued there" are true at
+ * one instant: the owner was read with every lock dropped since, and it may
+ * have unlocked @prev (handing it to another waiter) and queued again, on
+ * another lock or on @prev itself. Checked apart, such a former owner
+ * queued on the walk's first lock looked like a cycle: a false EDEADLK on a
+ * single lock. The kernel's chain walk checks the same pair at one instant
+ * too, under the task's pi_lock (its top waiter is still the one it came
+ * from, and its pi_blocked_on still names the lock).
  */
-static struct flk_pi_state *flk_pi_blocked_on(struct task_struct *task,
+static struct flk_pi_state *flk_pi_blocked_on(struct flk_pi_state *prev,
+					      struct task_struct *task,
 					      struct flk_table *pinned)
 {
 	struct flk_pi_state *pi = NULL;
 	struct flk_pi_blocked *b;
-	struct flk_bucket *hb;
 	struct flk_q *q;
 	bool queued = false;
 
@@ -242,11 +254,14 @@ static struct flk_pi_state *flk_pi_blocked_on(struct task_struct *task,
 	if (!pi)
 		goto out;
 
-	/* its waiter may have left and dropped it: RCU keeps the memory */
-	hb = pi->hb;
-	flk_hb_lock(hb);
-	if (pi->refs) {
-		list_for_each_entry(q, &hb->chain, list) {
+	/*
+	 * Its waiter may have left and dropped it: RCU keeps the memory.
+	 * @prev lives (the walk holds a reference); both buckets are taken
+	 * in address order, as everywhere two are.
+	 */
+	flk_hb_lock2(prev->hb, pi->hb);
+	if (pi->refs && prev->owner == task) {
+		list_for_each_entry(q, &pi->hb->chain, list) {
 			if (q->pi == pi && q->task == task) {
 				queued = true;
 				break;
@@ -255,7 +270,7 @@ static struct flk_pi_state *flk_pi_blocked_on(struct task_struct *task,
 	}
 	if (queued)
 		__flk_pi_get(pi);
-	spin_unlock(&hb->lock);
+	flk_hb_unlock2(prev->hb, pi->hb);
 out:
 	rcu_read_unlock();
 	return queued ? pi : NULL;
@@ -290,7 +305,7 @@ int flk_pi_chain_walk(struct flk_pi_state *start, struct task_struct *origin)
 			break;
 		}
 		next = (changed || origin) ?
-		       flk_pi_blocked_on(owner, start->table) : NULL;
+		       flk_pi_blocked_on(pi, owner, start->table) : NULL;
 		put_task_struct(owner);
 		if (!next)
 			break;
