@@ -48,6 +48,7 @@
  * through another file's private table stops there.
  */
 #include <linux/cred.h>
+#include <linux/delay.h>
 #include <linux/hashtable.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -62,6 +63,18 @@ static unsigned int flk_pi_max_chain = 1024;
 module_param_named(pi_max_chain, flk_pi_max_chain, uint, 0644);
 MODULE_PARM_DESC(pi_max_chain,
 		 "PI chain depth limit in locks, LOCK_PI fails with EDEADLK beyond it (kernel: max_lock_depth)");
+
+/*
+ * For tests only (kmodtest's pi-chain-relock): a LOCK_PI walk sleeps this
+ * long between reading a lock's owner and looking up whom that owner is
+ * blocked on, so that a test can change the owner in between on purpose,
+ * where otherwise only a rare interleaving would.
+ */
+static unsigned int flk_pi_chain_test_delay_ms;
+module_param_named(pi_chain_test_delay_ms, flk_pi_chain_test_delay_ms, uint,
+		   0644);
+MODULE_PARM_DESC(pi_chain_test_delay_ms,
+		 "for tests: a LOCK_PI chain walk sleeps this long (ms, at most 1000) before each step's re-check; 0: off");
 
 static DEFINE_SPINLOCK(flk_chain_lock);
 static DEFINE_HASHTABLE(flk_blocked_index, 10);
@@ -289,7 +302,7 @@ out:
  */
 int flk_pi_chain_walk(struct flk_pi_state *start, struct task_struct *origin)
 {
-	unsigned int depth = 0, limit = READ_ONCE(flk_pi_max_chain);
+	unsigned int depth = 0, limit = READ_ONCE(flk_pi_max_chain), delay;
 	struct flk_pi_state *pi = start, *next;
 	struct task_struct *owner;
 	bool changed;
@@ -304,6 +317,9 @@ int flk_pi_chain_walk(struct flk_pi_state *start, struct task_struct *origin)
 			put_task_struct(owner);
 			break;
 		}
+		delay = READ_ONCE(flk_pi_chain_test_delay_ms);
+		if (origin && unlikely(delay))
+			msleep_interruptible(min(delay, 1000U));
 		next = (changed || origin) ?
 		       flk_pi_blocked_on(pi, owner, start->table) : NULL;
 		put_task_struct(owner);

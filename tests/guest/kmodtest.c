@@ -56,6 +56,7 @@ static const struct test tests[] = {
 	{ "pi-chain-limit", t_pi_chain_limit, 1, NULL },
 	{ "pi-chain-timeout", t_pi_chain_timeout, 1, NULL },
 	{ "pi-chain-rights", t_pi_chain_rights, 1, NULL },
+	{ "pi-chain-relock", t_pi_chain_relock, 1, NULL },
 	{ "pi-chain-files-global", NULL, 0, t_pi_chain_files_global },
 	{ "pi-chain-files-numa", NULL, 0, t_pi_chain_files_numa },
 	{ "stress", t_stress, 1, NULL },

@@ -163,6 +163,7 @@ int t_pi_cycle(uint32_t design);
 int t_pi_chain_limit(uint32_t design);
 int t_pi_chain_timeout(uint32_t design);
 int t_pi_chain_rights(uint32_t design);
+int t_pi_chain_relock(uint32_t design);
 int t_pi_chain_files_global(void);
 int t_pi_chain_files_numa(void);
 /* kmodtest_stress.c: run once per design */
