@@ -683,7 +683,7 @@ int flk_unlock_pi(struct flk_ctx *ctx, struct futexlab_pi *a)
 	struct flk_wake_batch wb = { .nr = 0 };
 	struct task_struct *old_owner = NULL;
 	u32 vpid = task_pid_vnr(current);
-	struct flk_pi_state *pi = NULL;
+	struct flk_pi_state *pi = NULL, *idle;
 	u32 uval, cur, newval;
 	unsigned int tries;
 	struct flk_target t;
@@ -736,6 +736,18 @@ handover:
 		old_owner = pi->owner;
 		pi->owner = get_task_struct(top->task);
 		__flk_wake_q(top, &wb);
+	} else {
+		/*
+		 * Free now. A PI state that outlives its waiters (a chain
+		 * walk or a leaving waiter holds it) must not keep naming
+		 * us: a walk would take us for its owner wherever we block
+		 * next (pi_chain.c), a false chain or cycle.
+		 */
+		idle = __flk_pi_find(t.hb, &t.key);
+		if (idle) {
+			old_owner = idle->owner;
+			idle->owner = NULL;
+		}
 	}
 out_unlock:
 	spin_unlock(&t.hb->lock);
