@@ -28,15 +28,18 @@
  *    dead tasks (ESRCH, as stock);
  *  - sched_setattr_nocheck() may sleep, so it runs outside the bucket lock,
  *    serialized per lock by flk_pi_state.boost_lock; between a change and
- *    the recomputation the boost may be briefly stale.
- * Limits (documented in docs/kmod.md): no chained boosting (a boosted owner
- * blocked on a second PI lock does not pass the boost on); an owner that
- * holds two contended module PI locks is restored to the attributes saved
- * by the first boost; a SCHED_DEADLINE owner is not boosted. An owner that
- * dies holding the lock: its queued waiters notice within a slice of
- * pi_owner_check_ms and the top one takes the lock over (pi_owner.c),
- * while a new LOCK_PI on its word fails with ESRCH until then. Requeue-PI
- * (requeue.c) queues its waiters here the same way.
+ *    the recomputation the boost may be briefly stale;
+ *  - chains: a boosted owner blocked on another module PI lock passes the
+ *    boost on, under the rights of every waiter on the way (pi_chain.c);
+ *    LOCK_PI fails with EDEADLK on a cycle or a chain too long.
+ * Limits (documented in docs/kmod.md): an owner that holds two contended
+ * module PI locks is restored to the attributes saved by the first boost;
+ * chains stop at requeue-PI waiters and at other files' private tables; a
+ * SCHED_DEADLINE owner is not boosted. An owner that dies holding the
+ * lock: its queued waiters notice within a slice of pi_owner_check_ms and
+ * the top one takes the lock over (pi_owner.c), while a new LOCK_PI on its
+ * word fails with ESRCH until then. Requeue-PI (requeue.c) queues its
+ * waiters here the same way.
  */
 #include <linux/cred.h>
 #include <linux/errno.h>
@@ -53,47 +56,11 @@
 #include <linux/uaccess.h>
 #include <uapi/linux/sched/types.h>
 
-#include "futexlab_internal.h"
+#include "pi.h"
 
 #define FLK_LOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
 			 FUTEXLAB_F_NODE)
 #define FLK_UNLOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
-
-/**
- * struct flk_pi_state - the kernel side of one contended PI lock
- * @list:	in @hb->pi_states; @hb->lock
- * @key:	the lock's futex key (constant)
- * @hb:		its bucket (constant: PI waiters are never requeued)
- * @table:	the table of @hb
- * @inode:	the reference held for an inode @key (see struct flk_key)
- * @refs:	queued waiters plus transient users; @hb->lock
- * @nr_waiters:	queued waiters; @hb->lock
- * @owner:	the task the word names, a reference held; @hb->lock
- * @boost_lock:	serializes boosting and restoring (they sleep)
- * @boosted:	the task we boosted, a reference held; @boost_lock
- * @boost_prio:	the SCHED_FIFO priority applied; @boost_lock
- * @saved_policy: @boosted's policy before the boost; @boost_lock
- * @saved_rt_priority: its real-time priority; @boost_lock
- * @saved_nice:	its nice value; @boost_lock
- * @saved_reset_on_fork: its reset-on-fork flag; @boost_lock
- */
-struct flk_pi_state {
-	struct list_head list;
-	struct flk_key key;
-	struct flk_bucket *hb;
-	struct flk_table *table;
-	struct inode *inode;
-	unsigned int refs;
-	unsigned int nr_waiters;
-	struct task_struct *owner;
-	struct mutex boost_lock;
-	struct task_struct *boosted;
-	unsigned int boost_prio;
-	u32 saved_policy;
-	u32 saved_rt_priority;
-	int saved_nice;
-	bool saved_reset_on_fork;
-};
 
 static bool flk_rt_policy(unsigned int policy)
 {
@@ -116,7 +83,7 @@ static struct flk_pi_state *__flk_pi_find(struct flk_bucket *hb,
  * have changed since the task queued): SCHED_FIFO/RR their priority,
  * SCHED_DEADLINE the top SCHED_FIFO priority, others 0.
  */
-static unsigned int flk_rt_prio(struct task_struct *p)
+unsigned int flk_rt_prio(struct task_struct *p)
 {
 	unsigned int policy = READ_ONCE(p->policy);
 
@@ -149,25 +116,14 @@ static struct flk_q *__flk_pi_top(struct flk_bucket *hb, struct flk_key *key)
 }
 
 /*
- * The highest SCHED_FIFO priority that waiter @q may give @owner: what
- * sched_setattr() would let @q set on @owner itself. Call under RCU.
+ * The boost @pi's waiters may give @owner, and the rights it comes with
+ * (pi_chain.c); the caller holds @pi->hb->lock.
  */
-static unsigned int flk_boost_limit(struct flk_q *q, struct task_struct *owner)
-{
-	const struct cred *pcred = __task_cred(owner);
-
-	if (q->cap_nice)
-		return MAX_RT_PRIO - 1;
-	if (!uid_eq(q->euid, pcred->euid) && !uid_eq(q->euid, pcred->uid))
-		return 0;
-	return min_t(unsigned long, task_rlimit(owner, RLIMIT_RTPRIO),
-		     MAX_RT_PRIO - 1);
-}
-
-/* The boost @pi's waiters may give @owner; the caller holds @pi->hb->lock */
 static unsigned int __flk_pi_want(struct flk_pi_state *pi,
-				  struct task_struct *owner)
+				  struct task_struct *owner,
+				  struct flk_pi_path *path)
 {
+	struct flk_pi_path qpath;
 	unsigned int want = 0, prio;
 	struct flk_q *q;
 
@@ -175,8 +131,11 @@ static unsigned int __flk_pi_want(struct flk_pi_state *pi,
 	list_for_each_entry(q, &pi->hb->chain, list) {
 		if (q->pi != pi)
 			continue;
-		prio = min(flk_rt_prio(q->task), flk_boost_limit(q, owner));
-		want = max(want, prio);
+		prio = __flk_pi_chain_value(q, owner, &qpath);
+		if (prio > want) {
+			want = prio;
+			*path = qpath;
+		}
 	}
 	rcu_read_unlock();
 	return want;
@@ -194,7 +153,8 @@ static struct task_struct *flk_find_task(pid_t tid)
 
 /*
  * End the boost: put back the saved attributes, unless the owner changed
- * its scheduling itself meanwhile (it is no longer what we set).
+ * its scheduling itself meanwhile (it is no longer what we set); then
+ * take the boost out of the chain index.
  */
 static void flk_pi_restore(struct flk_pi_state *pi)
 {
@@ -213,9 +173,9 @@ static void flk_pi_restore(struct flk_pi_state *pi)
 	    READ_ONCE(p->policy) == SCHED_FIFO &&
 	    READ_ONCE(p->rt_priority) == pi->boost_prio)
 		sched_setattr_nocheck(p, &attr);
+	flk_pi_boost_unpublish(pi);
 	put_task_struct(p);
 	pi->boosted = NULL;
-	pi->boost_prio = 0;
 }
 
 /* Switch @owner to SCHED_FIFO @prio, keeping its reset-on-fork flag. */
@@ -232,17 +192,84 @@ static int flk_pi_boost(struct task_struct *owner, unsigned int prio)
 	return sched_setattr_nocheck(owner, &attr);
 }
 
-/* Recompute the owner's boost from the waiters. May sleep. */
-void flk_pi_adjust(struct flk_pi_state *pi)
+static bool flk_path_eq(const struct flk_pi_path *a,
+			const struct flk_pi_path *b)
 {
-	struct task_struct *owner = NULL;
-	unsigned int want = 0;
+	return a->has_uid == b->has_uid && a->conflict == b->conflict &&
+	       (!a->has_uid || uid_eq(a->euid, b->euid));
+}
+
+/*
+ * Boost @owner, not boosted by @pi yet, to @want with @path's rights.
+ * Indexed first (pi_chain.c), so a chain reader never sees the boosted
+ * priority as the owner's own.
+ */
+static void flk_pi_boost_new(struct flk_pi_state *pi,
+			     struct task_struct *owner, unsigned int want,
+			     const struct flk_pi_path *path)
+{
+	pi->saved_policy = owner->policy;
+	pi->saved_rt_priority = owner->rt_priority;
+	pi->saved_nice = task_nice(owner);
+	pi->saved_reset_on_fork = owner->sched_reset_on_fork;
+	pi->boosted = get_task_struct(owner);
+	flk_pi_boost_publish(pi, want, path);
+	if (flk_pi_boost(owner, want)) {
+		/* nothing changed, nothing to restore */
+		flk_pi_boost_unpublish(pi);
+		put_task_struct(owner);
+		pi->boosted = NULL;
+		return;
+	}
+	atomic64_inc(&pi->table->pi_boosts);
+}
+
+/* Move the boost @pi applies to @owner to @want. */
+static void flk_pi_boost_change(struct flk_pi_state *pi,
+				struct task_struct *owner, unsigned int want,
+				const struct flk_pi_path *path)
+{
+	struct flk_pi_path old_path = pi->boost_path;
+	unsigned int old = pi->boost_prio;
+
+	if (old == want) {
+		if (!flk_path_eq(&old_path, path))
+			flk_pi_boost_publish(pi, want, path);
+	} else if (flk_rt_policy(pi->saved_policy) &&
+		   pi->saved_rt_priority >= want) {
+		flk_pi_restore(pi);
+	} else {
+		flk_pi_boost_publish(pi, want, path);
+		if (flk_pi_boost(owner, want))
+			flk_pi_boost_publish(pi, old, &old_path);
+		else
+			atomic64_inc(&pi->table->pi_boosts);
+	}
+}
+
+/**
+ * flk_pi_adjust_one() - recompute the boost of @pi's owner from its waiters
+ * @pi:		the lock (the caller holds a reference)
+ * @ownerp:	out: the owner, a reference the caller drops, or NULL
+ *
+ * One step of the chain walk (pi_chain.c). May sleep.
+ * Return: whether the boost @pi gives (task, priority or rights) changed.
+ */
+bool flk_pi_adjust_one(struct flk_pi_state *pi, struct task_struct **ownerp)
+{
+	struct flk_pi_path path = { 0 }, before_path;
+	struct task_struct *owner = NULL, *before;
+	unsigned int want = 0, before_prio;
+	bool changed;
 
 	mutex_lock(&pi->boost_lock);
+	before = pi->boosted;
+	before_prio = pi->boost_prio;
+	before_path = pi->boost_path;
 	flk_hb_lock(pi->hb);
 	if (pi->owner && !(pi->owner->flags & (PF_EXITING | PF_KTHREAD))) {
 		owner = get_task_struct(pi->owner);
-		want = __flk_pi_want(pi, owner);
+		want = __flk_pi_want(pi, owner, &path);
 	}
 	spin_unlock(&pi->hb->lock);
 
@@ -250,31 +277,22 @@ void flk_pi_adjust(struct flk_pi_state *pi)
 		flk_pi_restore(pi);
 	if (!want || owner->policy == SCHED_DEADLINE)
 		goto out;
-	if (!pi->boosted) {
-		if (flk_rt_policy(owner->policy) && owner->rt_priority >= want)
-			goto out;
-		pi->saved_policy = owner->policy;
-		pi->saved_rt_priority = owner->rt_priority;
-		pi->saved_nice = task_nice(owner);
-		pi->saved_reset_on_fork = owner->sched_reset_on_fork;
-		if (flk_pi_boost(owner, want))
-			goto out;	/* nothing changed, nothing to restore */
-		pi->boosted = get_task_struct(owner);
-	} else if (pi->boost_prio == want) {
-		goto out;
-	} else if (flk_rt_policy(pi->saved_policy) &&
-		   pi->saved_rt_priority >= want) {
-		flk_pi_restore(pi);
-		goto out;
-	} else if (flk_pi_boost(owner, want)) {
-		goto out;
-	}
-	pi->boost_prio = want;
-	atomic64_inc(&pi->table->pi_boosts);
+	if (pi->boosted)
+		flk_pi_boost_change(pi, owner, want, &path);
+	else if (!flk_rt_policy(owner->policy) || owner->rt_priority < want)
+		flk_pi_boost_new(pi, owner, want, &path);
 out:
+	changed = pi->boosted != before || pi->boost_prio != before_prio ||
+		  (pi->boosted && !flk_path_eq(&pi->boost_path, &before_path));
 	mutex_unlock(&pi->boost_lock);
-	if (owner)
-		put_task_struct(owner);
+	*ownerp = owner;
+	return changed;
+}
+
+/* Recompute the boost of @pi's owner and pass it down the chain. */
+void flk_pi_adjust(struct flk_pi_state *pi)
+{
+	flk_pi_chain_walk(pi, NULL);
 }
 
 void flk_pi_put(struct flk_pi_state *pi)
@@ -299,7 +317,7 @@ void flk_pi_put(struct flk_pi_state *pi)
 		put_task_struct(owner);
 	if (pi->inode)
 		iput(pi->inode);
-	kfree(pi);
+	kfree_rcu(pi, rcu);	/* a chain walker may still look (pi_chain.c) */
 }
 
 /*
@@ -530,6 +548,7 @@ int flk_lock_pi(struct flk_ctx *ctx, struct futexlab_pi *a, bool trylock)
 	u32 __user *uaddr = u64_to_user_ptr(a->uaddr);
 	struct flk_pi_state *pi, *prealloc, *taken = NULL;
 	struct task_struct *old_owner = NULL;
+	struct flk_pi_blocked blocked;
 	ktime_t deadline, *dl;
 	u32 vpid = task_pid_vnr(current);
 	unsigned int spin_us = READ_ONCE(flk_adaptive_spin_us);
@@ -616,16 +635,27 @@ first:
 	__flk_queue(t.hb, t.table, &q);
 	q.inode = t.inode;
 	t.inode = NULL;
+	flk_pi_block(&blocked, pi);
 	spin_unlock(&t.hb->lock);
 	if (old_owner)
 		put_task_struct(old_owner);
 
-	flk_pi_adjust(pi);
-
-	/* in slices: an owner that dies is noticed (pi_owner.c) */
-	ret = flk_pi_wait_queued(&q, dl, ctx, a->uaddr, a->flags, a->node);
-	if (ret == -ERESTARTSYS)
-		ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
+	/*
+	 * Boost down the chain; a chain back to us (or too long) is a
+	 * deadlock: leave the queue, unless the lock was handed to us
+	 * meanwhile (then the wait below returns at once, owning it).
+	 */
+	ret = flk_pi_chain_walk(pi, current);
+	if (ret && flk_unqueue_self(&q)) {
+		flk_q_put_refs(&q);
+	} else {
+		/* in slices: an owner that dies is noticed (pi_owner.c) */
+		ret = flk_pi_wait_queued(&q, dl, ctx, a->uaddr, a->flags,
+					 a->node);
+		if (ret == -ERESTARTSYS)
+			ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
+	}
+	flk_pi_unblock(&blocked);
 	/* success: unlock_pi (or a takeover) handed us the lock */
 	flk_pi_wait_done(&q, !ret);
 	goto out_free;
@@ -653,7 +683,7 @@ int flk_unlock_pi(struct flk_ctx *ctx, struct futexlab_pi *a)
 	struct flk_wake_batch wb = { .nr = 0 };
 	struct task_struct *old_owner = NULL;
 	u32 vpid = task_pid_vnr(current);
-	struct flk_pi_state *pi = NULL;
+	struct flk_pi_state *pi = NULL, *idle;
 	u32 uval, cur, newval;
 	unsigned int tries;
 	struct flk_target t;
@@ -706,6 +736,18 @@ handover:
 		old_owner = pi->owner;
 		pi->owner = get_task_struct(top->task);
 		__flk_wake_q(top, &wb);
+	} else {
+		/*
+		 * Free now. A PI state that outlives its waiters (a chain
+		 * walk or a leaving waiter holds it) must not keep naming
+		 * us: a walk would take us for its owner wherever we block
+		 * next (pi_chain.c), a false chain or cycle.
+		 */
+		idle = __flk_pi_find(t.hb, &t.key);
+		if (idle) {
+			old_owner = idle->owner;
+			idle->owner = NULL;
+		}
 	}
 out_unlock:
 	spin_unlock(&t.hb->lock);

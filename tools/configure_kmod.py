@@ -67,7 +67,8 @@ GUEST_CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra",
 # table), the shared harness, one file per test family.
 KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_bad_input.c", "kmodtest_kill9.c",
-                    "kmodtest_pi.c", "kmodtest_stress.c",
+                    "kmodtest_pi.c", "kmodtest_pi_chain.c",
+                    "kmodtest_stress.c",
                     "kmodtest_safety.c", "kmodtest_fuzz.c",
                     "kmodtest_owner_death.c",
                     "kmodtest_waitv.c", "kmodtest_adaptive.c"]

@@ -157,6 +157,15 @@ int t_kill9_pi(void);
 int t_pi(uint32_t design);
 int t_pi_cow(uint32_t design);
 int t_requeue_pi(uint32_t design);
+/* kmodtest_pi_chain.c: run once per design */
+int t_pi_chain(uint32_t design);
+int t_pi_cycle(uint32_t design);
+int t_pi_chain_limit(uint32_t design);
+int t_pi_chain_timeout(uint32_t design);
+int t_pi_chain_rights(uint32_t design);
+int t_pi_chain_relock(uint32_t design);
+int t_pi_chain_files_global(void);
+int t_pi_chain_files_numa(void);
 /* kmodtest_stress.c: run once per design */
 int t_stress(uint32_t design);
 int t_pi_stress(uint32_t design);
