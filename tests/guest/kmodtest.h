@@ -55,6 +55,11 @@ void report(const char *name, const char *design, int r);
 
 /* ------------------------------------------------------------ the device */
 uint64_t now_ns(void);
+/* the first line of a file into buf: 0, or -1 (unreadable or empty) */
+int read_first_line(const char *path, char *buf, size_t len);
+/* /sys/module/futexlab/parameters/NAME: read (-1: unreadable), write */
+long module_param_read(const char *name);
+int module_param_write(const char *name, long v);
 const char *design_name(uint32_t d);
 /* ioctl() returning -errno on failure */
 int xioctl(int fd, unsigned long cmd, void *arg);

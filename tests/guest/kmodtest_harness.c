@@ -26,6 +26,49 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The first line of a (sysfs) file into buf: 0, or -1 when unreadable
+ * or empty. */
+int read_first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	return buf[0] ? 0 : -1;
+}
+
+/* A module parameter by name: its value, or -1 when unreadable. */
+long module_param_read(const char *name)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/module/futexlab/parameters/%s",
+		 name);
+	return read_first_line(path, buf, sizeof(buf)) ? -1 : atol(buf);
+}
+
+/* Set a writable module parameter: 0 or -errno. */
+int module_param_write(const char *name, long v)
+{
+	char path[128];
+	FILE *f;
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/module/futexlab/parameters/%s",
+		 name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	r = fprintf(f, "%ld\n", v) < 0 ? -EIO : 0;
+	if (fclose(f) && !r)
+		r = -errno;
+	return r;
+}
+
 const char *design_name(uint32_t d)
 {
 	return d == FUTEXLAB_DESIGN_GLOBAL ? "global" :

@@ -16,8 +16,8 @@
 #include <sys/resource.h>
 
 #define CHAIN_PRIO	40
-#define PARAM_DEPTH	"/sys/module/futexlab/parameters/pi_max_chain"
-#define PARAM_DELAY	"/sys/module/futexlab/parameters/pi_chain_test_delay_ms"
+#define PARAM_DEPTH	"pi_max_chain"
+#define PARAM_DELAY	"pi_chain_test_delay_ms"
 #define RELOCK_DELAY_MS	500
 #define SEC		1000000000ull
 
@@ -361,32 +361,6 @@ out:
 	return ret;
 }
 
-static long read_param(const char *path)
-{
-	char buf[32] = "";
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return buf[0] ? atol(buf) : -1;
-}
-
-static int write_param(const char *path, long v)
-{
-	FILE *f = fopen(path, "w");
-	int r;
-
-	if (!f)
-		return -errno;
-	r = fprintf(f, "%ld\n", v) < 0 ? -EIO : 0;
-	if (fclose(f) && !r)
-		r = -errno;
-	return r;
-}
-
 /*
  * With pi_max_chain 1, T1 may block on L2 (one lock beyond the first),
  * but T0 on L1 makes a chain two locks deep: EDEADLK, and nobody stays
@@ -395,13 +369,13 @@ static int write_param(const char *path, long v)
 int t_pi_chain_limit(uint32_t design)
 {
 	static uint32_t w[4][2];
-	long old = read_param(PARAM_DEPTH);
+	long old = module_param_read(PARAM_DEPTH);
 	struct link t[4];
 	int fd, r, ret = -1;
 
 	if (old < 0)
 		return fail("%s missing", PARAM_DEPTH), -1;
-	r = write_param(PARAM_DEPTH, 1);
+	r = module_param_write(PARAM_DEPTH, 1);
 	if (r)
 		return fail("write %s: %s", PARAM_DEPTH, strerror(-r)), -1;
 	fd = open_design(design, 0);
@@ -442,7 +416,7 @@ out:
 	finish_all(t);
 	close(fd);
 out_param:
-	r = write_param(PARAM_DEPTH, old);
+	r = module_param_write(PARAM_DEPTH, old);
 	if (r && !ret) {
 		fail("restore %s: %s", PARAM_DEPTH, strerror(-r));
 		ret = -1;
@@ -600,7 +574,7 @@ static void *relocker_main(void *p)
 int t_pi_chain_relock(uint32_t design)
 {
 	static uint32_t w[1][2];
-	long old = read_param(PARAM_DELAY);
+	long old = module_param_read(PARAM_DELAY);
 	struct relocker o;
 	struct link x, wl;
 	int fd, r, ret = -1;
@@ -627,7 +601,7 @@ int t_pi_chain_relock(uint32_t design)
 	}
 	if (link_start(&x, fd, NULL, w[0], CHAIN_PRIO, 0))
 		goto out;
-	r = write_param(PARAM_DELAY, RELOCK_DELAY_MS);
+	r = module_param_write(PARAM_DELAY, RELOCK_DELAY_MS);
 	if (r) {
 		fail("write %s: %s", PARAM_DELAY, strerror(-r));
 		goto out;
@@ -647,7 +621,7 @@ int t_pi_chain_relock(uint32_t design)
 	}
 	/* W's walk goes on now; then no more delays */
 	usleep(2 * RELOCK_DELAY_MS * 1000);
-	r = write_param(PARAM_DELAY, old);
+	r = module_param_write(PARAM_DELAY, old);
 	if (r) {
 		fail("restore %s: %s", PARAM_DELAY, strerror(-r));
 		goto out;
@@ -675,7 +649,7 @@ int t_pi_chain_relock(uint32_t design)
 	}
 	ret = check_no_waiters(fd, "after the relock");
 out:
-	r = write_param(PARAM_DELAY, old);
+	r = module_param_write(PARAM_DELAY, old);
 	if (r && !ret) {
 		fail("restore %s: %s", PARAM_DELAY, strerror(-r));
 		ret = -1;

@@ -141,18 +141,7 @@ static int reap_bounded(pid_t kid, uint64_t deadline, const char *what)
 }
 
 /* ------------------------------------------------------------ finding 1 */
-static const char *SPIN = "/sys/module/futexlab/parameters/adaptive_spin_us";
-
-static int write_param(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), r;
-
-	if (fd < 0)
-		return -errno;
-	r = write(fd, val, strlen(val)) < 0 ? -errno : 0;
-	close(fd);
-	return r;
-}
+static const char *SPIN = "adaptive_spin_us";
 
 static void *exit_holding(void *p)
 {
@@ -189,7 +178,7 @@ int t_dead_owner(void)
 
 	if (!p)
 		return fail("mmap"), -1;
-	if (write_param(SPIN, "50")) {
+	if (module_param_write(SPIN, 50)) {
 		fail("%s not writable", SPIN);
 		goto out;
 	}
@@ -225,7 +214,7 @@ int t_dead_owner(void)
 	}
 	ret = 0;
 out:
-	write_param(SPIN, "0");
+	module_param_write(SPIN, 0);
 	munmap(p, 4096);
 	return ret;
 }
@@ -673,17 +662,12 @@ int t_shared_alias(uint32_t design)
 /* ------------------------------------------------------------ finding 4 */
 static int cpu_of_node(int node)
 {
-	char path[64], buf[64] = "";
-	FILE *f;
+	char path[64], buf[64];
 
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
 		 node);
-	f = fopen(path, "r");
-	if (!f)
+	if (read_first_line(path, buf, sizeof(buf)))
 		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
 	return buf[0] >= '0' && buf[0] <= '9' ? atoi(buf) : -1;
 }
 
@@ -807,25 +791,9 @@ int t_stats_huge(uint32_t design)
 }
 
 /* ------------------------------------------------------------ finding 6 */
-static long read_param(const char *name)
-{
-	char path[128], buf[32] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/futexlab/parameters/%s",
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return buf[0] ? atol(buf) : -1;
-}
-
 int t_table_cap(void)
 {
-	long per_user_mib = read_param("private_mib_per_user");
+	long per_user_mib = module_param_read("private_mib_per_user");
 	uint32_t *res = shared_words();
 	pid_t kid;
 	int fd, r, ret = -1;
