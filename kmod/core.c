@@ -560,17 +560,29 @@ int flk_wait_queued(struct flk_q *q, ktime_t *deadline)
 	bool timed_out = false;
 	int ret = 0;
 
-	if (flk_sleep(q, deadline, &timed_out) && flk_unqueue_self(q)) {
-		if (timed_out) {
-			atomic64_inc(&q->table->timeouts);
-			ret = -ETIMEDOUT;
-		} else {
-			atomic64_inc(&q->table->signals);
-			ret = -ERESTARTSYS;
-		}
-	}
+	if (flk_sleep(q, deadline, &timed_out))
+		ret = flk_wait_left(q, timed_out);
 	flk_q_put_refs(q);
 	return ret;
+}
+
+/*
+ * A sleep of @q ended by its deadline (@timed_out) or a signal: leave the
+ * queue, unless a waker dequeued @q first (then the wake, or the PI lock
+ * handed over, is ours), and count why in @q's table.
+ *
+ * Return: 0 if a waker came first, -ETIMEDOUT, or -ERESTARTSYS.
+ */
+int flk_wait_left(struct flk_q *q, bool timed_out)
+{
+	if (!flk_unqueue_self(q))
+		return 0;
+	if (timed_out) {
+		atomic64_inc(&q->table->timeouts);
+		return -ETIMEDOUT;
+	}
+	atomic64_inc(&q->table->signals);
+	return -ERESTARTSYS;
 }
 
 /* Drop the inode references of a waiter off every queue (sleeps). */

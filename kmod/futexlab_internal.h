@@ -238,6 +238,7 @@ int flk_lock_word(struct flk_target *t, struct flk_target *dest,
 int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 		  u32 val);
 int flk_wait_queued(struct flk_q *q, ktime_t *deadline);
+int flk_wait_left(struct flk_q *q, bool timed_out);
 int flk_retry_check(ktime_t *deadline);
 void flk_q_put_refs(struct flk_q *q);
 

@@ -204,15 +204,7 @@ int flk_pi_wait_queued(struct flk_q *q, ktime_t *deadline,
 				flk_pi_take_over(q, ctx, uaddr, flags, node);
 			continue;
 		}
-		if (flk_unqueue_self(q)) {
-			if (timed_out) {
-				atomic64_inc(&q->table->timeouts);
-				ret = -ETIMEDOUT;
-			} else {
-				atomic64_inc(&q->table->signals);
-				ret = -ERESTARTSYS;
-			}
-		}
+		ret = flk_wait_left(q, timed_out);
 		break;
 	}
 	flk_q_put_refs(q);
