@@ -214,16 +214,8 @@ static int flk_adaptive_sleep(struct flk_q *q, u32 __user *uaddr,
 		timed_out = false;
 		if (!flk_sleep(q, &slice, &timed_out))
 			return 0;
-		if (!timed_out || last) {
-			if (!flk_unqueue_self(q))
-				return 0;
-			if (timed_out) {
-				atomic64_inc(&q->table->timeouts);
-				return -ETIMEDOUT;
-			}
-			atomic64_inc(&q->table->signals);
-			return -ERESTARTSYS;
-		}
+		if (!timed_out || last)
+			return flk_wait_left(q, timed_out);
 		/* a slice ended: can the owner still release the lock? */
 		if (!flk_owner_gone(owner) && !get_user(cur, uaddr) &&
 		    (cur & FUTEXLAB_TID_MASK) == (uval & FUTEXLAB_TID_MASK))
