@@ -49,7 +49,7 @@ const char *fl_verdict_name(enum fl_verdict v);
  * primary figure in each run: the Hodges-Lehmann shift interval when both
  * runs settled their medians; when either run's cell is NOISY (its own
  * interval wider than FL_NOISY_HALFWIDTH), the interval of repetition
- * against repetition (fl_shift_widen_to_reps), since NOISY repetitions on
+ * against repetition (fl_shift_ratio_by_reps), since NOISY repetitions on
  * these machines come in regimes that a shift does not describe. 0, or -1
  * (s->ok = 0) when there are too few repetitions for an interval.
  */

@@ -35,11 +35,9 @@ enum fl_verdict fl_verdict_of(const struct fl_shift *s, double p_adjusted,
 int fl_cell_shift(const double *a, size_t na, int noisy_a, const double *b,
 		  size_t nb, int noisy_b, struct fl_shift *s)
 {
-	if (fl_shift_ratio(a, na, b, nb, FL_CONFIDENCE, s))
-		return -1;
 	if (noisy_a || noisy_b)
-		return fl_shift_widen_to_reps(a, na, b, nb, FL_CONFIDENCE, s);
-	return 0;
+		return fl_shift_ratio_by_reps(a, na, b, nb, FL_CONFIDENCE, s);
+	return fl_shift_ratio(a, na, b, nb, FL_CONFIDENCE, s);
 }
 
 /* Both sides ran ok, with the same primary figure. */

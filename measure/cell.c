@@ -170,10 +170,10 @@ static void check_busy_drift(const struct fl_cell_shared *sh,
 	res->busy_end = sh->busy_end;
 	if (!sh->busy_start || !sh->busy_end)
 		return;
-	double drift = ((double)sh->busy_end - (double)sh->busy_start) /
-		       (double)sh->busy_start;
+	double drift = fl_busy_drift((double)sh->busy_start,
+				     (double)sh->busy_end);
 
-	if (drift <= FL_BUSY_DRIFT_MAX && drift >= -FL_BUSY_DRIFT_MAX)
+	if (!fl_busy_drifted((double)sh->busy_start, (double)sh->busy_end))
 		return;
 	snprintf(buf, sizeof(buf), "busy-loop speed drifted %+.0f%% "
 		 "(%llu to %llu loops/us): --critical/--think were not the "

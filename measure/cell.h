@@ -56,6 +56,20 @@ struct fl_bins {
  * its --critical and --think lengths were not what they said. */
 #define FL_BUSY_DRIFT_MAX 0.10
 
+/* The speed's relative change from start to end (both positive). */
+static inline double fl_busy_drift(double start, double end)
+{
+	return (end - start) / start;
+}
+
+/* It moved by more than FL_BUSY_DRIFT_MAX, either way. */
+static inline int fl_busy_drifted(double start, double end)
+{
+	double d = fl_busy_drift(start, end);
+
+	return d > FL_BUSY_DRIFT_MAX || d < -FL_BUSY_DRIFT_MAX;
+}
+
 struct fl_rep_result {
 	int done;			/* written last by the child */
 	enum fl_status status;

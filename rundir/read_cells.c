@@ -378,8 +378,8 @@ static struct fl_rd_cell *new_cell(struct cells_parse *p, struct row *w,
 }
 
 /* The row's busy loop ran more than FL_BUSY_DRIFT_MAX faster or slower
- * after its repetition than before (cell.c flags the same in the note;
- * the numbers, not the note's words, are what is read). */
+ * after its repetition than before, by the rule cell.c flags it in the
+ * note with (the numbers, not the note's words, are what is read). */
 static int drifted(const struct row *w)
 {
 	double start, end;
@@ -391,7 +391,7 @@ static int drifted(const struct row *w)
 	if (!(start > 0.0) || !(end > 0.0) || !isfinite(start) ||
 	    !isfinite(end))
 		return 0;
-	return fabs(end - start) / start > FL_BUSY_DRIFT_MAX;
+	return fl_busy_drifted(start, end);
 }
 
 /* One checked data row into its cell. 0, or -1 with err. */

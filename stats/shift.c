@@ -189,8 +189,24 @@ static double *log_differences(const double *a, size_t na, const double *b,
 	return d;
 }
 
-int fl_shift_ratio(const double *a, size_t na, const double *b, size_t nb,
-		   double conf, struct fl_shift *s)
+/* Widen s's interval to the central conf range of the nm sorted
+ * differences d: the k-th smallest and k-th largest, at most (1 - conf)
+ * / 2 of the pairs below and as many above (6 and 6 repetitions, 36
+ * pairs: k = 0, the extremes). */
+static void widen_to_reps(const double *d, size_t nm, double conf,
+			  struct fl_shift *s)
+{
+	size_t k = (size_t)floor((1.0 - conf) / 2.0 * (double)nm);
+
+	if (exp(d[k]) < s->lo)
+		s->lo = exp(d[k]);
+	if (exp(d[nm - 1 - k]) > s->hi)
+		s->hi = exp(d[nm - 1 - k]);
+	s->by_reps = 1;
+}
+
+static int shift(const double *a, size_t na, const double *b, size_t nb,
+		 double conf, int by_reps, struct fl_shift *s)
 {
 	double la[FL_STATS_MAX_N], lb[FL_STATS_MAX_N], *d, u;
 	struct rank_test t;
@@ -212,34 +228,23 @@ int fl_shift_ratio(const double *a, size_t na, const double *b, size_t nb,
 		s->lo = exp(d[t.c - 1]);
 		s->hi = exp(d[nm - t.c]);
 		s->ok = 1;
+		if (by_reps)
+			widen_to_reps(d, nm, conf, s);
 	}
 	free(d);
 	return s->ok ? 0 : -1;
 }
 
-int fl_shift_widen_to_reps(const double *a, size_t na, const double *b,
+int fl_shift_ratio(const double *a, size_t na, const double *b, size_t nb,
+		   double conf, struct fl_shift *s)
+{
+	return shift(a, na, b, nb, conf, 0, s);
+}
+
+int fl_shift_ratio_by_reps(const double *a, size_t na, const double *b,
 			   size_t nb, double conf, struct fl_shift *s)
 {
-	double la[FL_STATS_MAX_N], lb[FL_STATS_MAX_N], *d, u;
-	size_t nm = na * nb, k;
-	int ties;
-
-	if (!s->ok)
-		return -1;
-	d = log_differences(a, na, b, nb, la, lb, &u, &ties);
-	if (!d)
-		return -1;
-	/* the k-th smallest and k-th largest: at most (1 - conf) / 2 of
-	 * the pairs below, and as many above (for 6 and 6 repetitions,
-	 * 36 pairs, k = 0: the extremes) */
-	k = (size_t)floor((1.0 - conf) / 2.0 * (double)nm);
-	if (exp(d[k]) < s->lo)
-		s->lo = exp(d[k]);
-	if (exp(d[nm - 1 - k]) > s->hi)
-		s->hi = exp(d[nm - 1 - k]);
-	s->by_reps = 1;
-	free(d);
-	return 0;
+	return shift(a, na, b, nb, conf, 1, s);
 }
 
 void fl_bh_adjust(const double *p, size_t n, double *adj)

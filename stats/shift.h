@@ -38,19 +38,20 @@ int fl_shift_ratio(const double *a, size_t na, const double *b, size_t nb,
 		   double conf, struct fl_shift *s);
 
 /*
- * Widen s's interval (from fl_shift_ratio on the same values) to the
- * central conf range of the n*m ratios b_j / a_i: where B's single
- * repetitions fall against A's, not where B's median falls against A's.
- * This is the interval for repetitions that are not one distribution
- * drawn independently: a machine that changes state over seconds (which
- * core a vCPU runs on, a lock convoy forming or not) gives repetitions in
+ * fl_shift_ratio(), its interval widened to the central conf range of the
+ * n*m ratios b_j / a_i (s->by_reps set): where B's single repetitions fall
+ * against A's, not where B's median falls against A's. This is the
+ * interval for repetitions that are not one distribution drawn
+ * independently: a machine that changes state over seconds (which core a
+ * vCPU runs on, a lock convoy forming or not) gives repetitions in
  * regimes, and a run whose median caught more of one regime than another
  * run did says nothing about the code. The shift interval then claims a
  * precision the repetitions do not have; this one asks whether B's
- * repetitions stand apart from A's. It keeps s->ratio and s->p, and it
- * always contains the shift interval. 0, or -1 when s has no interval.
+ * repetitions stand apart from A's. The ratio and p are the shift's, and
+ * the interval always contains the shift interval. 0, or -1 as
+ * fl_shift_ratio() (no interval: nothing widened).
  */
-int fl_shift_widen_to_reps(const double *a, size_t na, const double *b,
+int fl_shift_ratio_by_reps(const double *a, size_t na, const double *b,
 			   size_t nb, double conf, struct fl_shift *s);
 
 /* The Benjamini-Hochberg adjustment of n p-values into adj (the false

@@ -150,9 +150,9 @@ static void test_shift_widen_to_reps(void **state)
 	struct fl_shift s, shift;
 
 	(void)state;
-	assert_int_equal(fl_shift_ratio(a, 6, b, 6, 0.95, &s), 0);
-	shift = s;
-	assert_int_equal(fl_shift_widen_to_reps(a, 6, b, 6, 0.95, &s), 0);
+	assert_int_equal(fl_shift_ratio(a, 6, b, 6, 0.95, &shift), 0);
+	assert_false(shift.by_reps);
+	assert_int_equal(fl_shift_ratio_by_reps(a, 6, b, 6, 0.95, &s), 0);
 	assert_true(s.by_reps);
 	assert_close(s.lo, 110.0 / 102);
 	assert_close(s.hi, 205.0 / 98);
@@ -160,8 +160,8 @@ static void test_shift_widen_to_reps(void **state)
 	assert_close(s.p, shift.p);
 	assert_true(s.lo <= shift.lo && s.hi >= shift.hi);
 	/* no interval to widen */
-	assert_int_equal(fl_shift_ratio(a, 3, b, 3, 0.95, &s), -1);
-	assert_int_equal(fl_shift_widen_to_reps(a, 3, b, 3, 0.95, &s), -1);
+	assert_int_equal(fl_shift_ratio_by_reps(a, 3, b, 3, 0.95, &s), -1);
+	assert_false(s.ok);
 	assert_false(s.by_reps);
 }
 
