@@ -214,35 +214,32 @@ static int chain_run(const int fd[4], const uint32_t *node)
 			CHAIN_PRIO))
 		goto out;
 
-	/* unwind: each unlock hands a lock up the chain and deboosts */
-	if (link_unlock(&t[3]))
-		goto out_unlock;
-	if (wait_flag(&t[2].stage, 2, 10 * SEC) || t[2].ret) {
-		fail("T2 did not get L3: %d", t[2].ret);
-		goto out;
+	/*
+	 * unwind: Tk unlocks Lk, which goes to T(k-1); Tk is deboosted, and
+	 * the owners still between T0 and the lock keep T0's priority
+	 */
+	for (i = 3; i >= 1; i--) {
+		char who[64];
+
+		if (link_unlock(&t[i]))
+			goto out_unlock;
+		if (wait_flag(&t[i - 1].stage, 2, 10 * SEC) || t[i - 1].ret) {
+			fail("T%d did not get L%d: %d", i - 1, i, t[i - 1].ret);
+			goto out;
+		}
+		snprintf(who, sizeof(who), "T%d after unlocking L%d", i, i);
+		if (expect_attr(t[i].tid, who, SCHED_OTHER, 0))
+			goto out;
+		snprintf(who, sizeof(who), "T%d owning L%d, L%d", i - 1,
+			 i - 1, i);
+		if (i >= 2 &&
+		    expect_attr(t[i - 1].tid, who, SCHED_FIFO, CHAIN_PRIO))
+			goto out;
+		snprintf(who, sizeof(who), "T%d still waiting", i - 2);
+		if (i >= 3 &&
+		    expect_attr(t[i - 2].tid, who, SCHED_FIFO, CHAIN_PRIO))
+			goto out;
 	}
-	if (expect_attr(t[3].tid, "T3 after unlocking L3", SCHED_OTHER, 0) ||
-	    expect_attr(t[2].tid, "T2 owning L2, L3", SCHED_FIFO,
-			CHAIN_PRIO) ||
-	    expect_attr(t[1].tid, "T1 still waiting", SCHED_FIFO, CHAIN_PRIO))
-		goto out;
-	if (link_unlock(&t[2]))
-		goto out_unlock;
-	if (wait_flag(&t[1].stage, 2, 10 * SEC) || t[1].ret) {
-		fail("T1 did not get L2: %d", t[1].ret);
-		goto out;
-	}
-	if (expect_attr(t[2].tid, "T2 after unlocking L2", SCHED_OTHER, 0) ||
-	    expect_attr(t[1].tid, "T1 owning L1, L2", SCHED_FIFO, CHAIN_PRIO))
-		goto out;
-	if (link_unlock(&t[1]))
-		goto out_unlock;
-	if (wait_flag(&t[0].stage, 2, 10 * SEC) || t[0].ret) {
-		fail("T0 did not get L1: %d", t[0].ret);
-		goto out;
-	}
-	if (expect_attr(t[1].tid, "T1 after unlocking L1", SCHED_OTHER, 0))
-		goto out;
 	if (link_unlock(&t[0]))
 		goto out_unlock;
 	ret = check_no_waiters(fd[0], "after the chain unwound");
