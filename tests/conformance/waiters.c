@@ -85,8 +85,9 @@ struct waiter *start_waitv(int i, const struct fl_waitv *v, unsigned int n)
 
 	assert_false(wt->running);
 	memset(wt, 0, sizeof(*wt));
+	assert_true(n <= WAITV_HELPER_MAX);
 	wt->op = OP_WAITV;
-	wt->v = v;
+	memcpy(wt->v, v, n * sizeof(*v));
 	wt->nv = n;
 	wt->ret = -1000;	/* no futex op returns this here */
 	assert_int_equal(pthread_create(&wt->thread, NULL, waiter_main, wt),

@@ -29,6 +29,7 @@
 #define WAIT_LIMIT_NS	(5 * FL_NSEC_PER_SEC)
 #define JOIN_LIMIT_NS	(WAIT_LIMIT_NS + 3 * FL_NSEC_PER_SEC)
 #define MAX_WAITERS	8
+#define WAITV_HELPER_MAX	8	/* the longest vector a helper waits on */
 
 enum waiter_op {
 	OP_WAIT,		/* fl_wait(w, val) */
@@ -43,7 +44,12 @@ struct waiter {
 	enum waiter_op op;
 	uint32_t *w, *w2;
 	uint32_t val, bitset;
-	const struct fl_waitv *v;	/* OP_WAITV: the vector, nv long */
+	/*
+	 * OP_WAITV: the helper's own copy of the vector, so that a case that
+	 * fails (and leaves its frame) leaves nothing dangling for the helper
+	 * or for reap_waiters().
+	 */
+	struct fl_waitv v[WAITV_HELPER_MAX];
 	unsigned int nv;
 	/* written by the helper, read with __atomic */
 	pid_t tid;
