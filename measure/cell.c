@@ -233,9 +233,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 		set_all(res, FL_STATUS_SKIPPED, why);
 		return;
 	}
-	if (cell->backend->spins &&
-	    (cell->workload->nthreads ? cell->workload->nthreads(cell) :
-	     cell->threads) > cell->ncpus_online)
+	if (fl_cell_spin_oversubscribed(cell))
 		snprintf(res->note, sizeof(res->note),
 			 "spin backend with more threads than the %u CPUs: "
 			 "spinners burn the owner's time slices",

@@ -339,7 +339,7 @@ static void run_rep(const struct fl_cell *cell,
 		    struct fl_cell_shared *sh, struct fl_rep_result *out)
 {
 	const struct fl_workload *w = cell->workload;
-	unsigned int n = w->nthreads ? w->nthreads(cell) : cell->threads;
+	unsigned int n = fl_cell_nthreads(cell);
 	struct fl_rep *rep = aligned_alloc(FL_CACHELINE,
 					   (sizeof(*rep) + FL_CACHELINE - 1) &
 					   ~(size_t)(FL_CACHELINE - 1));

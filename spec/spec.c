@@ -90,7 +90,7 @@ int fl_spec_cell(const struct fl_spec *s, unsigned long i,
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 
 	cell->ncpus_online = online > 0 ? (unsigned int)online : 1;
-	unsigned int n = w->nthreads ? w->nthreads(cell) : cell->threads;
+	unsigned int n = fl_cell_nthreads(cell);
 
 	if (n > FL_MAX_THREADS) {
 		snprintf(err, errlen, "%u threads: at most %u", n,

@@ -187,6 +187,29 @@ struct fl_workload {
 	const struct fl_special_plot *plot;
 };
 
+/* The threads a repetition of the cell runs: the workload's own count
+ * (e.g. waiters plus a waker), else --threads. */
+static inline unsigned int fl_cell_nthreads(const struct fl_cell *cell)
+{
+	return cell->workload->nthreads ? cell->workload->nthreads(cell) :
+	       cell->threads;
+}
+
+/*
+ * A spin backend with more threads than CPUs. A spinner keeps its CPU for
+ * whole time slices, so the thread that would end its spin (an owner, a
+ * waker) may not run for a long while: on a loaded host a short
+ * repetition can pass with nothing done. That is what spinning costs
+ * there, not a broken backend, so such an empty repetition is a
+ * measurement (zero ops) where elsewhere it is a failure; the cell's note
+ * says why.
+ */
+static inline int fl_cell_spin_oversubscribed(const struct fl_cell *cell)
+{
+	return cell->backend->spins &&
+	       fl_cell_nthreads(cell) > cell->ncpus_online;
+}
+
 struct fl_workload_impl {
 	const struct fl_workload *workload;
 	const struct fl_backend *backend;
