@@ -4,6 +4,7 @@
  * interval, percentiles of the merged histogram), its plots, and the
  * cells that did not run ok.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,7 +86,9 @@ static int cell_row(FILE *f, const struct fl_rd_run *r,
 	fl_fmt_ci(&c->ci, c->lower_is_better, prim, sizeof(prim));
 	/* the interval's text has the half-width in a column of its own */
 	prim[strcspn(prim, "+(")] = '\0';
-	if (c->ci.ok)
+	if (c->ci.ok && isinf(fl_ci_rel_halfwidth(&c->ci)))
+		snprintf(hw, sizeof(hw), "none about 0");
+	else if (c->ci.ok)
 		snprintf(hw, sizeof(hw), "%.1f%%",
 			 fl_ci_rel_halfwidth(&c->ci) * 100);
 	fl_pct_format(&pct[0], p50, sizeof(p50));

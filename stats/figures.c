@@ -2,6 +2,7 @@
 /* Per-repetition and per-cell figures, and their printed and JSON forms. */
 #include "stats/figures.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -131,8 +132,12 @@ void fl_fmt_ci(const struct fl_ci *ci, int latency, char *buf, size_t len)
 	}
 	fmt_value(ci->lo, latency, lo, sizeof(lo));
 	fmt_value(ci->hi, latency, hi, sizeof(hi));
-	snprintf(buf, len, "%s [%s, %s] +-%.1f%%", mid, lo, hi,
-		 fl_ci_rel_halfwidth(ci) * 100);
+	if (isinf(fl_ci_rel_halfwidth(ci)))
+		snprintf(buf, len, "%s [%s, %s] (no relative width about 0)",
+			 mid, lo, hi);
+	else
+		snprintf(buf, len, "%s [%s, %s] +-%.1f%%", mid, lo, hi,
+			 fl_ci_rel_halfwidth(ci) * 100);
 }
 
 void fl_cell_print(FILE *out, const struct fl_cell *cell,
@@ -160,10 +165,11 @@ void fl_cell_print(FILE *out, const struct fl_cell *cell,
 			prim, f->noisy ? " NOISY" : "", f->nreps, w->ops_unit,
 			rate);
 	else
-		fprintf(out, "  %s/s %s%s, %u reps%s%s/s\n", w->ops_unit, prim,
-			f->noisy ? " NOISY" : "", f->nreps,
+		fprintf(out, "  %s/s %s%s, %u reps%s%s%s\n", w->ops_unit,
+			prim, f->noisy ? " NOISY" : "", f->nreps,
 			w->ops_by_one_thread ? "" : "; per thread ",
-			w->ops_by_one_thread ? "" : per);
+			w->ops_by_one_thread ? "" : per,
+			w->ops_by_one_thread ? "" : "/s");
 	fprintf(out, "  %s (%llu samples):", w->latency,
 		(unsigned long long)f->lat_count);
 	for (int i = 0; i < FL_NPCT; i++) {
@@ -203,7 +209,8 @@ static json_t *primary_json(const struct fl_cell_figures *f)
 			 "ops_per_sec", "median", ci->mid,
 			 "lo", ci->ok ? json_real(ci->lo) : json_null(),
 			 "hi", ci->ok ? json_real(ci->hi) : json_null(),
-			 "rel_halfwidth", ci->ok ?
+			 "rel_halfwidth", ci->ok &&
+			 isfinite(fl_ci_rel_halfwidth(ci)) ?
 			 json_real(fl_ci_rel_halfwidth(ci)) : json_null(),
 			 "converged", ci->ok && !f->noisy);
 }

@@ -76,8 +76,10 @@ int fl_median_ci(const double *v, size_t n, double conf, struct fl_ci *ci)
 
 double fl_ci_rel_halfwidth(const struct fl_ci *ci)
 {
-	if (!ci->ok || ci->mid <= 0.0)
+	if (!ci->ok)
 		return -1.0;
+	if (ci->mid <= 0.0)
+		return ci->hi > ci->lo ? INFINITY : 0.0;
 	return (ci->hi - ci->lo) / 2.0 / ci->mid;
 }
 

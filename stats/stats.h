@@ -42,7 +42,9 @@ double fl_median(const double *v, size_t n);
  * 0, or -1 (ci->ok = 0) when n is too small for it. */
 int fl_median_ci(const double *v, size_t n, double conf, struct fl_ci *ci);
 /* (hi - lo) / 2 / mid: the interval's relative half-width; -1 when the
- * interval is n/a or the median is not positive. */
+ * interval is n/a; around a median of 0 (figures are never negative),
+ * 0 when the interval is the single point 0, else INFINITY: no relative
+ * precision, so NOISY. */
 double fl_ci_rel_halfwidth(const struct fl_ci *ci);
 /* NOISY: an interval exists and is wider than target (relative
  * half-width); a cell without an interval is not NOISY but "n/a". */

@@ -6,6 +6,7 @@
  * Benjamini-Hochberg adjustment, the geometric mean's interval, and
  * withheld percentiles, each on inputs whose answer is known.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -87,6 +88,21 @@ static void test_median_ci(void **state)
 	assert_close(ci.mid, 8.0);		/* the median still */
 	assert_close(fl_ci_rel_halfwidth(&ci), -1.0);
 	assert_false(fl_ci_noisy(&ci, 0.05));	/* n/a, not noisy */
+	{
+		/* about a median of 0: a point is precise, anything else
+		 * has no relative width (oversubscribed spinners that woke
+		 * nobody in most repetitions) */
+		const double z[] = { 0, 0, 0, 0, 0, 0 };
+		const double zw[] = { 0, 0, 0, 0, 90, 99 };
+		struct fl_ci c0;
+
+		assert_int_equal(fl_median_ci(z, 6, 0.95, &c0), 0);
+		assert_close(fl_ci_rel_halfwidth(&c0), 0.0);
+		assert_false(fl_ci_noisy(&c0, 0.05));
+		assert_int_equal(fl_median_ci(zw, 6, 0.95, &c0), 0);
+		assert_true(isinf(fl_ci_rel_halfwidth(&c0)));
+		assert_true(fl_ci_noisy(&c0, 0.05));
+	}
 	assert_int_equal(fl_median_ci(v, 6, 0.95, &ci), 0);
 	assert_close(ci.lo, 1.0);
 	assert_close(ci.hi, 10.0);
