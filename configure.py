@@ -67,11 +67,11 @@ LIBRARIES = {
                 "sleeping.c"],
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness
-    "stats": ["figures.c", "geomean.c", "percentile.c", "shift.c",
+    "stats": ["drift.c", "figures.c", "geomean.c", "percentile.c", "shift.c",
               "stats.c"],
     # the run directory: its one writer and its one reader
     "rundir": ["csv.c", "meta.c", "read.c", "read_bins.c", "read_cells.c",
-               "regular.c", "write.c"],
+               "read_times.c", "regular.c", "write.c"],
     # the matrix engine: matrix files, cells, visits, resume
     "sweep": ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
               "job_passes.c", "job_resume.c", "keys.c", "load.c",
@@ -79,7 +79,8 @@ LIBRARIES = {
               "threads.c"],
     # readers of run directories: the plots, the report, comparisons
     "report": ["machine.c", "report.c", "tables.c"],
-    "compare": ["compare.c", "match.c", "output.c", "plot.c", "verdict.c"],
+    "compare": ["compare.c", "drift.c", "match.c", "output.c", "plot.c",
+                "verdict.c"],
     "plot": ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
              "special.c", "threads.c", "timeline.c"],
     # the subcommands: parse flags, call a library, map to exit statuses

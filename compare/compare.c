@@ -46,8 +46,10 @@ static void md_legend(FILE *md, double delta)
 		"the adjusted p < %.2f;\n*equivalent*: within 1 +- %.1f%%; "
 		"*inconclusive*: neither; *undecided*: too few\nrepetitions "
 		"for an interval. Summaries: geometric means with a bootstrap "
-		"interval\nover cells. docs/statistics.md has the error "
-		"rates.\n\n", delta * 100, FL_ALPHA, delta * 100);
+		"interval\nover cells. A workload whose figures drifted over "
+		"the time of a run has its\nintervals widened by that drift. "
+		"docs/statistics.md has the error rates.\n\n", delta * 100,
+		FL_ALPHA, delta * 100);
 }
 
 static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
@@ -72,7 +74,7 @@ static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
 		fprintf(o.md, "## %s against %s\n\n", p->b->name,
 			p->a->name);
 		cmp_setup_warnings(p->a, p->b, o.md);
-		if (cmp_match(p)) {
+		if (cmp_match(p) || cmp_drift(p, o.md)) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
@@ -98,8 +100,10 @@ out:
 		rc = -EIO;
 	if (o.md && fclose(o.md))
 		rc = -EIO;
-	for (unsigned int k = 0; k < FL_COMPARE_MAX_RUNS; k++)
+	for (unsigned int k = 0; k < FL_COMPARE_MAX_RUNS; k++) {
 		free(pairs[k].cells);
+		free(pairs[k].drift);
+	}
 	return rc;
 }
 

@@ -7,12 +7,22 @@
 
 #include "compare/compare.h"
 #include "rundir/read.h"
+#include "stats/drift.h"
 
 struct cmp_cell {
 	const struct fl_rd_cell *a, *b;	/* NULL: absent from that run */
 	struct fl_shift s;		/* B/A of the primary figure */
 	double p_adjusted;		/* Benjamini-Hochberg, over the cells */
 	enum fl_verdict v;
+	double widened;			/* log: interval widened for drift */
+};
+
+/* A workload's drift over the time of each run (drift.c). */
+struct cmp_drift {
+	char workload[64];
+	struct fl_drift a, b;
+	double widen;			/* log: 0, or the larger drifted
+					 * spread */
 };
 
 struct cmp_pair {
@@ -21,6 +31,8 @@ struct cmp_pair {
 	unsigned long n;
 	unsigned int count[FL_NVERDICTS];
 	double delta;
+	struct cmp_drift *drift;
+	unsigned int ndrift;
 };
 
 /* match.c: the pair's cells, A's in order, then B's own; 0 or -1. */
@@ -29,6 +41,12 @@ int cmp_match(struct cmp_pair *p);
  * the count of warnings. */
 int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 		       FILE *md);
+/* drift.c: each workload's drift in either run, warned about (stderr,
+ * and md when not NULL); 0 or -1 (no memory). */
+int cmp_drift(struct cmp_pair *p, FILE *md);
+/* drift.c: how much (log) the workload's intervals widen; -1: unknown
+ * workload. */
+double cmp_widen_of(const struct cmp_pair *p, const char *workload);
 /* verdict.c: every cell's shift, adjusted p and verdict. */
 void cmp_judge(struct cmp_pair *p);
 /* output.c */

@@ -58,6 +58,13 @@ static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
 		snprintf(why, len, "NOISY in %s: interval of repetition "
 			 "against repetition", c->a->noisy && c->b->noisy ?
 			 "both" : c->a->noisy ? p->a->name : p->b->name);
+	if (c->v != FL_V_NONE && c->s.ok && c->widened > 0) {
+		size_t used = strlen(why);
+
+		snprintf(why + used, len - used, "%sdrift over time: widened "
+			 "by %.0f%%", used ? "; " : "",
+			 (exp(c->widened) - 1) * 100);
+	}
 }
 
 static void csv_row(FILE *f, const struct cmp_pair *p,
@@ -148,6 +155,7 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 	double *r = calloc(p->n + 1, sizeof(double));
 	const struct cmp_cell *one = NULL;
 	struct fl_geomean g;
+	double widened = 0.0;
 	size_t n = 0;
 
 	if (!r)
@@ -160,6 +168,7 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 			continue;
 		r[n++] = !w && c->a->lower_is_better ? 1.0 / c->s.ratio :
 			 c->s.ratio;
+		widened += c->widened;
 		one = c;
 	}
 	fl_geomean_ci(r, n, FL_CONFIDENCE, SUMMARY_SEED, &g);
@@ -174,13 +183,29 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 	}
 	if (!n)
 		return;
+	/*
+	 * A drifting workload can move all its cells at once: the interval
+	 * is widened by the mean of its cells' widening, which for one
+	 * workload is its own and overall weighs each by its cells (the
+	 * worst case of every drift pointing the same way). A single cell's
+	 * own interval is widened already.
+	 */
+	widened /= (double)n;
+	if (g.ok && !(n == 1 && one->s.ok)) {
+		g.lo *= exp(-widened);
+		g.hi *= exp(widened);
+	}
 	char line[512];
 	int len = snprintf(line, sizeof(line), "%s: geometric mean of %s "
 			   "over %zu cell%s %.4f", w ? w : "overall",
 			   w ? "B/A" : "B's speed relative to A", n,
 			   n == 1 ? "" : "s", g.mean);
 
-	if (g.ok)
+	if (g.ok && widened > 0)
+		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f], "
+			 "widened by %.0f%% for drift over time", g.lo, g.hi,
+			 (exp(widened) - 1) * 100);
+	else if (g.ok)
 		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f]",
 			 g.lo, g.hi);
 	else

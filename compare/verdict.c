@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Each matched cell's ratio, adjusted p-value and verdict. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,8 @@ void cmp_judge(struct cmp_pair *p)
 			continue;
 		fl_cell_shift(c->a->primary, c->a->nok, c->a->noisy,
 			      c->b->primary, c->b->nok, c->b->noisy, &c->s);
+		c->widened = fmax(0.0, cmp_widen_of(p, c->a->workload));
+		fl_shift_widen(&c->s, c->widened);
 		/* only cells that can get a verdict count as tests */
 		if (c->s.ok && pv && at) {
 			pv[k] = c->s.p;

@@ -180,6 +180,7 @@ int fl_rd_open(const char *dir, struct fl_rd_run *r, char *err,
 	}
 	free(text);
 	judge_primary(r);
+	fl_rd_rep_times(r);
 	return 0;
 }
 

@@ -59,6 +59,10 @@ struct fl_rd_cell {
 	unsigned int ndrifted;		/* ok ones whose busy-loop speed
 					 * moved beyond FL_BUSY_DRIFT_MAX */
 	double ops[FL_RD_MAX_REPS];	/* ops/s of the ok repetitions */
+	unsigned int ok_rep[FL_RD_MAX_REPS];	/* their rep column */
+	/* when each ok repetition started, seconds since the epoch, from
+	 * meta.json's cells_reps (read_times.c); NaN where it does not say */
+	double t_start[FL_RD_MAX_REPS];
 	double lat_p50[FL_RD_MAX_REPS];	/* their p50 latency (ns) */
 	uint64_t duration_ns;		/* of a repetition */
 	struct fl_rd_fig ops_per_sec, p50, p90, p99, p999, jain;
@@ -99,6 +103,11 @@ int fl_rd_parse_meta(struct fl_rd_run *r, const char *file, const char *text,
 		     size_t len, char *err, size_t errlen);
 int fl_rd_parse_hist(const char *file, const char *text, size_t len,
 		     struct fl_hist *h, char *err, size_t errlen);
+
+/* Fill every cell's t_start from meta.json (fl_rd_open does). A run
+ * without the times, or with one that does not parse, keeps NaN there:
+ * the times only serve the drift check, which then says it has none. */
+void fl_rd_rep_times(struct fl_rd_run *r);
 
 /* A string from meta.json by a dotted path ("machine.kernel"); "?" when
  * absent. Numbers come back formatted. */

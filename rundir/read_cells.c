@@ -433,6 +433,7 @@ static int add_row(struct cells_parse *p, struct row *w)
 		return 0;
 	for (size_t i = 0; i < NFIGS; i++)
 		a->v[i][c->nok] = v[i];
+	c->ok_rep[c->nok] = (unsigned int)rep;
 	c->nok++;
 	c->ndrifted += drifted(w);
 	add_extra(c, a, field(w, C_EXTRA));

@@ -278,3 +278,11 @@ void fl_bh_adjust(const double *p, size_t n, double *adj)
 	}
 	free(order);
 }
+
+void fl_shift_widen(struct fl_shift *s, double w)
+{
+	if (!s->ok || !(w > 0))
+		return;
+	s->lo *= exp(-w);
+	s->hi *= exp(w);
+}

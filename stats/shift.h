@@ -54,6 +54,13 @@ int fl_shift_ratio(const double *a, size_t na, const double *b, size_t nb,
 int fl_shift_ratio_by_reps(const double *a, size_t na, const double *b,
 			   size_t nb, double conf, struct fl_shift *s);
 
+/*
+ * The interval multiplied out by e^-w and e^w (w >= 0, log units): room
+ * for a change every cell of a workload shared, which the repetitions of
+ * one cell cannot show (stats/drift.h). No interval, or w = 0: unchanged.
+ */
+void fl_shift_widen(struct fl_shift *s, double w);
+
 /* The Benjamini-Hochberg adjustment of n p-values into adj (the false
  * discovery rate; valid for independent or positively dependent tests,
  * as cells sharing a machine are; Benjamini and Hochberg 1995). When no

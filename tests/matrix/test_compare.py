@@ -8,6 +8,11 @@
                     cells; NOISY cells in regimes judged repetition
                     against repetition (a false "faster" by the shift
                     alone); --delta; setup warnings; the summary lines
+  compare_drift     a workload whose every cell follows the machine's
+                    state over time, caught in opposite shares by two
+                    runs: warned about and widened, so not called
+                    faster, where a steady workload beside it still is
+                    called equivalent
 Ends with `compare: N passed, N failed` (tests/run.py reads it).
 """
 
@@ -137,7 +142,66 @@ def test_compare_verdicts(tmp):
           "missing run: %d %r" % (r.returncode, r.stderr))
 
 
-TESTS = [test_compare_verdicts]
+
+def drift_run(path, slow_passes):
+    """8 condvar cells (latency primary) and 8 steady hash cells, 8
+    passes 20 s apart; condvar's wake-ups cost 10.5 us in the passes
+    listed and 7.0 us in the others, for every cell at once."""
+    cells, starts = [], []
+    for i in range(16):
+        wl = "condvar" if i < 8 else "hash"
+        ops = []
+        for k in range(8):
+            if wl == "condvar":
+                lat = (10500 if k in slow_passes else 7000) * (1 + k / 1000)
+                ops.append(1e9 / lat)
+            else:
+                # noise that no pass shares: each cell its own order
+                ops.append(5e5 * (1 + ((k * 3 + i * 5) % 8 - 3.5) / 1000))
+        cells.append((wl, "futex2", 1 + i % 8, "", "ok", ops, ""))
+        starts.append({"cell": i, "rep_start": [
+            "2026-12-04T06:%02d:%02d.%03dZ" % (30 + (k * 20 + i) // 60,
+                                              (k * 20 + i) % 60, 7 * k)
+            for k in range(8)]})
+    fake_run(path, cells, meta_extra={
+        "cells_reps": starts,
+        "workloads": {"condvar": {"primary": "latency_p50"},
+                      "hash": {"primary": "throughput"}}})
+
+
+def test_compare_drift(tmp):
+    ra, rb = os.path.join(tmp, "A"), os.path.join(tmp, "B")
+    drift_run(ra, {0, 1, 2, 3, 4, 5})      # mostly slow wake-ups
+    drift_run(rb, {6, 7})                  # mostly fast
+    out = os.path.join(tmp, "cmp")
+    r = fl("compare", ra, rb, "--out", out, "--no-plot", check_rc=0)
+    for run in ("A", "B"):
+        check("condvar's figures drifted together over the time of %s "
+              % run in r.stderr, "no drift warning for %s: %r" %
+              (run, r.stderr))
+    check("hash's figures drifted" not in r.stderr,
+          "a steady workload called drifting: %r" % r.stderr)
+    rows = rows_of(os.path.join(out, "compare.csv"))
+    cv = [x for x in rows if x["workload"] == "condvar"]
+    check(len(cv) == 8, "condvar cells: %d" % len(cv))
+    for x in cv:
+        # B's medians are 7.0 us against A's 10.5: 0.667 within each run
+        check(abs(float(x["ratio"]) - 0.667) < 0.01, "ratio %s" % x["ratio"])
+        check(x["verdict"] == "inconclusive", "%s t%s: verdict %r" %
+              (x["workload"], x["threads"], x["verdict"]))
+        check("drift over time: widened by" in x["reason"],
+              "reason %r" % x["reason"])
+        check(float(x["ratio_hi"]) > 0.98, "interval %s-%s still excludes "
+              "1 - delta" % (x["ratio_lo"], x["ratio_hi"]))
+    for x in rows:
+        if x["workload"] == "hash":
+            check(x["verdict"] == "equivalent" and "drift" not in
+                  x["reason"], "hash: %r %r" % (x["verdict"], x["reason"]))
+    check(re.search(r"condvar: geometric mean of B/A over 8 cells 0\.66\d+ "
+                    r"\[[0-9.]+, [0-9.]+\], widened by \d+% for drift over "
+                    r"time", r.stdout), "condvar summary: %r" % r.stdout)
+
+TESTS = [test_compare_verdicts, test_compare_drift]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "compare"))

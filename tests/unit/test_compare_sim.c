@@ -23,7 +23,12 @@
  *     30);
  *   - over a whole matrix of 90 identical steady cells, adjusted by
  *     Benjamini-Hochberg, a comparison calls any cell faster or slower
- *     at most 5% of the time.
+ *     at most 5% of the time;
+ *   - a workload of 24 cells on a machine whose state all of them share,
+ *     switching between passes (compare's drift rule, stats/drift.h):
+ *     identical runs get faster or slower for at most 5% of the cells;
+ *     on a steady machine the rule fires in at most 1% of runs and a 10%
+ *     drop at 5% noise is still called for at least 80% of the cells.
  * The rates it prints are the ones docs/statistics.md quotes, with the
  * rate the shift interval alone would give on regimes (the reason NOISY
  * cells are judged repetition against repetition).
@@ -38,6 +43,7 @@
 #include <cmocka.h>
 
 #include "compare/compare.h"
+#include "stats/drift.h"
 #include "stats/shift.h"
 #include "stats/stats.h"
 #include "sweep/passes.h"
@@ -256,6 +262,149 @@ static void test_matrix_false_alarms(void **state)
 	assert_true(any <= MATRIX_TRIALS / 20);
 }
 
+#define WL_CELLS	24
+#define WL_TRIALS	200
+
+/*
+ * One run of a workload of WL_CELLS cells as a matrix makes it: a pass
+ * visits every cell that --reps auto has not stopped, and a repetition's
+ * time is its pass (and its place in it). On the shared machine every
+ * pass runs in one of two states, one 1.5 times the other (this VM's
+ * host waking an idle vCPU at once or late), switching with probability
+ * 0.25 between passes, with 2% noise within a state; on the steady one
+ * every repetition has 5% noise.
+ */
+struct wl_run {
+	struct run cell[WL_CELLS];
+	double t[WL_CELLS][FL_REPS_LIMIT];
+	struct fl_drift drift;
+};
+
+static void draw_workload(int shared, double level, uint64_t *rng,
+			  struct wl_run *w)
+{
+	static struct fl_spec spec;
+	static struct fl_cell_track t[WL_CELLS];
+	const double *v[WL_CELLS], *times[WL_CELLS];
+	unsigned int n[WL_CELLS];
+	int state = fl_uniform(rng) < 0.5, more = 1;
+
+	fl_spec_init(&spec, fl_workload_find("mutex"));
+	for (int c = 0; c < WL_CELLS; c++)
+		fl_track_init(&t[c], &spec);
+	for (unsigned int pass = 0; more; pass++) {
+		if (shared && pass && fl_uniform(rng) < 0.25)
+			state = !state;
+		more = 0;
+		for (int c = 0; c < WL_CELLS; c++) {
+			struct fl_cell_track *k = &t[c];
+			double f = shared ? (state ? 1.5 : 1.0) *
+				   lognormal(0.02, rng) : lognormal(0.05, rng);
+
+			if (k->visits >= k->reps &&
+			    (!k->reps_auto || fl_track_converged(k) ||
+			     k->visits >= k->reps_max))
+				continue;
+			w->t[c][k->nvalues] = pass + (double)c / WL_CELLS;
+			fl_track_add(k, 0, level * f);
+			more = 1;
+		}
+	}
+	for (int c = 0; c < WL_CELLS; c++) {
+		struct run *r = &w->cell[c];
+		struct fl_ci ci;
+
+		for (unsigned int i = 0; i < t[c].nvalues; i++)
+			r->v[i] = t[c].values[i];
+		r->n = t[c].nvalues;
+		fl_median_ci(r->v, r->n, FL_CONFIDENCE, &ci);
+		r->noisy = fl_ci_noisy(&ci, FL_NOISY_HALFWIDTH);
+		v[c] = r->v;
+		times[c] = w->t[c];
+		n[c] = r->n;
+	}
+	fl_drift_of_cells(v, times, n, WL_CELLS, &w->drift);
+}
+
+struct wl_rates {
+	double called;		/* share of cells called faster or slower */
+	double wanted;		/* share of cells with verdict `want` */
+	double drifted;		/* share of runs the drift rule fired on */
+};
+
+/* Two runs of the workload, B's level `shift`, compared as compare does
+ * (with the drift rule, or without it), WL_TRIALS times. */
+static void workload_rates(int shared, double shift, int rule,
+			   enum fl_verdict want, uint64_t seed,
+			   struct wl_rates *out)
+{
+	static struct wl_run a, b;
+	struct fl_shift s[WL_CELLS];
+	double p[WL_CELLS], adj[WL_CELLS];
+	unsigned long called = 0, wanted = 0, drifted = 0;
+	uint64_t rng = seed;
+
+	for (int i = 0; i < WL_TRIALS; i++) {
+		draw_workload(shared, 1.0, &rng, &a);
+		draw_workload(shared, shift, &rng, &b);
+		drifted += (unsigned long)a.drift.drifted + b.drift.drifted;
+		for (int c = 0; c < WL_CELLS; c++) {
+			cell_shift(&a.cell[c], &b.cell[c], 0, &s[c]);
+			if (rule)
+				fl_shift_widen(&s[c], fl_drift_widen(&a.drift,
+								     &b.drift));
+			p[c] = s[c].p;
+		}
+		fl_bh_adjust(p, WL_CELLS, adj);
+		for (int c = 0; c < WL_CELLS; c++) {
+			enum fl_verdict v = fl_verdict_of(&s[c], adj[c],
+							  FL_DELTA_DEFAULT, 0);
+
+			called += v == FL_V_FASTER || v == FL_V_SLOWER;
+			wanted += v == want;
+		}
+	}
+	out->called = (double)called / (WL_TRIALS * WL_CELLS);
+	out->wanted = (double)wanted / (WL_TRIALS * WL_CELLS);
+	out->drifted = (double)drifted / (2 * WL_TRIALS);
+}
+
+/* The machine's state, shared by the cells, differs between the runs:
+ * without the drift rule most cells are called; with it, few. */
+static void test_workload_shared_regimes(void **state)
+{
+	struct wl_rates with, without;
+
+	(void)state;
+	workload_rates(1, 1.0, 1, FL_NVERDICTS, 61, &with);
+	workload_rates(1, 1.0, 0, FL_NVERDICTS, 61, &without);
+	print_message("workload on a shared machine in regimes, identical "
+		      "runs: %.2f%% of cells called (%.2f%% without the "
+		      "drift rule); drift found in %.1f%% of runs\n",
+		      with.called * 100, without.called * 100,
+		      with.drifted * 100);
+	assert_true(with.called <= 0.05);
+	assert_true(without.called > with.called);
+}
+
+/* A steady machine: the rule seldom fires, and costs little power. */
+static void test_workload_steady(void **state)
+{
+	struct wl_rates same, drop;
+
+	(void)state;
+	workload_rates(0, 1.0, 1, FL_NVERDICTS, 62, &same);
+	workload_rates(0, 0.9, 1, FL_V_SLOWER, 63, &drop);
+	print_message("workload on a steady machine: drift found in %.2f%% "
+		      "of runs; identical runs %.2f%% of cells called; 10%% "
+		      "slower called slower for %.1f%% of cells\n",
+		      same.drifted * 100, same.called * 100,
+		      drop.wanted * 100);
+	assert_true(same.drifted <= 0.01);
+	assert_true(same.called <= 0.05);
+	assert_true(drop.wanted >= 0.80);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +414,8 @@ int main(void)
 		cmocka_unit_test(test_power_default_reps),
 		cmocka_unit_test(test_power_grows_with_reps),
 		cmocka_unit_test(test_matrix_false_alarms),
+		cmocka_unit_test(test_workload_shared_regimes),
+		cmocka_unit_test(test_workload_steady),
 	};
 
 	return cmocka_run_group_tests_name("compare_sim", tests, NULL, NULL);

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "stats/drift.h"
 #include "stats/percentile.h"
 #include "stats/shift.h"
 #include "stats/stats.h"
@@ -241,6 +242,57 @@ static void test_percentile_withheld(void **state)
 	assert_true(p.enough && p.lo < p.value && p.hi > p.value);
 }
 
+/*
+ * Drift over time: 90 residuals in time order. Without a trend, in an
+ * order no block shares, nothing is found; a step of 0.4 (log) after
+ * the first 30 is found, with the spread of the block medians that step;
+ * every value alike is no drift; too few values, no judgement.
+ */
+static void test_drift_over_time(void **state)
+{
+	double t[90], r[90];
+	struct fl_drift d;
+
+	(void)state;
+	uint64_t rng = 7;
+
+	for (int i = 0; i < 90; i++) {
+		t[i] = 1000.0 - i;	/* handed over out of order */
+		r[i] = 0.02 * (fl_uniform(&rng) - 0.5);
+	}
+	assert_int_equal(fl_drift_over_time(t, r, 90, &d), 0);
+	assert_true(d.ok);
+	assert_int_equal(d.n, 90);
+	assert_false(d.drifted);
+	assert_true(d.p > 0.05);
+	for (int i = 0; i < 90; i++)
+		r[i] += 1000.0 - t[i] >= 30 ? 0.0 : -0.4;	/* the first 30 */
+	assert_int_equal(fl_drift_over_time(t, r, 90, &d), 0);
+	assert_true(d.drifted);
+	assert_true(d.p < 1e-6);
+	assert_true(d.spread > 0.35 && d.spread < 0.5);
+	for (int i = 0; i < 90; i++)
+		r[i] = 0.0;
+	assert_int_equal(fl_drift_over_time(t, r, 90, &d), 0);
+	assert_false(d.drifted);
+	assert_close(d.p, 1.0);
+	t[3] = NAN;		/* an unknown time is left out */
+	assert_int_equal(fl_drift_over_time(t, r, FL_DRIFT_MIN_N, &d), -1);
+	assert_false(d.ok);
+	assert_int_equal(d.n, FL_DRIFT_MIN_N - 1);
+	/* the widening is the larger spread of a run that drifted */
+	{
+		struct fl_drift a = { .ok = 1, .spread = 0.3, .drifted = 1 };
+		struct fl_drift b = { .ok = 1, .spread = 0.5, .drifted = 0 };
+
+		assert_close(fl_drift_widen(&a, &b), 0.3);
+		b.drifted = 1;
+		assert_close(fl_drift_widen(&a, &b), 0.5);
+		a.drifted = b.drifted = 0;
+		assert_close(fl_drift_widen(&a, &b), 0.0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_bh_adjust),
 		cmocka_unit_test(test_geomean),
 		cmocka_unit_test(test_percentile_withheld),
+		cmocka_unit_test(test_drift_over_time),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

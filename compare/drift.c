@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine's drift over time within each run, per workload
+ * (stats/drift.h), and what it does to a comparison: a workload whose
+ * figures moved together over the time of either run can differ between
+ * the runs by as much as they moved, in every cell at once, so its cells'
+ * intervals and its summary are widened by that spread, and compare says
+ * why. Each run's ok cells of the workload count, whether or not the
+ * other run has them: the drift is the run's.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/internal.h"
+
+/* A run's drift over time for one workload, from its ok cells (their
+ * primary figures, positive, and when each repetition started). */
+static void drift_of(const struct fl_rd_run *r, const char *workload,
+		     struct fl_drift *d)
+{
+	const double **v = calloc(r->ncells + 1, sizeof(*v));
+	const double **t = calloc(r->ncells + 1, sizeof(*t));
+	unsigned int *n = calloc(r->ncells + 1, sizeof(*n));
+	size_t k = 0;
+
+	memset(d, 0, sizeof(*d));
+	for (unsigned long i = 0; v && t && n && i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+
+		if (strcmp(c->workload, workload) || strcmp(c->status, "ok"))
+			continue;
+		v[k] = c->primary;
+		t[k] = c->t_start;
+		n[k++] = c->nok;
+	}
+	if (v && t && n)
+		fl_drift_of_cells(v, t, n, k, d);
+	free(v);
+	free(t);
+	free(n);
+}
+
+static void warn(const struct cmp_drift *w, const struct fl_rd_run *r,
+		 const struct fl_drift *d, FILE *md)
+{
+	fprintf(stderr, "futexlab compare: warning: %s's figures drifted "
+		"together over the time of %s (Kruskal-Wallis p %.2g across "
+		"%d blocks of its repetitions; their medians up to %.0f%% "
+		"apart): a change of the machine that the runs may have "
+		"caught in different shares, so %s's cell intervals and "
+		"summary are widened by %.0f%%\n", w->workload, r->name, d->p,
+		FL_DRIFT_BLOCKS, (exp(d->spread) - 1) * 100, w->workload,
+		(exp(w->widen) - 1) * 100);
+	if (md)
+		fprintf(md, "- **warning**: %s drifted over the time of %s "
+			"(p %.2g; block medians up to %.0f%% apart): its "
+			"intervals are widened by %.0f%%\n", w->workload,
+			r->name, d->p, (exp(d->spread) - 1) * 100,
+			(exp(w->widen) - 1) * 100);
+}
+
+int cmp_drift(struct cmp_pair *p, FILE *md)
+{
+	p->ndrift = 0;
+	p->drift = calloc(p->n + 1, sizeof(*p->drift));
+	if (!p->drift)
+		return -1;
+	for (unsigned long i = 0; i < p->n; i++) {
+		const struct fl_rd_cell *c = p->cells[i].a ? p->cells[i].a :
+					     p->cells[i].b;
+		struct cmp_drift *w;
+
+		if (cmp_widen_of(p, c->workload) >= 0)
+			continue;	/* seen */
+		w = &p->drift[p->ndrift++];
+		snprintf(w->workload, sizeof(w->workload), "%s", c->workload);
+		drift_of(p->a, c->workload, &w->a);
+		drift_of(p->b, c->workload, &w->b);
+		w->widen = fl_drift_widen(&w->a, &w->b);
+		if (w->a.drifted)
+			warn(w, p->a, &w->a, md);
+		if (w->b.drifted)
+			warn(w, p->b, &w->b, md);
+	}
+	return 0;
+}
+
+double cmp_widen_of(const struct cmp_pair *p, const char *workload)
+{
+	for (unsigned int i = 0; i < p->ndrift; i++)
+		if (!strcmp(p->drift[i].workload, workload))
+			return p->drift[i].widen;
+	return -1.0;
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * When each ok repetition of a run started: meta.json's cells_reps, one
+ * entry per cell ({"cell": I, "rep_start": ["2026-12-04T06:38:19.107Z",
+ * ...]}), the rep column indexing rep_start. Read leniently: the times
+ * serve one check (the drift over time, stats/drift.h), so a run from an
+ * older futexlab, or a time that is not a UTC timestamp of this form,
+ * leaves NaN and the check reports that it had too few times.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "rundir/read.h"
+
+/* "YYYY-MM-DDTHH:MM:SS[.fff]Z" as seconds since the epoch, or NaN */
+static double utc_seconds(const char *s)
+{
+	struct tm tm = { 0 };
+	int y, mo, d, h, mi, sec, used = 0;
+	unsigned int ms = 0;
+	char z = 0;
+
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec,
+		   &used) != 6 || used != 19)
+		return NAN;
+	s += used;
+	if (*s == '.') {
+		int digits = 0;
+
+		while (s[1 + digits] >= '0' && s[1 + digits] <= '9' &&
+		       digits < 9)
+			digits++;
+		if (digits != 3 || sscanf(s + 1, "%3u", &ms) != 1)
+			return NAN;
+		s += 4;
+	}
+	if (sscanf(s, "%c", &z) != 1 || z != 'Z' || s[1] ||
+	    y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
+	    mi > 59 || sec > 60 || h < 0 || mi < 0 || sec < 0)
+		return NAN;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	return (double)timegm(&tm) + ms / 1000.0;
+}
+
+static struct fl_rd_cell *cell_of(struct fl_rd_run *r, json_t *index)
+{
+	if (!json_is_integer(index) || json_integer_value(index) < 0)
+		return NULL;
+	for (unsigned long i = 0; i < r->ncells; i++)
+		if (r->cells[i].index ==
+		    (unsigned long)json_integer_value(index))
+			return &r->cells[i];
+	return NULL;
+}
+
+void fl_rd_rep_times(struct fl_rd_run *r)
+{
+	json_t *all = fl_rd_meta_json(r, "cells_reps"), *entry;
+	size_t k;
+
+	for (unsigned long i = 0; i < r->ncells; i++)
+		for (unsigned int j = 0; j < FL_RD_MAX_REPS; j++)
+			r->cells[i].t_start[j] = NAN;
+	if (!json_is_array(all))
+		return;
+	json_array_foreach(all, k, entry) {
+		struct fl_rd_cell *c = cell_of(r, json_object_get(entry,
+								  "cell"));
+		json_t *starts = json_object_get(entry, "rep_start");
+
+		if (!c || !json_is_array(starts))
+			continue;
+		for (unsigned int j = 0; j < c->nok; j++) {
+			json_t *s = json_array_get(starts, c->ok_rep[j]);
+
+			if (json_is_string(s))
+				c->t_start[j] = utc_seconds(
+					json_string_value(s));
+		}
+	}
+}
