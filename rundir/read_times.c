@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -49,30 +50,39 @@ static double utc_seconds(const char *s)
 	return (double)timegm(&tm) + ms / 1000.0;
 }
 
-static struct fl_rd_cell *cell_of(struct fl_rd_run *r, json_t *index)
+/* The cell with this index through pos (index -> place, -1: none) */
+static struct fl_rd_cell *cell_of(struct fl_rd_run *r, const long *pos,
+				  unsigned long npos, json_t *index)
 {
-	if (!json_is_integer(index) || json_integer_value(index) < 0)
+	json_int_t i = json_is_integer(index) ? json_integer_value(index) : -1;
+
+	if (i < 0 || (unsigned long long)i >= npos || pos[i] < 0)
 		return NULL;
-	for (unsigned long i = 0; i < r->ncells; i++)
-		if (r->cells[i].index ==
-		    (unsigned long)json_integer_value(index))
-			return &r->cells[i];
-	return NULL;
+	return &r->cells[pos[i]];
 }
 
 void fl_rd_rep_times(struct fl_rd_run *r)
 {
 	json_t *all = fl_rd_meta_json(r, "cells_reps"), *entry;
+	unsigned long npos = 0;
+	long *pos;
 	size_t k;
 
-	for (unsigned long i = 0; i < r->ncells; i++)
+	for (unsigned long i = 0; i < r->ncells; i++) {
 		for (unsigned int j = 0; j < FL_RD_MAX_REPS; j++)
 			r->cells[i].t_start[j] = NAN;
-	if (!json_is_array(all))
+		if (r->cells[i].index >= npos)
+			npos = r->cells[i].index + 1;
+	}
+	if (!json_is_array(all) || !(pos = malloc((npos + 1) * sizeof(*pos))))
 		return;
+	for (unsigned long i = 0; i < npos; i++)
+		pos[i] = -1;
+	for (unsigned long i = 0; i < r->ncells; i++)
+		pos[r->cells[i].index] = (long)i;
 	json_array_foreach(all, k, entry) {
-		struct fl_rd_cell *c = cell_of(r, json_object_get(entry,
-								  "cell"));
+		struct fl_rd_cell *c = cell_of(r, pos, npos,
+					       json_object_get(entry, "cell"));
 		json_t *starts = json_object_get(entry, "rep_start");
 
 		if (!c || !json_is_array(starts))
@@ -85,4 +95,5 @@ void fl_rd_rep_times(struct fl_rd_run *r)
 					json_string_value(s));
 		}
 	}
+	free(pos);
 }
