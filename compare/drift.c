@@ -14,33 +14,6 @@
 
 #include "compare/internal.h"
 
-/* A run's drift over time for one workload, from its ok cells (their
- * primary figures, positive, and when each repetition started). */
-static void drift_of(const struct fl_rd_run *r, const char *workload,
-		     struct fl_drift *d)
-{
-	const double **v = calloc(r->ncells + 1, sizeof(*v));
-	const double **t = calloc(r->ncells + 1, sizeof(*t));
-	unsigned int *n = calloc(r->ncells + 1, sizeof(*n));
-	size_t k = 0;
-
-	memset(d, 0, sizeof(*d));
-	for (unsigned long i = 0; v && t && n && i < r->ncells; i++) {
-		const struct fl_rd_cell *c = &r->cells[i];
-
-		if (strcmp(c->workload, workload) || strcmp(c->status, "ok"))
-			continue;
-		v[k] = c->primary;
-		t[k] = c->t_start;
-		n[k++] = c->nok;
-	}
-	if (v && t && n)
-		fl_drift_of_cells(v, t, n, k, d);
-	free(v);
-	free(t);
-	free(n);
-}
-
 static void warn(const struct cmp_drift *w, const struct fl_rd_run *r,
 		 const struct fl_drift *d, FILE *md)
 {
@@ -75,8 +48,8 @@ int cmp_drift(struct cmp_pair *p, FILE *md)
 			continue;	/* seen */
 		w = &p->drift[p->ndrift++];
 		snprintf(w->workload, sizeof(w->workload), "%s", c->workload);
-		drift_of(p->a, c->workload, &w->a);
-		drift_of(p->b, c->workload, &w->b);
+		fl_rd_drift(p->a, c->workload, &w->a);
+		fl_rd_drift(p->b, c->workload, &w->b);
 		w->widen = fl_drift_widen(&w->a, &w->b);
 		if (w->a.drifted)
 			warn(w, p->a, &w->a, md);

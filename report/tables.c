@@ -12,6 +12,7 @@
 #include "report/internal.h"
 #include "spec/workload.h"
 #include "stats/figures.h"
+#include "stats/drift.h"
 #include "stats/percentile.h"
 #include "stats/stats.h"
 
@@ -113,6 +114,31 @@ static int cell_row(FILE *f, const struct fl_rd_run *r,
 	return c->noisy;
 }
 
+/* Whether the workload's figures moved together over the run's time:
+ * what a comparison with another run must allow for (compare widens by
+ * it; docs/statistics.md). */
+static void drift_line(FILE *f, const struct fl_rd_run *r, const char *w)
+{
+	struct fl_drift d;
+
+	if (fl_rd_drift(r, w, &d))
+		fprintf(f, "Drift over time: not judged (%zu timed "
+			"repetitions, %d needed).\n\n", d.n, FL_DRIFT_MIN_N);
+	else if (d.drifted)
+		fprintf(f, "**Drift over time**: the repetitions of all these "
+			"cells moved together over the run (Kruskal-Wallis p "
+			"%.2g across %d blocks by start time; block medians up "
+			"to %.0f%% apart). The machine changed while the run "
+			"ran; a run that caught its states in other shares "
+			"differs by up to that much, and compare widens its "
+			"intervals by it.\n\n", d.p, FL_DRIFT_BLOCKS,
+			(exp(d.spread) - 1) * 100);
+	else
+		fprintf(f, "Drift over time: none found (Kruskal-Wallis p "
+			"%.2g across %d blocks of %zu repetitions by start "
+			"time).\n\n", d.p, FL_DRIFT_BLOCKS, d.n);
+}
+
 void report_workload(FILE *f, const struct fl_rd_run *r, const char *w)
 {
 	unsigned int n = 0, noisy = 0, na = 0;
@@ -151,6 +177,7 @@ void report_workload(FILE *f, const struct fl_rd_run *r, const char *w)
 		"than +-%.0f%%), %u without an interval (fewer than %d ok "
 		"repetitions).\n\n", n, n == 1 ? "" : "s", noisy,
 		FL_NOISY_HALFWIDTH * 100, na, FL_CI_MIN_N);
+	drift_line(f, r, w);
 	plots(f, r, w);
 }
 

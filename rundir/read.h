@@ -108,6 +108,12 @@ int fl_rd_parse_hist(const char *file, const char *text, size_t len,
  * without the times, or with one that does not parse, keeps NaN there:
  * the times only serve the drift check, which then says it has none. */
 void fl_rd_rep_times(struct fl_rd_run *r);
+/* The workload's drift over the time of the run, from its ok cells'
+ * primary figures and their times (stats/drift.h); 0, or -1 (d->ok = 0:
+ * too few timed repetitions, d->n of them). */
+struct fl_drift;
+int fl_rd_drift(const struct fl_rd_run *r, const char *workload,
+		struct fl_drift *d);
 
 /* A string from meta.json by a dotted path ("machine.kernel"); "?" when
  * absent. Numbers come back formatted. */

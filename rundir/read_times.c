@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * When each ok repetition of a run started: meta.json's cells_reps, one
+ * The time axis of a run: when each ok repetition started, and whether a
+ * workload's figures drifted over that time (stats/drift.h).
+ *
+ * The times are meta.json's cells_reps, one
  * entry per cell ({"cell": I, "rep_start": ["2026-12-04T06:38:19.107Z",
  * ...]}), the rep column indexing rep_start. Read leniently: the times
  * serve one check (the drift over time, stats/drift.h), so a run from an
@@ -14,6 +17,7 @@
 #include <time.h>
 
 #include "rundir/read.h"
+#include "stats/drift.h"
 
 /* "YYYY-MM-DDTHH:MM:SS[.fff]Z" as seconds since the epoch, or NaN */
 static double utc_seconds(const char *s)
@@ -21,7 +25,6 @@ static double utc_seconds(const char *s)
 	struct tm tm = { 0 };
 	int y, mo, d, h, mi, sec, used = 0;
 	unsigned int ms = 0;
-	char z = 0;
 
 	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec,
 		   &used) != 6 || used != 19)
@@ -37,9 +40,9 @@ static double utc_seconds(const char *s)
 			return NAN;
 		s += 4;
 	}
-	if (sscanf(s, "%c", &z) != 1 || z != 'Z' || s[1] ||
-	    y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
-	    mi > 59 || sec > 60 || h < 0 || mi < 0 || sec < 0)
+	if (strcmp(s, "Z") || y < 1970 || mo < 1 || mo > 12 || d < 1 ||
+	    d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 ||
+	    sec > 60)
 		return NAN;
 	tm.tm_year = y - 1900;
 	tm.tm_mon = mo - 1;
@@ -96,4 +99,31 @@ void fl_rd_rep_times(struct fl_rd_run *r)
 		}
 	}
 	free(pos);
+}
+
+int fl_rd_drift(const struct fl_rd_run *r, const char *workload,
+		struct fl_drift *d)
+{
+	const double **v = calloc(r->ncells + 1, sizeof(*v));
+	const double **t = calloc(r->ncells + 1, sizeof(*t));
+	unsigned int *n = calloc(r->ncells + 1, sizeof(*n));
+	size_t k = 0;
+	int rc = -1;
+
+	memset(d, 0, sizeof(*d));
+	for (unsigned long i = 0; v && t && n && i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+
+		if (strcmp(c->workload, workload) || strcmp(c->status, "ok"))
+			continue;
+		v[k] = c->primary;
+		t[k] = c->t_start;
+		n[k++] = c->nok;
+	}
+	if (v && t && n)
+		rc = fl_drift_of_cells(v, t, n, k, d);
+	free(v);
+	free(t);
+	free(n);
+	return rc;
 }

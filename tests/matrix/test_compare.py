@@ -22,7 +22,7 @@ import sys
 
 sys.dont_write_bytecode = True  # runs.py leaves no __pycache__
 import runs  # noqa: E402
-from runs import check, fake_run, fl, reps, rows_of  # noqa: E402
+from runs import check, drift_run, fake_run, fl, reps, rows_of  # noqa: E402
 
 
 # A cell whose repetitions come in two regimes (1 and 2 M/s), run twice
@@ -141,32 +141,6 @@ def test_compare_verdicts(tmp):
     check(r.returncode == 2 and "not a run directory" in r.stderr,
           "missing run: %d %r" % (r.returncode, r.stderr))
 
-
-
-def drift_run(path, slow_passes):
-    """8 condvar cells (latency primary) and 8 steady hash cells, 8
-    passes 20 s apart; condvar's wake-ups cost 10.5 us in the passes
-    listed and 7.0 us in the others, for every cell at once."""
-    cells, starts = [], []
-    for i in range(16):
-        wl = "condvar" if i < 8 else "hash"
-        ops = []
-        for k in range(8):
-            if wl == "condvar":
-                lat = (10500 if k in slow_passes else 7000) * (1 + k / 1000)
-                ops.append(1e9 / lat)
-            else:
-                # noise that no pass shares: each cell its own order
-                ops.append(5e5 * (1 + ((k * 3 + i * 5) % 8 - 3.5) / 1000))
-        cells.append((wl, "futex2", 1 + i % 8, "", "ok", ops, ""))
-        starts.append({"cell": i, "rep_start": [
-            "2026-12-04T06:%02d:%02d.%03dZ" % (30 + (k * 20 + i) // 60,
-                                              (k * 20 + i) % 60, 7 * k)
-            for k in range(8)]})
-    fake_run(path, cells, meta_extra={
-        "cells_reps": starts,
-        "workloads": {"condvar": {"primary": "latency_p50"},
-                      "hash": {"primary": "throughput"}}})
 
 
 def test_compare_drift(tmp):

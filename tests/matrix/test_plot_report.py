@@ -8,7 +8,10 @@
                     only where their rows exist
   report            report.md: tables, intervals (n/a with too few
                     repetitions), withheld percentiles, skipped reasons,
-                    plots
+                    plots; a run without repetition times: drift over
+                    time not judged
+  report_drift      a workload whose cells all follow the machine over
+                    time is reported as drifting, a steady one as not
 Ends with `plot_report: N passed, N failed` (tests/run.py reads it).
 """
 
@@ -20,7 +23,7 @@ import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True  # runs.py leaves no __pycache__
 import runs  # noqa: E402
-from runs import Failure, check, fake_run, fl  # noqa: E402
+from runs import Failure, check, drift_run, fake_run, fl  # noqa: E402
 
 
 def synthetic_run(path):
@@ -118,9 +121,23 @@ def test_report(tmp):
     check("| n/a |" in row and "NOISY" not in row, "row 0: %s" % row)
     # 200 samples: p99.9 withheld, the count beside it
     check("| n/e |" in row and "| 200 |" in row, "row 0: %s" % row)
+    check("Drift over time: not judged" in md, "no times, yet judged")
 
 
-TESTS = [test_plot_smoke, test_report]
+def test_report_drift(tmp):
+    run = os.path.join(tmp, "run")
+    drift_run(run, {0, 1, 2, 3, 4, 5})
+    fl("report", run, check_rc=0)
+    md = open(os.path.join(run, "report.md")).read()
+    cv = md[md.index("## condvar"):md.index("## hash")]
+    hs = md[md.index("## hash"):]
+    check("**Drift over time**: the repetitions of all these cells moved "
+          "together" in cv, "condvar's drift not reported: %r" % cv)
+    check("Drift over time: none found" in hs and "**Drift" not in hs,
+          "hash reported as drifting: %r" % hs)
+
+
+TESTS = [test_plot_smoke, test_report, test_report_drift]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "plot_report"))
