@@ -69,7 +69,8 @@ KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_bad_input.c", "kmodtest_kill9.c",
                     "kmodtest_pi.c", "kmodtest_pi_chain.c",
                     "kmodtest_stress.c",
-                    "kmodtest_safety.c", "kmodtest_fuzz.c",
+                    "kmodtest_safety.c", "kmodtest_safety_pi.c",
+                    "kmodtest_fuzz.c",
                     "kmodtest_owner_death.c",
                     "kmodtest_waitv.c", "kmodtest_adaptive.c"]
 
