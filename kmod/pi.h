@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * futexlab PI internals shared by pi.c (lock, unlock, boosting) and
- * pi_chain.c (who is blocked on what, who is boosted, the chain walk).
+ * futexlab PI internals shared by pi.c (lock, unlock), pi_boost.c (the
+ * owner's boost) and pi_chain.c (who is blocked on what, who is boosted,
+ * the chain walk).
  */
 #ifndef _FUTEXLAB_PI_H
 #define _FUTEXLAB_PI_H
@@ -100,8 +101,10 @@ unsigned int __flk_pi_chain_value(struct flk_q *q, struct task_struct *owner,
 				  struct flk_pi_path *path);
 int flk_pi_chain_walk(struct flk_pi_state *start, struct task_struct *origin);
 
-/* pi.c */
+/* pi_boost.c */
 unsigned int flk_rt_prio(struct task_struct *p);
+struct flk_q *__flk_pi_top(struct flk_bucket *hb, struct flk_key *key);
+void flk_pi_restore(struct flk_pi_state *pi);
 bool flk_pi_adjust_one(struct flk_pi_state *pi, struct task_struct **ownerp);
 
 #endif /* _FUTEXLAB_PI_H */
