@@ -292,14 +292,16 @@ struct holder {
 static void *holder_main(void *p)
 {
 	struct holder *h = p;
+	int zero = 0;
 
 	if (h->flags)
 		set_attr(0, SCHED_OTHER, 0, h->flags);
 	h->tid = self_tid();
 	h->ret = k_pi(h->fd, FUTEXLAB_IOC_TRYLOCK_PI, h->w, 0);
-	h->state = 1;
-	while (h->state != 2)
-		usleep(1000);
+	/* holding, unless the test gave up waiting for it meanwhile */
+	if (atomic_compare_exchange_strong(&h->state, &zero, 1))
+		while (h->state != 2)
+			usleep(1000);
 	if (!h->ret)
 		h->ret = k_pi(h->fd, FUTEXLAB_IOC_UNLOCK_PI, h->w, 0);
 	h->state = 3;
@@ -322,47 +324,82 @@ static void stop_holder(struct holder *h, pthread_t th)
 	pthread_join(th, NULL);
 }
 
+/* A PI case: a shared page, a file of the design, an owner of p[0]. */
+struct pi_case {
+	uint32_t *p;
+	int fd;
+	struct holder h;
+	pthread_t th;
+};
+
+static void pi_case_free(struct pi_case *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	if (c->p)
+		munmap(c->p, 4096);
+}
+
+/* Set @c up, its owner first given sched_setattr @flags; 0, or -1 with
+ * the failure reported and nothing left running. */
+static int pi_case_open(struct pi_case *c, uint32_t design, uint64_t flags)
+{
+	memset(c, 0, sizeof(*c));
+	c->p = shared_words();
+	c->fd = open_design(design, 0);
+	if (c->fd < 0 || !c->p) {
+		fail("setup");
+		pi_case_free(c);
+		return -1;
+	}
+	c->h.fd = c->fd;
+	c->h.w = &c->p[0];
+	c->h.flags = flags;
+	if (start_holder(&c->h, &c->th)) {
+		fail("holder: %d", c->h.ret);
+		stop_holder(&c->h, c->th);
+		pi_case_free(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* A waiter on @c's word at @prio (0: none, -1: DEADLINE) until @deadline */
+static void pi_case_waiter(const struct pi_case *c, struct pi_waiter *a,
+			   int prio, uint64_t deadline)
+{
+	memset(a, 0, sizeof(*a));
+	a->fd = c->fd;
+	a->w = &c->p[0];
+	a->prio = prio;
+	a->deadline = deadline;
+}
+
 int t_pi_reset_on_fork(uint32_t design)
 {
-	uint32_t *p = shared_words();
-	struct holder h = { 0 };
-	struct pi_waiter a = { 0 };
+	struct pi_waiter a;
 	struct sched_attr_k at;
-	pthread_t th, tw;
-	int fd = open_design(design, 0), max, ret = -1;
+	struct pi_case c;
+	pthread_t tw;
+	int max, ret = -1;
 
-	if (fd < 0 || !p)
-		return fail("setup"), -1;
-	h.fd = fd;
-	h.w = &p[0];
-	h.flags = SCHED_FLAG_RESET_ON_FORK;
-	if (start_holder(&h, &th)) {
-		fail("holder: %d", h.ret);
-		goto out_holder;
-	}
-	a.fd = fd;
-	a.w = &p[0];
-	a.prio = 50;
-	a.deadline = now_ns() + WAITER_BOUND;
+	if (pi_case_open(&c, design, SCHED_FLAG_RESET_ON_FORK))
+		return -1;
+	pi_case_waiter(&c, &a, 50, now_ns() + WAITER_BOUND);
 	start_pi_waiter(&a, &tw);
-	watch_policy(&a, h.tid, &max);
+	watch_policy(&a, c.h.tid, &max);
 	pthread_join(tw, NULL);
-	get_attr(h.tid, &at);
-	if (max != 50) {
+	get_attr(c.h.tid, &at);
+	if (max != 50)
 		fail("owner not boosted (FIFO %d)", max);
-		goto out_holder;
-	}
-	if (at.sched_policy != SCHED_OTHER ||
-	    !(at.sched_flags & SCHED_FLAG_RESET_ON_FORK)) {
+	else if (at.sched_policy != SCHED_OTHER ||
+		 !(at.sched_flags & SCHED_FLAG_RESET_ON_FORK))
 		fail("owner restored to policy %u flags %#llx, was SCHED_OTHER with RESET_ON_FORK",
 		     at.sched_policy, (unsigned long long)at.sched_flags);
-		goto out_holder;
-	}
-	ret = 0;
-out_holder:
-	stop_holder(&h, th);
-	close(fd);
-	munmap(p, 4096);
+	else
+		ret = 0;
+	stop_holder(&c.h, c.th);
+	pi_case_free(&c);
 	return ret;
 }
 
@@ -370,78 +407,55 @@ out_holder:
 /* A waiter raised from FIFO 20 to 40 while queued: the boost follows. */
 int t_pi_live_prio(uint32_t design)
 {
-	uint32_t *p = shared_words();
-	struct holder h = { 0 };
-	struct pi_waiter a = { 0 }, b = { 0 };
-	pthread_t th, ta, tb;
-	int fd = open_design(design, 0), ret = -1;
+	struct pi_waiter a, b;
+	struct pi_case c;
+	pthread_t ta, tb;
+	int ret = -1;
 
-	if (fd < 0 || !p)
-		return fail("setup"), -1;
-	h.fd = fd;
-	h.w = &p[0];
-	if (start_holder(&h, &th)) {
-		fail("holder");
-		goto out;
-	}
-	a.fd = b.fd = fd;
-	a.w = b.w = &p[0];
-	a.prio = 20;
-	b.prio = 10;
-	a.deadline = b.deadline = now_ns() + 5 * SEC;
+	if (pi_case_open(&c, design, 0))
+		return -1;
+	pi_case_waiter(&c, &a, 20, now_ns() + 5 * SEC);
+	pi_case_waiter(&c, &b, 10, a.deadline);
 	start_pi_waiter(&a, &ta);
-	if (wait_fifo(h.tid, 20)) {
+	if (wait_fifo(c.h.tid, 20)) {
 		fail("owner not boosted to 20 by the first waiter");
 		goto out_a;
 	}
 	set_fifo(a.tid, 40);
 	start_pi_waiter(&b, &tb);	/* a new waiter: the boost is redone */
-	if (wait_fifo(h.tid, 40)) {
+	if (wait_fifo(c.h.tid, 40))
 		fail("owner not boosted to 40 after its waiter was raised to 40");
-		goto out_b;
-	}
-	ret = 0;
-out_b:
-	stop_holder(&h, th);	/* hands over to a, then a times out... */
+	else
+		ret = 0;
+	stop_holder(&c.h, c.th);	/* hands over to a, then a times out... */
 	pthread_join(ta, NULL);
-	k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &p[0], 0);
+	k_pi(c.fd, FUTEXLAB_IOC_UNLOCK_PI, &c.p[0], 0);
 	pthread_join(tb, NULL);
 	goto out;
 out_a:
-	stop_holder(&h, th);
+	stop_holder(&c.h, c.th);
 	pthread_join(ta, NULL);
 out:
-	close(fd);
-	munmap(p, 4096);
+	pi_case_free(&c);
 	return ret;
 }
 
 /* A SCHED_DEADLINE waiter boosts the owner to the top real-time priority. */
 int t_pi_dl_waiter(uint32_t design)
 {
-	uint32_t *p = shared_words();
-	struct holder h = { 0 };
-	struct pi_waiter a = { 0 };
+	struct pi_waiter a;
 	struct sched_attr_k at;
-	pthread_t th, ta;
-	int fd = open_design(design, 0), max, ret = -1;
+	struct pi_case c;
+	pthread_t ta;
+	int max, ret = -1;
 
-	if (fd < 0 || !p)
-		return fail("setup"), -1;
-	h.fd = fd;
-	h.w = &p[0];
-	if (start_holder(&h, &th)) {
-		fail("holder");
-		goto out;
-	}
-	a.fd = fd;
-	a.w = &p[0];
-	a.prio = -1;
-	a.deadline = now_ns() + WAITER_BOUND;
+	if (pi_case_open(&c, design, 0))
+		return -1;
+	pi_case_waiter(&c, &a, -1, now_ns() + WAITER_BOUND);
 	start_pi_waiter(&a, &ta);
-	watch_policy(&a, h.tid, &max);
+	watch_policy(&a, c.h.tid, &max);
 	pthread_join(ta, NULL);
-	get_attr(h.tid, &at);
+	get_attr(c.h.tid, &at);
 	if (a.ret <= -1000) {
 		fail("could not become SCHED_DEADLINE: %s",
 		     strerror(-(a.ret + 1000)));
@@ -453,69 +467,53 @@ int t_pi_dl_waiter(uint32_t design)
 	} else {
 		ret = 0;
 	}
-	stop_holder(&h, th);
-out:
-	close(fd);
-	munmap(p, 4096);
+	stop_holder(&c.h, c.th);
+	pi_case_free(&c);
 	return ret;
 }
 
 /* LOCK_PI takes a word found free while a waiter is queued: boost moves. */
 int t_pi_free_take(uint32_t design)
 {
-	uint32_t *p = shared_words();
-	struct holder h = { 0 };
-	struct pi_waiter a = { 0 };
-	pthread_t th, ta;
-	int fd = open_design(design, 0), r, ret = -1;
+	struct pi_waiter a;
+	struct pi_case c;
+	uint32_t *w;
+	pthread_t ta;
+	int r, ret = -1;
 
-	if (fd < 0 || !p)
-		return fail("setup"), -1;
-	h.fd = fd;
-	h.w = &p[0];
-	if (start_holder(&h, &th)) {
-		fail("holder");
-		goto out;
-	}
-	a.fd = fd;
-	a.w = &p[0];
-	a.prio = 30;
-	a.deadline = now_ns() + 3 * SEC;
+	if (pi_case_open(&c, design, 0))
+		return -1;
+	w = &c.p[0];
+	pi_case_waiter(&c, &a, 30, now_ns() + 3 * SEC);
 	start_pi_waiter(&a, &ta);
-	if (wait_fifo(h.tid, 30)) {
+	if (wait_fifo(c.h.tid, 30)) {
 		fail("owner not boosted");
 		goto out_a;
 	}
-	p[0] = 0;		/* the word is free, the waiter still queued */
-	r = k_pi(fd, FUTEXLAB_IOC_LOCK_PI, &p[0], now_ns() + SEC);
-	if (r || (p[0] & FUTEXLAB_TID_MASK) != (uint32_t)self_tid()) {
-		fail("LOCK_PI of the free word: %d, word %#x", r, p[0]);
+	*w = 0;			/* the word is free, the waiter still queued */
+	r = k_pi(c.fd, FUTEXLAB_IOC_LOCK_PI, w, now_ns() + SEC);
+	if (r || (*w & FUTEXLAB_TID_MASK) != (uint32_t)self_tid()) {
+		fail("LOCK_PI of the free word: %d, word %#x", r, *w);
 		goto out_a;
 	}
-	if (wait_fifo(h.tid, 0)) {
+	if (wait_fifo(c.h.tid, 0))
 		fail("the old owner kept its boost after the lock changed hands");
-		goto out_unlock;
-	}
-	if (wait_fifo(self_tid(), 30)) {
+	else if (wait_fifo(self_tid(), 30))
 		fail("the new owner was not boosted by the queued waiter");
-		goto out_unlock;
-	}
-	ret = 0;
-out_unlock:
-	k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &p[0], 0);
+	else
+		ret = 0;
+	k_pi(c.fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0);
 	pthread_join(ta, NULL);
 	if (!a.ret)
-		k_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, &p[0], 0);	/* (a's TID) */
+		k_pi(c.fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0);	/* (a's TID) */
 	set_fifo(0, 0);
-	h.state = 2;
-	pthread_join(th, NULL);
+	stop_holder(&c.h, c.th);
 	goto out;
 out_a:
-	stop_holder(&h, th);
+	stop_holder(&c.h, c.th);
 	pthread_join(ta, NULL);
 out:
-	close(fd);
-	munmap(p, 4096);
+	pi_case_free(&c);
 	return ret;
 }
 
