@@ -364,6 +364,17 @@ static int pi_case_open(struct pi_case *c, uint32_t design, uint64_t flags)
 	return 0;
 }
 
+/* A case that failed with its waiter @ta queued: the owner lets go, the
+ * waiter ends (owning the word, or at its deadline) and the file's close
+ * drops what is left; -1. */
+static int pi_case_abandon(struct pi_case *c, pthread_t ta)
+{
+	stop_holder(&c->h, c->th);
+	pthread_join(ta, NULL);
+	pi_case_free(c);
+	return -1;
+}
+
 /* A waiter on @c's word at @prio (0: none, -1: DEADLINE) until @deadline */
 static void pi_case_waiter(const struct pi_case *c, struct pi_waiter *a,
 			   int prio, uint64_t deadline)
@@ -431,13 +442,10 @@ int t_pi_live_prio(uint32_t design)
 	pthread_join(ta, NULL);
 	k_pi(c.fd, FUTEXLAB_IOC_UNLOCK_PI, &c.p[0], 0);
 	pthread_join(tb, NULL);
-	goto out;
-out_a:
-	stop_holder(&c.h, c.th);
-	pthread_join(ta, NULL);
-out:
 	pi_case_free(&c);
 	return ret;
+out_a:
+	return pi_case_abandon(&c, ta);
 }
 
 /* A SCHED_DEADLINE waiter boosts the owner to the top real-time priority. */
@@ -508,13 +516,10 @@ int t_pi_free_take(uint32_t design)
 		k_pi(c.fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0);	/* (a's TID) */
 	set_fifo(0, 0);
 	stop_holder(&c.h, c.th);
-	goto out;
-out_a:
-	stop_holder(&c.h, c.th);
-	pthread_join(ta, NULL);
-out:
 	pi_case_free(&c);
 	return ret;
+out_a:
+	return pi_case_abandon(&c, ta);
 }
 
 /* Requeue-PI onto the same word through a second mapping of its page. */
