@@ -6,7 +6,9 @@
  * the runs by as much as they moved, in every cell at once, so its cells'
  * intervals and its summary are widened by that spread, and compare says
  * why. Each run's ok cells of the workload count, whether or not the
- * other run has them: the drift is the run's.
+ * other run has them: the drift is the run's. A run on a busy host (its
+ * busy loop's speed moved under many repetitions, match.c) widens every
+ * cell by the spread of the CPU speeds it saw, for the same reason.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,8 +35,65 @@ static void warn(const struct cmp_drift *w, const struct fl_rd_run *r,
 			(exp(w->widen) - 1) * 100);
 }
 
+static int by_value(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * A run on a busy host (cmp_busy_host): how far apart (log) its CPU
+ * speeds were, the 10th to the 90th percentile of every busy-loop
+ * calibration of its ok repetitions (before and after each). A cell's
+ * figure may have been measured at either end, so it widens every
+ * interval as a drift does. 0 for a run not on a busy host.
+ */
+static double busy_spread(const struct fl_rd_run *r)
+{
+	unsigned long drifted, reps;
+	size_t n = 0;
+	double *v, spread = 0.0;
+
+	if (!cmp_busy_host(r, &drifted, &reps))
+		return 0.0;
+	v = calloc(2 * reps + 1, sizeof(double));
+	for (unsigned long i = 0; v && i < r->ncells; i++)
+		for (unsigned int j = 0; j < r->cells[i].nok; j++)
+			for (int k = 0; k < 2; k++)
+				if (isfinite(r->cells[i].busy[j][k]) &&
+				    n < 2 * reps)
+					v[n++] = r->cells[i].busy[j][k];
+	if (n >= 10) {
+		qsort(v, n, sizeof(double), by_value);
+		spread = log(v[n - 1 - n / 10] / v[n / 10]);
+	}
+	free(v);
+	return spread;
+}
+
+static void busy_warn(const struct fl_rd_run *r, double spread, FILE *md)
+{
+	fprintf(stderr, "futexlab compare: warning: the CPU's speed during "
+		"%s ranged over %.0f%% (10th to 90th percentile of its "
+		"busy-loop calibrations): every cell's interval and every "
+		"summary are widened by that much\n", r->name,
+		(exp(spread) - 1) * 100);
+	if (md)
+		fprintf(md, "- **warning**: the CPU's speed during %s ranged "
+			"over %.0f%%: every interval is widened by that much\n",
+			r->name, (exp(spread) - 1) * 100);
+}
+
 int cmp_drift(struct cmp_pair *p, FILE *md)
 {
+	double ba = busy_spread(p->a), bb = busy_spread(p->b);
+
+	if (ba > 0)
+		busy_warn(p->a, ba, md);
+	if (bb > 0)
+		busy_warn(p->b, bb, md);
+	p->busy_widen = fmax(ba, bb);
 	p->ndrift = 0;
 	p->drift = calloc(p->n + 1, sizeof(*p->drift));
 	if (!p->drift)

@@ -15,6 +15,7 @@ struct cmp_cell {
 	double p_adjusted;		/* Benjamini-Hochberg, over the cells */
 	enum fl_verdict v;
 	double widened;			/* log: interval widened for drift */
+	int widened_busy;		/* ... for a busy host (p->busy_widen) */
 };
 
 /* A workload's drift over the time of each run (drift.c). */
@@ -33,6 +34,7 @@ struct cmp_pair {
 	double delta;
 	struct cmp_drift *drift;
 	unsigned int ndrift;
+	double busy_widen;		/* log: for a busy host, every cell */
 };
 
 /* match.c: the pair's cells, A's in order, then B's own; 0 or -1. */
@@ -41,8 +43,13 @@ int cmp_match(struct cmp_pair *p);
  * the count of warnings. */
 int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 		       FILE *md);
-/* drift.c: each workload's drift in either run, warned about (stderr,
- * and md when not NULL); 0 or -1 (no memory). */
+/* match.c: the run is on a busy host: more than FL_BUSY_WARN of its
+ * repetitions saw the busy loop's speed drift (counts out). */
+int cmp_busy_host(const struct fl_rd_run *x, unsigned long *drifted,
+		  unsigned long *reps);
+/* drift.c: each workload's drift in either run, and a busy host's spread
+ * of CPU speeds, warned about (stderr, and md when not NULL); 0 or -1
+ * (no memory). */
 int cmp_drift(struct cmp_pair *p, FILE *md);
 /* drift.c: how much (log) the workload's intervals widen; -1: unknown
  * workload. */

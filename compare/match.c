@@ -122,6 +122,17 @@ static int setup_differs(const struct fl_rd_run *a,
  * FL_BUSY_WARN of them drifted, the run's figures are of a machine in
  * another state, which no interval inside the run accounts for.
  */
+int cmp_busy_host(const struct fl_rd_run *x, unsigned long *drifted,
+		  unsigned long *reps)
+{
+	*drifted = *reps = 0;
+	for (unsigned long i = 0; i < x->ncells; i++) {
+		*drifted += x->cells[i].ndrifted;
+		*reps += x->cells[i].nok;
+	}
+	return *reps && (double)*drifted > FL_BUSY_WARN * (double)*reps;
+}
+
 static int drift_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 			  FILE *md)
 {
@@ -129,13 +140,9 @@ static int drift_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 
 	for (int k = 0; k < 2; k++) {
 		const struct fl_rd_run *x = k ? b : a;
-		unsigned long drifted = 0, reps = 0;
+		unsigned long drifted, reps;
 
-		for (unsigned long i = 0; i < x->ncells; i++) {
-			drifted += x->cells[i].ndrifted;
-			reps += x->cells[i].nok;
-		}
-		if (!reps || (double)drifted <= FL_BUSY_WARN * (double)reps)
+		if (!cmp_busy_host(x, &drifted, &reps))
 			continue;
 		fprintf(stderr, "futexlab compare: warning: the CPU's speed "
 			"moved by more than %.0f%% during %lu of %lu "

@@ -61,9 +61,9 @@ static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
 	if (c->v != FL_V_NONE && c->s.ok && c->widened > 0) {
 		size_t used = strlen(why);
 
-		snprintf(why + used, len - used, "%sdrift over time: widened "
-			 "by %.0f%%", used ? "; " : "",
-			 (exp(c->widened) - 1) * 100);
+		snprintf(why + used, len - used, "%s%s: widened by %.0f%%",
+			 used ? "; " : "", c->widened_busy ? "busy host" :
+			 "drift over time", (exp(c->widened) - 1) * 100);
 	}
 }
 
@@ -203,8 +203,9 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 
 	if (g.ok && widened > 0)
 		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f], "
-			 "widened by %.0f%% for drift over time", g.lo, g.hi,
-			 (exp(widened) - 1) * 100);
+			 "widened by %.0f%% for %s", g.lo, g.hi,
+			 (exp(widened) - 1) * 100, p->busy_widen > 0 ?
+			 "a busy host" : "drift over time");
 	else if (g.ok)
 		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f]",
 			 g.lo, g.hi);

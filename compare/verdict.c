@@ -67,6 +67,9 @@ void cmp_judge(struct cmp_pair *p)
 		fl_cell_shift(c->a->primary, c->a->nok, c->a->noisy,
 			      c->b->primary, c->b->nok, c->b->noisy, &c->s);
 		c->widened = fmax(0.0, cmp_widen_of(p, c->a->workload));
+		c->widened_busy = p->busy_widen > c->widened;
+		if (c->widened_busy)
+			c->widened = p->busy_widen;
 		fl_shift_widen(&c->s, c->widened);
 		/* only cells that can get a verdict count as tests */
 		if (c->s.ok && pv && at) {

@@ -377,21 +377,27 @@ static struct fl_rd_cell *new_cell(struct cells_parse *p, struct row *w,
 	return c;
 }
 
+/* A busy-loop speed column of the row, or NaN */
+static double busy_speed(const struct row *w, int col)
+{
+	double v;
+
+	if (w->col[col] < 0)
+		return NAN;
+	v = strtod(field(w, col), NULL);
+	return v > 0.0 && isfinite(v) ? v : NAN;
+}
+
 /* The row's busy loop ran more than FL_BUSY_DRIFT_MAX faster or slower
  * after its repetition than before, by the rule cell.c flags it in the
  * note with (the numbers, not the note's words, are what is read). */
 static int drifted(const struct row *w)
 {
-	double start, end;
+	double start = busy_speed(w, C_BUSY_START);
+	double end = busy_speed(w, C_BUSY_END);
 
-	if (w->col[C_BUSY_START] < 0 || w->col[C_BUSY_END] < 0)
-		return 0;
-	start = strtod(field(w, C_BUSY_START), NULL);
-	end = strtod(field(w, C_BUSY_END), NULL);
-	if (!(start > 0.0) || !(end > 0.0) || !isfinite(start) ||
-	    !isfinite(end))
-		return 0;
-	return fl_busy_drifted(start, end);
+	return isfinite(start) && isfinite(end) &&
+	       fl_busy_drifted(start, end);
 }
 
 /* One checked data row into its cell. 0, or -1 with err. */
@@ -434,6 +440,8 @@ static int add_row(struct cells_parse *p, struct row *w)
 	for (size_t i = 0; i < NFIGS; i++)
 		a->v[i][c->nok] = v[i];
 	c->ok_rep[c->nok] = (unsigned int)rep;
+	c->busy[c->nok][0] = busy_speed(w, C_BUSY_START);
+	c->busy[c->nok][1] = busy_speed(w, C_BUSY_END);
 	c->nok++;
 	c->ndrifted += drifted(w);
 	add_extra(c, a, field(w, C_EXTRA));
