@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Matching the cells of two runs, and what differs in their setups. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,8 +128,15 @@ int cmp_busy_host(const struct fl_rd_run *x, unsigned long *drifted,
 {
 	*drifted = *reps = 0;
 	for (unsigned long i = 0; i < x->ncells; i++) {
-		*drifted += x->cells[i].ndrifted;
-		*reps += x->cells[i].nok;
+		const struct fl_rd_cell *c = &x->cells[i];
+
+		/* the rule cell.c flags a repetition's note with */
+		for (unsigned int j = 0; j < c->nok; j++)
+			*drifted += isfinite(c->busy[j][0]) &&
+				    isfinite(c->busy[j][1]) &&
+				    fl_busy_drifted(c->busy[j][0],
+						    c->busy[j][1]);
+		*reps += c->nok;
 	}
 	return *reps && (double)*drifted > FL_BUSY_WARN * (double)*reps;
 }

@@ -56,12 +56,11 @@ struct fl_rd_cell {
 	char note[256];
 	char hist[128];			/* relative to the run */
 	unsigned int nrows, nok;
-	unsigned int ndrifted;		/* ok ones whose busy-loop speed
-					 * moved beyond FL_BUSY_DRIFT_MAX */
 	double ops[FL_RD_MAX_REPS];	/* ops/s of the ok repetitions */
 	unsigned int ok_rep[FL_RD_MAX_REPS];	/* their rep column */
 	/* their busy loop's speed before and after (loops/us); NaN where
-	 * the run has no such columns or the value is not a speed */
+	 * the run has no such columns or the value is not a speed (the
+	 * numbers, not the note's words, are what is read) */
 	double busy[FL_RD_MAX_REPS][2];
 	/* when each ok repetition started, seconds since the epoch, from
 	 * meta.json's cells_reps (read_times.c); NaN where it does not say */

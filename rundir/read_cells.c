@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure/cell.h"
 #include "rundir/csv.h"
 #include "spec/workload.h"
 #include "stats/stats.h"
@@ -388,18 +387,6 @@ static double busy_speed(const struct row *w, int col)
 	return v > 0.0 && isfinite(v) ? v : NAN;
 }
 
-/* The row's busy loop ran more than FL_BUSY_DRIFT_MAX faster or slower
- * after its repetition than before, by the rule cell.c flags it in the
- * note with (the numbers, not the note's words, are what is read). */
-static int drifted(const struct row *w)
-{
-	double start = busy_speed(w, C_BUSY_START);
-	double end = busy_speed(w, C_BUSY_END);
-
-	return isfinite(start) && isfinite(end) &&
-	       fl_busy_drifted(start, end);
-}
-
 /* One checked data row into its cell. 0, or -1 with err. */
 static int add_row(struct cells_parse *p, struct row *w)
 {
@@ -443,7 +430,6 @@ static int add_row(struct cells_parse *p, struct row *w)
 	c->busy[c->nok][0] = busy_speed(w, C_BUSY_START);
 	c->busy[c->nok][1] = busy_speed(w, C_BUSY_END);
 	c->nok++;
-	c->ndrifted += drifted(w);
 	add_extra(c, a, field(w, C_EXTRA));
 	return 0;
 }
