@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compare/internal.h"
+#include "stats/stats.h"
 
 static void warn(const struct cmp_drift *w, const struct fl_rd_run *r,
 		 const struct fl_drift *d, FILE *md)
@@ -33,13 +34,6 @@ static void warn(const struct cmp_drift *w, const struct fl_rd_run *r,
 			"intervals are widened by %.0f%%\n", w->workload,
 			r->name, d->p, (exp(d->spread) - 1) * 100,
 			(exp(w->widen) - 1) * 100);
-}
-
-static int by_value(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
 }
 
 /*
@@ -61,11 +55,10 @@ static double busy_spread(const struct fl_rd_run *r)
 	for (unsigned long i = 0; v && i < r->ncells; i++)
 		for (unsigned int j = 0; j < r->cells[i].nok; j++)
 			for (int k = 0; k < 2; k++)
-				if (isfinite(r->cells[i].busy[j][k]) &&
-				    n < 2 * reps)
+				if (isfinite(r->cells[i].busy[j][k]))
 					v[n++] = r->cells[i].busy[j][k];
 	if (n >= 10) {
-		qsort(v, n, sizeof(double), by_value);
+		qsort(v, n, sizeof(double), fl_cmp_double);
 		spread = log(v[n - 1 - n / 10] / v[n / 10]);
 	}
 	free(v);

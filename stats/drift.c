@@ -108,10 +108,13 @@ int fl_drift_over_time(const double *t, const double *resid, size_t n,
 		}
 		med[b] = fl_median(r, k);
 	}
-	d->spread = 0.0;
-	for (int a = 0; a < FL_DRIFT_BLOCKS; a++)
-		for (int b = 0; b < FL_DRIFT_BLOCKS; b++)
-			d->spread = fmax(d->spread, med[a] - med[b]);
+	double lo = med[0], hi = med[0];
+
+	for (int b = 1; b < FL_DRIFT_BLOCKS; b++) {
+		lo = fmin(lo, med[b]);
+		hi = fmax(hi, med[b]);
+	}
+	d->spread = hi - lo;
 	qsort(v, m, sizeof(*v), by_value);
 	d->p = kruskal_wallis(v, m);
 	d->ok = 1;

@@ -10,13 +10,6 @@
 
 #define RESAMPLES 2000
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 void fl_geomean_ci(const double *ratio, size_t n, double conf,
 		   uint64_t seed, struct fl_geomean *g)
 {
@@ -40,7 +33,7 @@ void fl_geomean_ci(const double *ratio, size_t n, double conf,
 						(double)n)]);
 		mean[r] = s / (double)n;
 	}
-	qsort(mean, RESAMPLES, sizeof(double), cmp_double);
+	qsort(mean, RESAMPLES, sizeof(double), fl_cmp_double);
 	g->lo = exp(mean[(size_t)((1.0 - conf) / 2.0 * RESAMPLES)]);
 	g->hi = exp(mean[(size_t)((1.0 + conf) / 2.0 * RESAMPLES) - 1]);
 	g->ok = 1;

@@ -8,13 +8,6 @@
 
 #include "stats/stats.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The null distribution of U (pairs with b > a) for n and m values
  * without ties, as P(U <= u) for u = 0..n*m into cdf: the number of
@@ -88,7 +81,7 @@ static double p_normal(const double *la, size_t na, const double *lb,
 		return 1.0;
 	memcpy(all, la, na * sizeof(double));
 	memcpy(all + na, lb, nb * sizeof(double));
-	qsort(all, n, sizeof(double), cmp_double);
+	qsort(all, n, sizeof(double), fl_cmp_double);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 
@@ -185,7 +178,7 @@ static double *log_differences(const double *a, size_t na, const double *b,
 			      d[i * nb + j] == 0 ? 0.5 : 0.0;
 			*ties |= d[i * nb + j] == 0;
 		}
-	qsort(d, na * nb, sizeof(double), cmp_double);
+	qsort(d, na * nb, sizeof(double), fl_cmp_double);
 	return d;
 }
 

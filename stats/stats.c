@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
+int fl_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -19,7 +19,7 @@ static size_t sorted_copy(const double *v, size_t n, double *tmp)
 	if (n > FL_STATS_MAX_N)
 		n = FL_STATS_MAX_N;
 	memcpy(tmp, v, n * sizeof(*v));
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	qsort(tmp, n, sizeof(*tmp), fl_cmp_double);
 	return n;
 }
 

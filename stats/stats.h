@@ -37,6 +37,8 @@ struct fl_ci {
 	int ok;
 };
 
+/* qsort()'s comparison of two doubles, ascending */
+int fl_cmp_double(const void *a, const void *b);
 double fl_median(const double *v, size_t n);
 /* The median of v and its order-statistic interval at confidence conf;
  * 0, or -1 (ci->ok = 0) when n is too small for it. */
