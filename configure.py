@@ -61,10 +61,11 @@ LIBRARIES = {
     # run specifications and the flags that build them
     "spec": ["options.c", "registry_lookup.c", "spec.c"],
     # running cells: forked children, threads, clock, histograms,
-    # placement, kernel probing, the harness's own overhead
+    # placement, kernel probing, the harness's own overhead, the cost of
+    # waking an idle CPU
     "measure": ["busy.c", "cell.c", "cell_child.c", "clock.c", "facts.c",
-                "hist.c", "overhead.c", "placement.c", "probe.c", "sample.c",
-                "sleeping.c"],
+                "hist.c", "idle_wake.c", "overhead.c", "placement.c",
+                "probe.c", "sample.c", "sleeping.c"],
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness
     "stats": ["drift.c", "figures.c", "geomean.c", "percentile.c", "shift.c",

@@ -168,6 +168,7 @@ static void check_busy_drift(const struct fl_cell_shared *sh,
 
 	res->busy_start = sh->busy_start;
 	res->busy_end = sh->busy_end;
+	res->idle_wake = sh->idle_wake;
 	if (!sh->busy_start || !sh->busy_end)
 		return;
 	double drift = fl_busy_drift((double)sh->busy_start,

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "measure/idle_wake.h"
 #include "spec/workload.h"
 
 enum fl_status {
@@ -95,6 +96,7 @@ struct fl_cell_result {
 	struct fl_hist merged;		/* over all completed repetitions */
 	uint64_t busy_start, busy_end;	/* loops/us before and after the
 					 * repetitions; 0 if not measured */
+	struct fl_idle_wake idle_wake;	/* before the repetitions */
 };
 
 /* Run a cell (all its repetitions); never fails: the status says how. */
@@ -115,6 +117,7 @@ struct fl_cell_shared {
 	volatile int rep;		/* repetition in progress, -1 warm-up */
 	volatile uint64_t rep_deadline_ns;	/* parent aborts after this */
 	uint64_t busy_start, busy_end;	/* see fl_cell_result */
+	struct fl_idle_wake idle_wake;	/* see fl_cell_result */
 	struct fl_rep_result reps[];	/* cell->reps of them */
 };
 

@@ -428,6 +428,7 @@ void fl_cell_child(const struct fl_cell *cell,
 	sh->setup_done = 1;
 	/* this process's own calibration, checked again at the end */
 	sh->busy_start = fl_calibrate_busy();
+	fl_idle_wake_probe(&sh->idle_wake);
 	if (cell->warmup_ns) {
 		scratch = calloc(1, sizeof(*scratch));
 		sh->rep = -1;

@@ -49,8 +49,10 @@ static int gather(struct fl_cell_result *into, struct fl_cell_result *v)
 		return -1;
 	into->reps = reps;
 	/* the busy loop's speed before the first visit and after the last */
-	if (!into->nreps)
+	if (!into->nreps) {
 		into->busy_start = v->busy_start;
+		into->idle_wake = v->idle_wake;
+	}
 	into->busy_end = v->busy_end;
 	into->reps[into->nreps++] = v->reps[0];
 	fl_hist_merge(&into->merged, &v->merged);

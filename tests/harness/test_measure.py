@@ -77,6 +77,15 @@ def check_rows(c, run_dir, rows, sample_every, every_op_timed):
         c.check(int(row["busy_loops_per_us_start"]) > 0 and
                 int(row["busy_loops_per_us_end"]) > 0,
                 "%s: busy-loop calibrations missing" % name)
+        # the idle-wake probe needs two CPUs to run on, which the harness
+        # tests' machines have (os.sched_getaffinity: what it may use)
+        wake = (int(row["idle_wake_short_ns"]), int(row["idle_wake_long_ns"]))
+        if len(os.sched_getaffinity(0)) >= 2:
+            c.check(wake[0] > 0 and wake[1] > 0,
+                    "%s: idle-wake probe missing: %r" % (name, wake))
+        else:
+            c.check(wake == (0, 0), "%s: a probe on one CPU: %r"
+                    % (name, wake))
         total = bins_total(run_dir, int(row["cell"]), int(row["rep"]))
         c.check(total == ops, "%s: bins add up to %d, ops %d"
                 % (name, total, ops))
