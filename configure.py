@@ -68,8 +68,8 @@ LIBRARIES = {
                 "probe.c", "sample.c", "sleeping.c"],
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness
-    "stats": ["drift.c", "figures.c", "geomean.c", "percentile.c", "shift.c",
-              "stats.c"],
+    "stats": ["covary.c", "drift.c", "figures.c", "geomean.c", "percentile.c",
+              "shift.c", "stats.c"],
     # the run directory: its one writer and its one reader
     "rundir": ["csv.c", "meta.c", "read.c", "read_bins.c", "read_cells.c",
                "read_times.c", "regular.c", "write.c"],

@@ -3,8 +3,9 @@
  * Unit tests of the statistics (stats/): the median and its
  * order-statistic interval, the NOISY rule, Jain's index, the
  * Hodges-Lehmann ratio with its exact rank-sum p-value, the
- * Benjamini-Hochberg adjustment, the geometric mean's interval, and
- * withheld percentiles, each on inputs whose answer is known.
+ * Benjamini-Hochberg adjustment, the geometric mean's interval,
+ * withheld percentiles, and Spearman's correlation with the Theil-Sen
+ * slope, each on inputs whose answer is known.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "stats/covary.h"
 #include "stats/drift.h"
 #include "stats/percentile.h"
 #include "stats/shift.h"
@@ -248,6 +250,52 @@ static void test_percentile_withheld(void **state)
  * the first 30 is found, with the spread of the block medians that step;
  * every value alike is no drift; too few values, no judgement.
  */
+/* Known answers: a monotone relation has rho 1 whatever its shape, a
+ * line's slope survives an outlier, and noise alone is not called. */
+static void test_covary(void **state)
+{
+	double x[60], y[60];
+	struct fl_covary c;
+	uint64_t rng = 11;
+
+	(void)state;
+	for (int i = 0; i < 60; i++) {
+		x[i] = i;
+		y[i] = exp(0.1 * i);		/* monotone, not a line */
+	}
+	assert_int_equal(fl_covary(x, y, 60, &c), 0);
+	assert_int_equal(c.n, 60);
+	assert_close(c.rho, 1.0);
+	assert_true(c.p < 1e-12);
+	for (int i = 0; i < 60; i++)
+		y[i] = 3.0 - 0.5 * x[i];
+	y[7] = 1e6;				/* one wild repetition */
+	x[9] = NAN;				/* and one unknown: left out */
+	assert_int_equal(fl_covary(x, y, 60, &c), 0);
+	assert_int_equal(c.n, 59);
+	assert_close(c.slope, -0.5);
+	assert_true(c.rho < -0.9);
+	/* ties: a two-level x, as the probe's two states give */
+	for (int i = 0; i < 60; i++) {
+		x[i] = i % 3 ? 0.0 : 1.0;
+		y[i] = 2.0 * x[i] + 0.01 * (fl_uniform(&rng) - 0.5);
+	}
+	assert_int_equal(fl_covary(x, y, 60, &c), 0);
+	assert_true(fabs(c.slope - 2.0) < 0.01);
+	assert_true(c.p < 1e-9);
+	for (int i = 0; i < 60; i++)
+		y[i] = fl_uniform(&rng);	/* nothing to follow */
+	assert_int_equal(fl_covary(x, y, 60, &c), 0);
+	assert_true(c.p > 0.001);
+	for (int i = 0; i < 60; i++)
+		y[i] = 5.0;			/* flat: no correlation */
+	assert_int_equal(fl_covary(x, y, 60, &c), 0);
+	assert_close(c.p, 1.0);
+	assert_close(c.rho, 0.0);
+	assert_int_equal(fl_covary(x, y, 2, &c), -1);
+	assert_close(c.p, 1.0);
+}
+
 static void test_drift_over_time(void **state)
 {
 	double t[90], r[90];
@@ -308,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_geomean),
 		cmocka_unit_test(test_percentile_withheld),
 		cmocka_unit_test(test_drift_over_time),
+		cmocka_unit_test(test_covary),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
