@@ -21,7 +21,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: futexlab compare RUN-A RUN-B [RUN-C...] [--out DIR] "
-		"[--delta PCT]\n\n"
+		"[--delta PCT]\n                        [--no-adjust] [--no-plot]\n\n"
 		"Compare each later run against RUN-A, cell by cell (cells "
 		"match on their\nfull setup: workload, backend, threads, "
 		"placement, options, duration, hash\nslots). Per cell: B/A of "
@@ -30,12 +30,17 @@ static void usage(FILE *f)
 		"faster or\nslower when the interval lies beyond 1 +- delta, "
 		"equivalent within it,\ninconclusive otherwise, undecided "
 		"with too few repetitions. A geometric\nmean per workload and "
-		"overall. Warns when the setups differ.\n\n"
+		"overall. Warns when the setups differ.\nWhere a workload's "
+		"figures follow the measured cost of waking an idle\nCPU, "
+		"its repetitions are compared as if both runs had seen the "
+		"same\ncost (docs/statistics.md).\n\n"
 		"  --out DIR     where compare.csv, compare.md and "
 		"ratios.png/svg go\n                (default: RUN-A's parent, "
 		"compare-<A>-vs-<B>)\n"
 		"  --delta PCT   the equivalence margin in percent (default "
 		"2)\n"
+		"  --no-adjust   compare the figures as measured, not "
+		"adjusted for the\n                idle-wake cost\n"
 		"  --no-plot     skip the ratio plot\n");
 }
 
@@ -45,10 +50,12 @@ int fl_cmd_compare(int argc, char **argv)
 		{ "out", 1, NULL, 'o' },
 		{ "delta", 1, NULL, 'd' },
 		{ "no-plot", 0, NULL, 'n' },
+		{ "no-adjust", 0, NULL, 'a' },
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
-	struct fl_compare_opts o = { .delta = FL_DELTA_DEFAULT, .plot = 1 };
+	struct fl_compare_opts o = { .delta = FL_DELTA_DEFAULT, .plot = 1,
+				     .adjust = 1 };
 	char outdir[PATH_MAX + 300], err[2048], *end;
 	int rc;
 
@@ -77,6 +84,9 @@ int fl_cmd_compare(int argc, char **argv)
 			break;
 		case 'n':
 			o.plot = 0;
+			break;
+		case 'a':
+			o.adjust = 0;
 			break;
 		case 'h':
 			usage(stdout);

@@ -70,11 +70,13 @@ static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
 		struct cmp_pair *p = &pairs[k - 1];
 
 		*p = (struct cmp_pair){ .a = &runs[0], .b = &runs[k],
-					.delta = opt->delta };
+					.delta = opt->delta,
+					.use_adjust = opt->adjust };
 		fprintf(o.md, "## %s against %s\n\n", p->b->name,
 			p->a->name);
 		cmp_setup_warnings(p->a, p->b, o.md);
-		if (cmp_match(p) || cmp_drift(p, o.md)) {
+		if (cmp_match(p) || cmp_adjust(p, o.md) ||
+		    cmp_drift(p, o.md)) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
@@ -101,6 +103,8 @@ out:
 	if (o.md && fclose(o.md))
 		rc = -EIO;
 	for (unsigned int k = 0; k < FL_COMPARE_MAX_RUNS; k++) {
+		if (pairs[k].a)
+			cmp_adjust_free(&pairs[k]);
 		free(pairs[k].cells);
 		free(pairs[k].drift);
 	}

@@ -63,6 +63,7 @@ struct fl_compare_opts {
 	double delta;		/* equivalence margin, e.g. 0.02 */
 	const char *outdir;	/* NULL: next to A, compare-<A>-vs-<B> */
 	int plot;		/* draw ratios.png */
+	int adjust;		/* for the idle-wake cost (compare/adjust.c) */
 };
 
 /*

@@ -100,8 +100,8 @@ int cmp_drift(struct cmp_pair *p, FILE *md)
 			continue;	/* seen */
 		w = &p->drift[p->ndrift++];
 		snprintf(w->workload, sizeof(w->workload), "%s", c->workload);
-		fl_rd_drift(p->a, c->workload, &w->a);
-		fl_rd_drift(p->b, c->workload, &w->b);
+		fl_rd_drift(p->a, c->workload, p->vals_a, &w->a);
+		fl_rd_drift(p->b, c->workload, p->vals_b, &w->b);
 		w->widen = fl_drift_widen(&w->a, &w->b);
 		if (w->a.drifted)
 			warn(w, p->a, &w->a, md);

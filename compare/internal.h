@@ -7,7 +7,14 @@
 
 #include "compare/compare.h"
 #include "rundir/read.h"
+#include "stats/covary.h"
 #include "stats/drift.h"
+
+/* a workload is adjusted for the idle-wake probe when its figures follow
+ * the probe at this p (adjust.c) ... */
+#define FL_ADJUST_ALPHA		0.001
+/* ... and both runs probed at least this share of its repetitions */
+#define FL_ADJUST_PROBED	0.9
 
 struct cmp_cell {
 	const struct fl_rd_cell *a, *b;	/* NULL: absent from that run */
@@ -26,15 +33,31 @@ struct cmp_drift {
 					 * spread */
 };
 
+/* The figures of a workload's cells on one backend against the
+ * idle-wake probe (adjust.c). */
+struct cmp_adjust {
+	char workload[64], backend[64];
+	int probe;			/* 0 short idle, 1 long; -1: the
+					 * workload is not adjusted */
+	struct fl_covary cv;		/* figure against that probe */
+	double ref;			/* log ns: the runs' common median */
+	double med[2];			/* ns: A's median probe, B's */
+};
+
 struct cmp_pair {
 	const struct fl_rd_run *a, *b;
 	struct cmp_cell *cells;
 	unsigned long n;
 	unsigned int count[FL_NVERDICTS];
 	double delta;
+	int use_adjust;			/* fl_compare_opts' adjust */
 	struct cmp_drift *drift;
 	unsigned int ndrift;
 	double busy_widen;		/* log: for a busy host, every cell */
+	struct cmp_adjust *adjust;
+	unsigned int nadjust;
+	double **vals_a, **vals_b;	/* per cell of run A (B): its primary
+					 * values adjusted, or NULL */
 };
 
 /* match.c: the pair's cells, A's in order, then B's own; 0 or -1. */
@@ -47,6 +70,22 @@ int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
  * repetitions saw the busy loop's speed drift (counts out). */
 int cmp_busy_host(const struct fl_rd_run *x, unsigned long *drifted,
 		  unsigned long *reps);
+/* adjust.c: each workload's figures, a backend at a time, set against
+ * the idle-wake probe,
+ * and adjusted where they follow it, said on stderr (and md when not
+ * NULL); 0 or -1 (no memory). Before cmp_drift, which sees the adjusted
+ * values. */
+int cmp_adjust(struct cmp_pair *p, FILE *md);
+/* adjust.c: the values a cell of either run is compared by: its primary
+ * figure's, adjusted or not */
+const double *cmp_values(const struct cmp_pair *p,
+			 const struct fl_rd_cell *c);
+/* adjust.c: the adjustment of the workload's cells on the backend (NULL:
+ * on any backend), or NULL when they have none */
+const struct cmp_adjust *cmp_adjust_of(const struct cmp_pair *p,
+				       const char *workload,
+				       const char *backend);
+void cmp_adjust_free(struct cmp_pair *p);
 /* drift.c: each workload's drift in either run, and a busy host's spread
  * of CPU speeds, warned about (stderr, and md when not NULL); 0 or -1
  * (no memory). */

@@ -58,6 +58,13 @@ static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
 		snprintf(why, len, "NOISY in %s: interval of repetition "
 			 "against repetition", c->a->noisy && c->b->noisy ?
 			 "both" : c->a->noisy ? p->a->name : p->b->name);
+	if (c->v != FL_V_NONE && cmp_adjust_of(p, c->a->workload,
+						   c->a->backend)) {
+		size_t used = strlen(why);
+
+		snprintf(why + used, len - used, "%sadjusted for the idle-wake "
+			 "cost", used ? "; " : "");
+	}
 	if (c->v != FL_V_NONE && c->s.ok && c->widened > 0) {
 		size_t used = strlen(why);
 
@@ -211,6 +218,10 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 			 g.lo, g.hi);
 	else
 		snprintf(line + len, sizeof(line) - len, " (no interval)");
+	len = (int)strlen(line);
+	if (w && cmp_adjust_of(p, w, NULL))
+		snprintf(line + len, sizeof(line) - len, ", adjusted for the "
+			 "idle-wake cost");
 	fprintf(out, "  %s\n", line);
 	fprintf(md, "- %s\n", line);
 }

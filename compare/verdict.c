@@ -64,8 +64,9 @@ void cmp_judge(struct cmp_pair *p)
 		c->p_adjusted = 1.0;
 		if (!comparable(c))
 			continue;
-		fl_cell_shift(c->a->primary, c->a->nok, c->a->noisy,
-			      c->b->primary, c->b->nok, c->b->noisy, &c->s);
+		fl_cell_shift(cmp_values(p, c->a), c->a->nok, c->a->noisy,
+			      cmp_values(p, c->b), c->b->nok, c->b->noisy,
+			      &c->s);
 		c->widened = fmax(0.0, cmp_widen_of(p, c->a->workload));
 		c->widened_busy = p->busy_widen > c->widened;
 		if (c->widened_busy)

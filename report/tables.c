@@ -121,7 +121,7 @@ static void drift_line(FILE *f, const struct fl_rd_run *r, const char *w)
 {
 	struct fl_drift d;
 
-	if (fl_rd_drift(r, w, &d))
+	if (fl_rd_drift(r, w, NULL, &d))
 		fprintf(f, "Drift over time: not judged (%zu timed "
 			"repetitions, %d needed).\n\n", d.n, FL_DRIFT_MIN_N);
 	else if (d.drifted)

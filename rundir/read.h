@@ -62,6 +62,9 @@ struct fl_rd_cell {
 	 * the run has no such columns or the value is not a speed (the
 	 * numbers, not the note's words, are what is read) */
 	double busy[FL_RD_MAX_REPS][2];
+	/* the idle-wake probe before each (ns; measure/idle_wake.h): the
+	 * short and the long idle; NaN where the run has no such columns */
+	double idle_wake[FL_RD_MAX_REPS][2];
 	/* when each ok repetition started, seconds since the epoch, from
 	 * meta.json's cells_reps (read_times.c); NaN where it does not say */
 	double t_start[FL_RD_MAX_REPS];
@@ -111,11 +114,13 @@ int fl_rd_parse_hist(const char *file, const char *text, size_t len,
  * the times only serve the drift check, which then says it has none. */
 void fl_rd_rep_times(struct fl_rd_run *r);
 /* The workload's drift over the time of the run, from its ok cells'
- * primary figures and their times (stats/drift.h); 0, or -1 (d->ok = 0:
- * too few timed repetitions, d->n of them). */
+ * primary figures and their times (stats/drift.h), or where vals is not
+ * NULL and has an array for the cell (indexed as r->cells), those
+ * values instead (compare's adjusted ones); 0, or -1 (d->ok = 0: too few
+ * timed repetitions, d->n of them). */
 struct fl_drift;
 int fl_rd_drift(const struct fl_rd_run *r, const char *workload,
-		struct fl_drift *d);
+		double *const *vals, struct fl_drift *d);
 
 /* A string from meta.json by a dotted path ("machine.kernel"); "?" when
  * absent. Numbers come back formatted. */

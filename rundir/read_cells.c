@@ -33,7 +33,7 @@ enum col {
 	C_P999, C_JAIN, C_EXTRA, C_HIST, NCOLS,
 	/* optional: runs written before they existed still read */
 	C_DURATION = NCOLS, C_SAMPLE_EVERY, C_BUSY_START, C_BUSY_END,
-	NCOLS_ALL
+	C_WAKE_SHORT, C_WAKE_LONG, NCOLS_ALL
 };
 
 static const char *const col_names[NCOLS_ALL] = {
@@ -48,6 +48,8 @@ static const char *const col_names[NCOLS_ALL] = {
 	[C_SAMPLE_EVERY] = "sample_every",
 	[C_BUSY_START] = "busy_loops_per_us_start",
 	[C_BUSY_END] = "busy_loops_per_us_end",
+	[C_WAKE_SHORT] = "idle_wake_short_ns",
+	[C_WAKE_LONG] = "idle_wake_long_ns",
 };
 
 /* The figures kept per ok repetition, in the order of struct acc's v. */
@@ -376,8 +378,8 @@ static struct fl_rd_cell *new_cell(struct cells_parse *p, struct row *w,
 	return c;
 }
 
-/* A busy-loop speed column of the row, or NaN */
-static double busy_speed(const struct row *w, int col)
+/* A busy-loop speed or idle-wake column of the row (positive), or NaN */
+static double positive_or_nan(const struct row *w, int col)
 {
 	double v;
 
@@ -427,8 +429,10 @@ static int add_row(struct cells_parse *p, struct row *w)
 	for (size_t i = 0; i < NFIGS; i++)
 		a->v[i][c->nok] = v[i];
 	c->ok_rep[c->nok] = (unsigned int)rep;
-	c->busy[c->nok][0] = busy_speed(w, C_BUSY_START);
-	c->busy[c->nok][1] = busy_speed(w, C_BUSY_END);
+	c->busy[c->nok][0] = positive_or_nan(w, C_BUSY_START);
+	c->busy[c->nok][1] = positive_or_nan(w, C_BUSY_END);
+	c->idle_wake[c->nok][0] = positive_or_nan(w, C_WAKE_SHORT);
+	c->idle_wake[c->nok][1] = positive_or_nan(w, C_WAKE_LONG);
 	c->nok++;
 	add_extra(c, a, field(w, C_EXTRA));
 	return 0;

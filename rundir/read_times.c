@@ -102,7 +102,7 @@ void fl_rd_rep_times(struct fl_rd_run *r)
 }
 
 int fl_rd_drift(const struct fl_rd_run *r, const char *workload,
-		struct fl_drift *d)
+		double *const *vals, struct fl_drift *d)
 {
 	const double **v = calloc(r->ncells + 1, sizeof(*v));
 	const double **t = calloc(r->ncells + 1, sizeof(*t));
@@ -116,7 +116,7 @@ int fl_rd_drift(const struct fl_rd_run *r, const char *workload,
 
 		if (strcmp(c->workload, workload) || strcmp(c->status, "ok"))
 			continue;
-		v[k] = c->primary;
+		v[k] = vals && vals[i] ? vals[i] : c->primary;
 		t[k] = c->t_start;
 		n[k++] = c->nok;
 	}

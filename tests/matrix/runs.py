@@ -75,18 +75,21 @@ def hist_text(values):
 
 
 BUSY_COLUMNS = ["busy_loops_per_us_start", "busy_loops_per_us_end"]
+WAKE_COLUMNS = ["idle_wake_short_ns", "idle_wake_long_ns"]
 
 
 def fake_run(path, cells, kernel="6.1.0", host="labhost", meta_extra=None,
-             busy=None):
+             busy=None, idle_wake=None):
     """cells: [(workload, backend, threads, options, status, [ops/s per
     rep], extra)]; latencies scale with 1/ops so plots have shape.
-    busy(cell, rep): the busy loop's (start, end) speeds, columns that
-    runs before them lack when busy is None."""
+    busy(cell, rep): the busy loop's (start, end) speeds, and
+    idle_wake(cell, rep): the idle-wake probe's (short, long) ns, columns
+    that runs before them lack when None."""
     os.makedirs(os.path.join(path, "hist"))
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(COLUMNS + (BUSY_COLUMNS if busy else []))
+    w.writerow(COLUMNS + (BUSY_COLUMNS if busy else []) +
+               (WAKE_COLUMNS if idle_wake else []))
     for i, (wl, be, th, opts, status, ops, extra) in enumerate(cells):
         hist = "hist/cell-%04d.csv" % i
         lat = [20 + (i * 7 + k) % 200 for k in range(200)]
@@ -103,7 +106,8 @@ def fake_run(path, cells, kernel="6.1.0", host="labhost", meta_extra=None,
                        lat_p999_ns=int(8e9 / max(v, 1)), jain=0.9 + rep / 100,
                        extra=extra, hist=hist)
             w.writerow([row[c] for c in COLUMNS] +
-                       (list(busy(i, rep)) if busy else []))
+                       (list(busy(i, rep)) if busy else []) +
+                       (list(idle_wake(i, rep)) if idle_wake else []))
     write(os.path.join(path, "cells.csv"), out.getvalue())
     import json
     meta = {"machine": {"hostname": host, "kernel": kernel,
@@ -114,10 +118,13 @@ def fake_run(path, cells, kernel="6.1.0", host="labhost", meta_extra=None,
     write(os.path.join(path, "meta.json"), json.dumps(meta))
 
 
-def drift_run(path, slow_passes):
+def drift_run(path, slow_passes, probe=False, slower=1.0, kernel="6.1.0"):
     """8 condvar cells (latency primary) and 8 steady hash cells, 8
     passes 20 s apart; condvar's wake-ups cost 10.5 us in the passes
-    listed and 7.0 us in the others, for every cell at once."""
+    listed and 7.0 us in the others, for every cell at once. probe: each
+    repetition records the idle-wake probe, whose short idle reads 38 us
+    in the slow passes and 10.5 us in the others; slower: the code makes
+    condvar's latency that many times longer."""
     cells, starts = [], []
     for i in range(16):
         wl = "condvar" if i < 8 else "hash"
@@ -125,7 +132,7 @@ def drift_run(path, slow_passes):
         for k in range(8):
             if wl == "condvar":
                 lat = (10500 if k in slow_passes else 7000) * (1 + k / 1000)
-                ops.append(1e9 / lat)
+                ops.append(1e9 / (lat * slower))
             else:
                 # noise that no pass shares: each cell its own order
                 ops.append(5e5 * (1 + ((k * 3 + i * 5) % 8 - 3.5) / 1000))
@@ -134,10 +141,17 @@ def drift_run(path, slow_passes):
             "2026-12-04T06:%02d:%02d.%03dZ" % (30 + (k * 20 + i) // 60,
                                               (k * 20 + i) % 60, 7 * k)
             for k in range(8)]})
-    fake_run(path, cells, meta_extra={
+    def idle_wake(i, k):
+        # the probe's own noise, in no order the figures share
+        jitter = 1 + ((k * 5 + i * 3) % 7 - 3) / 2000
+        return (int((38000 if k in slow_passes else 10500) * jitter),
+                int(40000 * jitter))
+
+    fake_run(path, cells, kernel=kernel, meta_extra={
         "cells_reps": starts,
         "workloads": {"condvar": {"primary": "latency_p50"},
-                      "hash": {"primary": "throughput"}}})
+                      "hash": {"primary": "throughput"}}},
+        idle_wake=idle_wake if probe else None)
 
 
 def reps(level, spread, n=8):

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Comparing like with like when the machine's cost of waking an idle CPU
+ * moved (measure/idle_wake.h).
+ *
+ * On a shared host that cost switches between levels for tens of seconds
+ * at a time, and every workload whose threads sleep moves with it: two
+ * runs that caught the levels in different shares differ in every such
+ * cell at once, which the cells' own repetitions cannot show. Each
+ * repetition records the probe just before it, so within each run the
+ * workload's figure can be set against it. Where the two move together
+ * (Spearman's rank correlation of the figures and the probe, each centred
+ * on its cell's median, pooled over the cells of both runs that share a
+ * workload and a backend: a spinning backend's waiters never sleep, and
+ * the backends that sleep follow the probe each by their own slope), the
+ * Theil-Sen slope of log figure on log probe says by how much, and each
+ * repetition is compared as if the probe had read the two runs' common
+ * median: value * (median / probe)^slope. This is analysis of covariance
+ * with a robust slope, the standard way to remove a measured nuisance
+ * from a comparison (Montgomery, "Design and Analysis of Experiments",
+ * 2017, chapter 15). The slope comes from how the figure moves within
+ * each run, so a change of the code, which moves a cell's figure in
+ * every repetition of one run, does not enter it, and is not removed.
+ *
+ * Not done when the kernels or the hosts differ (a kernel changes the
+ * probe too, and the probe would then carry part of the change being
+ * measured), nor for a workload with too few probed repetitions.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/internal.h"
+#include "stats/stats.h"
+
+static const char *const probe_names[2] = { "short", "long" };
+
+static double median_of(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(double), fl_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* an ok cell of the group: its workload and backend */
+static int in_group(const struct fl_rd_cell *c, const struct cmp_adjust *a)
+{
+	return !strcmp(c->workload, a->workload) &&
+	       !strcmp(c->backend, a->backend) && !strcmp(c->status, "ok");
+}
+
+/* the log probe k of each ok repetition of run r's cells of the group,
+ * appended to out from *n on; the count of repetitions seen (probed or
+ * not) in *reps */
+static void probes_of(const struct fl_rd_run *r, const struct cmp_adjust *a,
+		      int k, double *out, size_t *n, size_t *reps)
+{
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+
+		if (!in_group(c, a))
+			continue;
+		for (unsigned int j = 0; j < c->nok; j++)
+			if (isfinite(c->idle_wake[j][k]))
+				out[(*n)++] = log(c->idle_wake[j][k]);
+		*reps += c->nok;
+	}
+}
+
+/* Each repetition's log probe and log figure, both centred on its cell's
+ * median, for the group's cells in run r with three probed repetitions or
+ * more; appended at *n. */
+static void centred(const struct fl_rd_run *r, const struct cmp_adjust *a,
+		    int k, double *x, double *y, size_t *n)
+{
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+		double cx[FL_RD_MAX_REPS], cy[FL_RD_MAX_REPS];
+		double tx[FL_RD_MAX_REPS], ty[FL_RD_MAX_REPS];
+		size_t m = 0;
+
+		if (!in_group(c, a))
+			continue;
+		for (unsigned int j = 0; j < c->nok; j++)
+			if (isfinite(c->idle_wake[j][k]) && c->primary[j] > 0) {
+				cx[m] = log(c->idle_wake[j][k]);
+				cy[m++] = log(c->primary[j]);
+			}
+		if (m < 3)
+			continue;
+		memcpy(tx, cx, m * sizeof(double));
+		memcpy(ty, cy, m * sizeof(double));
+		double mx = median_of(tx, m), my = median_of(ty, m);
+
+		for (size_t j = 0; j < m; j++) {
+			x[*n] = cx[j] - mx;
+			y[(*n)++] = cy[j] - my;
+		}
+	}
+}
+
+static size_t reps_of(const struct fl_rd_run *r)
+{
+	size_t n = 0;
+
+	for (unsigned long i = 0; i < r->ncells; i++)
+		n += r->cells[i].nok;
+	return n;
+}
+
+/* How the group follows probe k in the two runs; 0 or -1 (memory). */
+static int fit(const struct cmp_pair *p, int k, struct cmp_adjust *a,
+	       struct fl_covary *cv)
+{
+	size_t cap = reps_of(p->a) + reps_of(p->b) + 1;
+	double *x = malloc(cap * sizeof(double));
+	double *y = malloc(cap * sizeof(double));
+	size_t n = 0, na = 0, nb = 0, ra = 0, rb = 0;
+	int rc = -1;
+
+	*cv = (struct fl_covary){ .p = 1.0 };
+	if (!x || !y)
+		goto out;
+	rc = 0;
+	probes_of(p->a, a, k, x, &na, &ra);
+	a->med[0] = exp(median_of(x, na));
+	probes_of(p->b, a, k, x + na, &nb, &rb);
+	a->med[1] = exp(median_of(x + na, nb));
+	/* both runs probed nearly every repetition, or the adjusted values
+	 * of one would stand against the raw values of the other */
+	if ((double)na < FL_ADJUST_PROBED * (double)ra ||
+	    (double)nb < FL_ADJUST_PROBED * (double)rb ||
+	    na + nb < FL_DRIFT_MIN_N)
+		goto out;
+	probes_of(p->a, a, k, x, &n, &ra);
+	probes_of(p->b, a, k, x, &n, &rb);
+	a->ref = median_of(x, n);
+	n = 0;
+	centred(p->a, a, k, x, y, &n);
+	centred(p->b, a, k, x, y, &n);
+	if (n >= FL_DRIFT_MIN_N)
+		rc = fl_covary(x, y, n, cv);
+out:
+	free(x);
+	free(y);
+	return rc;
+}
+
+/* Run r's cells of the group, adjusted, into vals (one array each). */
+static int apply(const struct fl_rd_run *r, const struct cmp_adjust *a,
+		 double median, double **vals)
+{
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+
+		if (!in_group(c, a))
+			continue;
+		vals[i] = malloc((c->nok + 1) * sizeof(double));
+		if (!vals[i])
+			return -1;
+		for (unsigned int j = 0; j < c->nok; j++) {
+			double x = c->idle_wake[j][a->probe];
+
+			/* an unprobed repetition: the run's usual state */
+			x = isfinite(x) ? log(x) : log(median);
+			vals[i][j] = c->primary[j] * exp(-a->cv.slope *
+							 (x - a->ref));
+		}
+	}
+	return 0;
+}
+
+static void note(const struct cmp_adjust *a, FILE *md)
+{
+	fprintf(stderr, "futexlab compare: %s on %s follows the cost of "
+		"waking an idle CPU (%s probe; Spearman rho %.2f, p %.2g, "
+		"over %zu repetitions; slope %.2f): each repetition is "
+		"compared as if the probe had read %.1f us, the runs' common "
+		"median (A's median %.1f us, B's %.1f us)\n", a->workload,
+		a->backend, probe_names[a->probe], a->cv.rho, a->cv.p, a->cv.n,
+		a->cv.slope, exp(a->ref) / 1000, a->med[0] / 1000,
+		a->med[1] / 1000);
+	if (md)
+		fprintf(md, "- %s on %s follows the cost of waking an idle "
+			"CPU (%s probe; rho %.2f, p %.2g, slope %.2f): compared "
+			"at the runs' common %.1f us (A %.1f us, B %.1f us)\n",
+			a->workload, a->backend, probe_names[a->probe], a->cv.rho,
+			a->cv.p, a->cv.slope, exp(a->ref) / 1000,
+			a->med[0] / 1000, a->med[1] / 1000);
+}
+
+/* the same kernel on the same host: what the probe's meaning rests on */
+static int same_machine(const struct fl_rd_run *a, const struct fl_rd_run *b)
+{
+	static const char *const keys[] = { "machine.kernel",
+					    "machine.hostname" };
+	char va[256], vb[256];
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		fl_rd_meta(a, keys[i], va, sizeof(va));
+		fl_rd_meta(b, keys[i], vb, sizeof(vb));
+		if (strcmp(va, vb))
+			return 0;
+	}
+	return 1;
+}
+
+/* One group: fit both probes, keep the one it follows more surely. */
+static int adjust_group(struct cmp_pair *p, const struct fl_rd_cell *c,
+			FILE *md)
+{
+	struct cmp_adjust *a = &p->adjust[p->nadjust++], t;
+	struct fl_covary cv;
+
+	*a = (struct cmp_adjust){ .probe = -1 };
+	snprintf(a->workload, sizeof(a->workload), "%s", c->workload);
+	snprintf(a->backend, sizeof(a->backend), "%s", c->backend);
+	for (int k = 0; k < 2; k++) {
+		t = *a;
+		if (fit(p, k, &t, &cv))
+			return -1;
+		if (cv.p < FL_ADJUST_ALPHA && (a->probe < 0 || cv.p < a->cv.p)) {
+			*a = t;
+			a->probe = k;
+			a->cv = cv;
+		}
+	}
+	if (a->probe < 0)
+		return 0;
+	note(a, md);
+	if (apply(p->a, a, a->med[0], p->vals_a) ||
+	    apply(p->b, a, a->med[1], p->vals_b))
+		return -1;
+	return 0;
+}
+
+int cmp_adjust(struct cmp_pair *p, FILE *md)
+{
+	p->nadjust = 0;
+	p->adjust = calloc(p->n + 1, sizeof(*p->adjust));
+	p->vals_a = calloc(p->a->ncells + 1, sizeof(double *));
+	p->vals_b = calloc(p->b->ncells + 1, sizeof(double *));
+	if (!p->adjust || !p->vals_a || !p->vals_b)
+		return -1;
+	if (!p->use_adjust || !same_machine(p->a, p->b))
+		return 0;
+	for (unsigned long i = 0; i < p->n; i++) {
+		const struct fl_rd_cell *c = p->cells[i].a ? p->cells[i].a :
+					     p->cells[i].b;
+		int seen = 0;
+
+		for (unsigned int j = 0; j < p->nadjust; j++)
+			seen |= !strcmp(p->adjust[j].workload, c->workload) &&
+				!strcmp(p->adjust[j].backend, c->backend);
+		if (!seen && adjust_group(p, c, md))
+			return -1;
+	}
+	return 0;
+}
+
+const double *cmp_values(const struct cmp_pair *p,
+			 const struct fl_rd_cell *c)
+{
+	const struct fl_rd_run *r = c >= p->a->cells &&
+				    c < p->a->cells + p->a->ncells ? p->a :
+				    p->b;
+	double *const *vals = r == p->a ? p->vals_a : p->vals_b;
+	double *v = vals ? vals[c - r->cells] : NULL;
+
+	return v ? v : c->primary;
+}
+
+const struct cmp_adjust *cmp_adjust_of(const struct cmp_pair *p,
+				       const char *workload,
+				       const char *backend)
+{
+	for (unsigned int i = 0; i < p->nadjust; i++)
+		if (p->adjust[i].probe >= 0 &&
+		    !strcmp(p->adjust[i].workload, workload) &&
+		    (!backend || !strcmp(p->adjust[i].backend, backend)))
+			return &p->adjust[i];
+	return NULL;
+}
+
+void cmp_adjust_free(struct cmp_pair *p)
+{
+	for (unsigned long i = 0; p->vals_a && i < p->a->ncells; i++)
+		free(p->vals_a[i]);
+	for (unsigned long i = 0; p->vals_b && i < p->b->ncells; i++)
+		free(p->vals_b[i]);
+	free(p->vals_a);
+	free(p->vals_b);
+	free(p->adjust);
+}
