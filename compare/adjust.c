@@ -68,38 +68,6 @@ static void probes_of(const struct fl_rd_run *r, const struct cmp_adjust *a,
 	}
 }
 
-/* Each repetition's log probe and log figure, both centred on its cell's
- * median, for the group's cells in run r with three probed repetitions or
- * more; appended at *n. */
-static void centred(const struct fl_rd_run *r, const struct cmp_adjust *a,
-		    int k, double *x, double *y, size_t *n)
-{
-	for (unsigned long i = 0; i < r->ncells; i++) {
-		const struct fl_rd_cell *c = &r->cells[i];
-		double cx[FL_RD_MAX_REPS], cy[FL_RD_MAX_REPS];
-		double tx[FL_RD_MAX_REPS], ty[FL_RD_MAX_REPS];
-		size_t m = 0;
-
-		if (!in_group(c, a))
-			continue;
-		for (unsigned int j = 0; j < c->nok; j++)
-			if (isfinite(c->idle_wake[j][k]) && c->primary[j] > 0) {
-				cx[m] = log(c->idle_wake[j][k]);
-				cy[m++] = log(c->primary[j]);
-			}
-		if (m < 3)
-			continue;
-		memcpy(tx, cx, m * sizeof(double));
-		memcpy(ty, cy, m * sizeof(double));
-		double mx = median_of(tx, m), my = median_of(ty, m);
-
-		for (size_t j = 0; j < m; j++) {
-			x[*n] = cx[j] - mx;
-			y[(*n)++] = cy[j] - my;
-		}
-	}
-}
-
 static size_t reps_of(const struct fl_rd_run *r)
 {
 	size_t n = 0;
@@ -109,18 +77,40 @@ static size_t reps_of(const struct fl_rd_run *r)
 	return n;
 }
 
+/* The group's cells of run r: their primary figures and probe k, from
+ * *n on (xs: one array of FL_RD_MAX_REPS per cell) */
+static void cells_of(const struct fl_rd_run *r, const struct cmp_adjust *a,
+		     int k, const double **v, double (*xs)[FL_RD_MAX_REPS],
+		     unsigned int *nv, size_t *n)
+{
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+
+		if (!in_group(c, a))
+			continue;
+		for (unsigned int j = 0; j < c->nok; j++)
+			xs[*n][j] = c->idle_wake[j][k];
+		v[*n] = c->primary;
+		nv[(*n)++] = c->nok;
+	}
+}
+
 /* How the group follows probe k in the two runs; 0 or -1 (memory). */
 static int fit(const struct cmp_pair *p, int k, struct cmp_adjust *a,
 	       struct fl_covary *cv)
 {
 	size_t cap = reps_of(p->a) + reps_of(p->b) + 1;
+	size_t cells = p->a->ncells + p->b->ncells + 1;
 	double *x = malloc(cap * sizeof(double));
-	double *y = malloc(cap * sizeof(double));
+	double (*xs)[FL_RD_MAX_REPS] = malloc(cells * sizeof(*xs));
+	const double **v = malloc(cells * sizeof(*v));
+	const double **xp = malloc(cells * sizeof(*xp));
+	unsigned int *nv = malloc(cells * sizeof(*nv));
 	size_t n = 0, na = 0, nb = 0, ra = 0, rb = 0;
 	int rc = -1;
 
 	*cv = (struct fl_covary){ .p = 1.0 };
-	if (!x || !y)
+	if (!x || !xs || !v || !xp || !nv)
 		goto out;
 	rc = 0;
 	probes_of(p->a, a, k, x, &na, &ra);
@@ -137,13 +127,19 @@ static int fit(const struct cmp_pair *p, int k, struct cmp_adjust *a,
 	probes_of(p->b, a, k, x, &n, &rb);
 	a->ref = median_of(x, n);
 	n = 0;
-	centred(p->a, a, k, x, y, &n);
-	centred(p->b, a, k, x, y, &n);
-	if (n >= FL_DRIFT_MIN_N)
-		rc = fl_covary(x, y, n, cv);
+	cells_of(p->a, a, k, v, xs, nv, &n);
+	cells_of(p->b, a, k, v, xs, nv, &n);
+	for (size_t i = 0; i < n; i++)
+		xp[i] = xs[i];
+	if (fl_covary_cells(v, xp, nv, n, cv) == 0 &&
+	    cv->n < FL_DRIFT_MIN_N)
+		*cv = (struct fl_covary){ .p = 1.0 };
 out:
 	free(x);
-	free(y);
+	free(xs);
+	free(v);
+	free(xp);
+	free(nv);
 	return rc;
 }
 
@@ -156,17 +152,16 @@ static int apply(const struct fl_rd_run *r, const struct cmp_adjust *a,
 
 		if (!in_group(c, a))
 			continue;
+		double x[FL_RD_MAX_REPS];
+
 		vals[i] = malloc((c->nok + 1) * sizeof(double));
 		if (!vals[i])
 			return -1;
-		for (unsigned int j = 0; j < c->nok; j++) {
-			double x = c->idle_wake[j][a->probe];
-
-			/* an unprobed repetition: the run's usual state */
-			x = isfinite(x) ? log(x) : log(median);
-			vals[i][j] = c->primary[j] * exp(-a->cv.slope *
-							 (x - a->ref));
-		}
+		for (unsigned int j = 0; j < c->nok; j++)
+			x[j] = c->idle_wake[j][a->probe];
+		/* an unprobed repetition: the run's usual state */
+		fl_covary_adjust(c->primary, x, c->nok, a->cv.slope, a->ref,
+				 log(median), vals[i]);
 	}
 	return 0;
 }

@@ -10,10 +10,9 @@
 #include "stats/covary.h"
 #include "stats/drift.h"
 
-/* a workload is adjusted for the idle-wake probe when its figures follow
- * the probe at this p (adjust.c) ... */
-#define FL_ADJUST_ALPHA		0.001
-/* ... and both runs probed at least this share of its repetitions */
+/* a group of cells is adjusted for the idle-wake probe when its figures
+ * follow the probe (FL_ADJUST_ALPHA, stats/covary.h) and both runs
+ * probed at least this share of its repetitions (adjust.c) */
 #define FL_ADJUST_PROBED	0.9
 
 struct cmp_cell {

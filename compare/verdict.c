@@ -41,6 +41,21 @@ int fl_cell_shift(const double *a, size_t na, int noisy_a, const double *b,
 	return fl_shift_ratio(a, na, b, nb, FL_CONFIDENCE, s);
 }
 
+/* Whether the values a cell is compared by are NOISY: the run's own flag
+ * for its figures as measured; for adjusted ones, judged again on them,
+ * since what made the repetitions two distributions may be what the
+ * adjustment took out. */
+static int noisy_of(const struct cmp_pair *p, const struct fl_rd_cell *c)
+{
+	const double *v = cmp_values(p, c);
+	struct fl_ci ci;
+
+	if (v == c->primary)
+		return c->noisy;
+	fl_median_ci(v, c->nok, FL_CONFIDENCE, &ci);
+	return fl_ci_noisy(&ci, FL_NOISY_HALFWIDTH);
+}
+
 /* Both sides ran ok, with the same primary figure. */
 static int comparable(const struct cmp_cell *c)
 {
@@ -64,9 +79,9 @@ void cmp_judge(struct cmp_pair *p)
 		c->p_adjusted = 1.0;
 		if (!comparable(c))
 			continue;
-		fl_cell_shift(cmp_values(p, c->a), c->a->nok, c->a->noisy,
-			      cmp_values(p, c->b), c->b->nok, c->b->noisy,
-			      &c->s);
+		fl_cell_shift(cmp_values(p, c->a), c->a->nok,
+			      noisy_of(p, c->a), cmp_values(p, c->b),
+			      c->b->nok, noisy_of(p, c->b), &c->s);
 		c->widened = fmax(0.0, cmp_widen_of(p, c->a->workload));
 		c->widened_busy = p->busy_widen > c->widened;
 		if (c->widened_busy)

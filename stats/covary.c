@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats/stats.h"
 
@@ -73,23 +74,51 @@ static double spearman_p(double rho, size_t n)
 	return erfc(fabs(t) / sqrt(2.0));
 }
 
-/* Sen's slope: the median of (y_j - y_i) / (x_j - x_i) over x_i != x_j */
-static int theil_sen(const double *x, const double *y, size_t n,
-		     double *slope)
+struct slope {
+	double s, w;
+};
+
+static int cmp_slope(const void *a, const void *b)
 {
-	double *s = malloc((n * (n - 1) / 2 + 1) * sizeof(double));
+	const struct slope *x = a, *y = b;
+
+	return (x->s > y->s) - (x->s < y->s);
+}
+
+/*
+ * The median of the pairwise slopes (y_j - y_i) / (x_j - x_i), each
+ * weighted by x_j - x_i (> 0): Sievers' weighting of Sen's estimator.
+ * Unweighted, the many pairs within one cluster of x (a probe that reads
+ * one of two levels, plus a little noise) would outvote the pairs across
+ * the clusters, which are the ones that carry the slope, and pull it to
+ * the noise's zero.
+ */
+static int weighted_slope(const double *x, const double *y, size_t n,
+			  double *slope)
+{
+	struct slope *s = malloc((n * (n - 1) / 2 + 1) * sizeof(*s));
+	double total = 0.0, acc = 0.0;
 	size_t k = 0;
 
 	if (!s)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (x[j] != x[i])
-				s[k++] = (y[j] - y[i]) / (x[j] - x[i]);
+		for (size_t j = 0; j < n; j++)
+			if (x[j] > x[i]) {
+				s[k].s = (y[j] - y[i]) / (x[j] - x[i]);
+				s[k].w = x[j] - x[i];
+				total += s[k++].w;
+			}
 	*slope = 0.0;
 	if (k) {
-		qsort(s, k, sizeof(double), fl_cmp_double);
-		*slope = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2.0;
+		qsort(s, k, sizeof(*s), cmp_slope);
+		for (size_t i = 0; i < k; i++) {
+			acc += s[i].w;
+			if (acc >= total / 2) {
+				*slope = s[i].s;
+				break;
+			}
+		}
 	}
 	free(s);
 	return 0;
@@ -115,7 +144,7 @@ int fl_covary(const double *x, const double *y, size_t n,
 		}
 	c->n = m;
 	if (m < 3 || ranks(fx, m, rx) || ranks(fy, m, ry) ||
-	    theil_sen(fx, fy, m, &c->slope))
+	    weighted_slope(fx, fy, m, &c->slope))
 		goto out;
 	c->rho = correlation(rx, ry, m);
 	c->p = spearman_p(c->rho, m);
@@ -128,4 +157,65 @@ out:
 	free(rx);
 	free(ry);
 	return rc;
+}
+
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(double), fl_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+int fl_covary_cells(const double *const *v, const double *const *x,
+		    const unsigned int *n, size_t ncells, struct fl_covary *c)
+{
+	size_t total = 0, m = 0;
+	double *px, *py;
+	int rc;
+
+	for (size_t i = 0; i < ncells; i++)
+		total += n[i];
+	px = malloc((total + 1) * sizeof(double));
+	py = malloc((total + 1) * sizeof(double));
+	*c = (struct fl_covary){ .p = 1.0 };
+	if (!px || !py) {
+		free(px);
+		free(py);
+		return -1;
+	}
+	for (size_t i = 0; i < ncells; i++) {
+		size_t k = 0;
+
+		for (unsigned int j = 0; j < n[i]; j++)
+			if (isfinite(x[i][j]) && x[i][j] > 0 && v[i][j] > 0) {
+				px[m + k] = log(x[i][j]);
+				py[m + k++] = log(v[i][j]);
+			}
+		if (k < 3)
+			continue;
+		double cx[k], cy[k];
+
+		memcpy(cx, px + m, k * sizeof(double));
+		memcpy(cy, py + m, k * sizeof(double));
+		double mx = median_of(cx, k), my = median_of(cy, k);
+
+		for (size_t j = 0; j < k; j++) {
+			px[m + j] -= mx;
+			py[m + j] -= my;
+		}
+		m += k;
+	}
+	rc = fl_covary(px, py, m, c);
+	free(px);
+	free(py);
+	return rc;
+}
+
+void fl_covary_adjust(const double *v, const double *x, unsigned int n,
+		      double slope, double ref, double fallback, double *out)
+{
+	for (unsigned int j = 0; j < n; j++) {
+		double lx = isfinite(x[j]) && x[j] > 0 ? log(x[j]) : fallback;
+
+		out[j] = v[j] * exp(-slope * (lx - ref));
+	}
 }
