@@ -12,13 +12,13 @@
  * (Spearman's rank correlation of the figures and the probe, each centred
  * on its cell's median, pooled over the cells of both runs that share a
  * workload and a backend: a spinning backend's waiters never sleep, and
- * the backends that sleep follow the probe each by their own slope), the
- * Theil-Sen slope of log figure on log probe says by how much, and each
- * repetition is compared as if the probe had read the two runs' common
- * median: value * (median / probe)^slope. This is analysis of covariance
- * with a robust slope, the standard way to remove a measured nuisance
- * from a comparison (Montgomery, "Design and Analysis of Experiments",
- * 2017, chapter 15). The slope comes from how the figure moves within
+ * the backends that sleep follow the probe each by their own slope), a
+ * robust slope of log figure on log probe (stats/covary.h) says by how
+ * much, and each repetition is compared as if the probe had read the
+ * runs' common median: value * (median / probe)^slope. This is analysis
+ * of covariance with a robust slope, the standard way to remove a
+ * measured nuisance from a comparison (Montgomery, "Design and Analysis
+ * of Experiments", 2017, chapter 15). The slope comes from how the figure moves within
  * each run, so a change of the code, which moves a cell's figure in
  * every repetition of one run, does not enter it, and is not removed.
  *

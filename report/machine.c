@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The report's machine table: what a rerun must match. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "measure/busy.h"
 #include "report/internal.h"
+#include "stats/stats.h"
 
 /*
  * The machine and kernel table, as data: each row's value is its template
@@ -121,6 +123,39 @@ static void settings(FILE *f, const struct fl_rd_run *r)
 	}
 }
 
+/*
+ * What waking an idle CPU cost over the run (measure/idle_wake.h): its
+ * median and 10th to 90th percentiles for each idle length, over every
+ * ok repetition that has it. The state of the host that moves every
+ * sleeping workload; compare adjusts for it.
+ */
+static void idle_wake(FILE *f, const struct fl_rd_run *r)
+{
+	static const char *const idle[2] = { "30 us", "200 us" };
+	size_t reps = 0;
+
+	for (unsigned long i = 0; i < r->ncells; i++)
+		reps += r->cells[i].nok;
+	double *v = malloc((reps + 1) * sizeof(double));
+
+	for (int k = 0; v && k < 2; k++) {
+		size_t n = 0;
+
+		for (unsigned long i = 0; i < r->ncells; i++)
+			for (unsigned int j = 0; j < r->cells[i].nok; j++)
+				if (isfinite(r->cells[i].idle_wake[j][k]))
+					v[n++] = r->cells[i].idle_wake[j][k];
+		if (!n)
+			break;
+		qsort(v, n, sizeof(double), fl_cmp_double);
+		fprintf(f, "| waking an idle CPU after %s | median %.1f us "
+			"(10th-90th percentile %.1f-%.1f us) over %zu "
+			"repetitions |\n", idle[k], v[n / 2] / 1000,
+			v[n / 10] / 1000, v[n - 1 - n / 10] / 1000, n);
+	}
+	free(v);
+}
+
 void report_machine(FILE *f, const struct fl_rd_run *r)
 {
 	double v;
@@ -134,6 +169,7 @@ void report_machine(FILE *f, const struct fl_rd_run *r)
 			"processes during the run%s |\n", v * 100,
 			v > FL_BUSY_WARN ? " (**busy machine**: expect wide "
 			"intervals)" : "");
+	idle_wake(f, r);
 	vulnerabilities(f, r);
 	settings(f, r);
 	fprintf(f, "\n");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Spearman's rank correlation and the Theil-Sen slope (covary.h). */
+/* Spearman's rank correlation and a weighted median slope (covary.h). */
 #include "stats/covary.h"
 
 #include <math.h>

@@ -17,6 +17,7 @@ Ends with `plot_report: N passed, N failed` (tests/run.py reads it).
 
 import glob
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -135,6 +136,17 @@ def test_report_drift(tmp):
           "together" in cv, "condvar's drift not reported: %r" % cv)
     check("Drift over time: none found" in hs and "**Drift" not in hs,
           "hash reported as drifting: %r" % hs)
+    check("waking an idle CPU" not in md, "a probe no run measured")
+    # the probe's two states: 38 us in six passes of eight, 10.5 in two
+    run = os.path.join(tmp, "probed")
+    drift_run(run, {0, 1, 2, 3, 4, 5}, probe=True)
+    fl("report", run, check_rc=0)
+    md = open(os.path.join(run, "report.md")).read()
+    check(re.search(r"\| waking an idle CPU after 30 us \| median 3[78]\.\d us "
+                    r"\(10th-90th percentile 10\.\d-3[78]\.\d us\) over 128 "
+                    r"repetitions \|", md), "probe row: %r" % md[:3000])
+    check("| waking an idle CPU after 200 us | median 40.0 us" in md,
+          "long probe row: %r" % md[:3000])
 
 
 TESTS = [test_plot_smoke, test_report, test_report_drift]

@@ -4,8 +4,8 @@
  * order-statistic interval, the NOISY rule, Jain's index, the
  * Hodges-Lehmann ratio with its exact rank-sum p-value, the
  * Benjamini-Hochberg adjustment, the geometric mean's interval,
- * withheld percentiles, and Spearman's correlation with the Theil-Sen
- * slope, each on inputs whose answer is known.
+ * withheld percentiles, and Spearman's correlation with the weighted
+ * median slope, each on inputs whose answer is known.
  */
 #include <math.h>
 #include <setjmp.h>
