@@ -21,7 +21,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: futexlab compare RUN-A RUN-B [RUN-C...] [--out DIR] "
-		"[--delta PCT]\n                        [--no-adjust] [--no-plot]\n\n"
+		"[--delta PCT]\n"
+		"                        [--no-adjust] [--no-plot]\n\n"
 		"Compare each later run against RUN-A, cell by cell (cells "
 		"match on their\nfull setup: workload, backend, threads, "
 		"placement, options, duration, hash\nslots). Per cell: B/A of "

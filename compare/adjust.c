@@ -18,8 +18,8 @@
  * runs' common median: value * (median / probe)^slope. This is analysis
  * of covariance with a robust slope, the standard way to remove a
  * measured nuisance from a comparison (Montgomery, "Design and Analysis
- * of Experiments", 2017, chapter 15). The slope comes from how the figure moves within
- * each run, so a change of the code, which moves a cell's figure in
+ * of Experiments", 2017, chapter 15). The slope comes from how the
+ * figure moves within each run, so a change of the code, which moves a cell's figure in
  * every repetition of one run, does not enter it, and is not removed.
  *
  * Not done when the kernels or the hosts differ (a kernel changes the
@@ -178,11 +178,12 @@ static void note(const struct cmp_adjust *a, FILE *md)
 		a->med[1] / 1000);
 	if (md)
 		fprintf(md, "- %s on %s follows the cost of waking an idle "
-			"CPU (%s probe; rho %.2f, p %.2g, slope %.2f): compared "
-			"at the runs' common %.1f us (A %.1f us, B %.1f us)\n",
-			a->workload, a->backend, probe_names[a->probe], a->cv.rho,
-			a->cv.p, a->cv.slope, exp(a->ref) / 1000,
-			a->med[0] / 1000, a->med[1] / 1000);
+			"CPU (%s probe; rho %.2f, p %.2g, slope %.2f): "
+			"compared at the runs' common %.1f us (A %.1f us, B "
+			"%.1f us)\n", a->workload, a->backend,
+			probe_names[a->probe], a->cv.rho, a->cv.p,
+			a->cv.slope, exp(a->ref) / 1000, a->med[0] / 1000,
+			a->med[1] / 1000);
 }
 
 /* the same kernel on the same host: what the probe's meaning rests on */
@@ -215,7 +216,8 @@ static int adjust_group(struct cmp_pair *p, const struct fl_rd_cell *c,
 		t = *a;
 		if (fit(p, k, &t, &cv))
 			return -1;
-		if (cv.p < FL_ADJUST_ALPHA && (a->probe < 0 || cv.p < a->cv.p)) {
+		if (cv.p < FL_ADJUST_ALPHA &&
+		    (a->probe < 0 || cv.p < a->cv.p)) {
 			*a = t;
 			a->probe = k;
 			a->cv = cv;

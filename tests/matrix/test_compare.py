@@ -248,7 +248,8 @@ def test_compare_idle_wake(tmp):
     for x in rows:
         if x["workload"] == "hash":
             check("adjusted" not in x["reason"], "hash: %r" % x["reason"])
-    check(re.search(r"condvar: geometric mean of B/A over 8 cells (0\.99|1\.00)\d+ "
+    check(re.search(r"condvar: geometric mean of B/A over 8 cells "
+                    r"(0\.99|1\.00)\d+ "
                     r"\[[0-9.]+, [0-9.]+\].*, adjusted for the idle-wake "
                     r"cost", r.stdout), "condvar summary: %r" % r.stdout)
     # a change of the code survives the adjustment: B 20% slower in

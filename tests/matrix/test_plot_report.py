@@ -142,7 +142,8 @@ def test_report_drift(tmp):
     drift_run(run, {0, 1, 2, 3, 4, 5}, probe=True)
     fl("report", run, check_rc=0)
     md = open(os.path.join(run, "report.md")).read()
-    check(re.search(r"\| waking an idle CPU after 30 us \| median 3[78]\.\d us "
+    check(re.search(r"\| waking an idle CPU after 30 us \| "
+                    r"median 3[78]\.\d us "
                     r"\(10th-90th percentile 10\.\d-3[78]\.\d us\) over 128 "
                     r"repetitions \|", md), "probe row: %r" % md[:3000])
     check("| waking an idle CPU after 200 us | median 40.0 us" in md,
