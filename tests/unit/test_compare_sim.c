@@ -482,22 +482,29 @@ static void test_workload_shared_regimes(void **state)
 	assert_true(without.called > with.called);
 }
 
-/* A steady machine: the rule seldom fires, and costs little power. */
+/* A steady machine: the rule seldom fires, and costs little power; and
+ * with every repetition probed (a probe that nothing follows), the
+ * adjustment is seldom made and the rates stay. */
 static void test_workload_steady(void **state)
 {
 	struct wl_rates same, drop;
 
 	(void)state;
-	workload_rates(0, 1.0, 1, 0, FL_NVERDICTS, 62, &same);
-	workload_rates(0, 0.9, 1, 0, FL_V_SLOWER, 63, &drop);
-	print_message("workload on a steady machine: drift found in %.2f%% "
-		      "of runs; identical runs %.2f%% of cells called; 10%% "
-		      "slower called slower for %.1f%% of cells\n",
-		      same.drifted * 100, same.called * 100,
-		      drop.wanted * 100);
-	assert_true(same.drifted <= 0.01);
-	assert_true(same.called <= 0.05);
-	assert_true(drop.wanted >= 0.80);
+	for (int adjust = 0; adjust < 2; adjust++) {
+		workload_rates(0, 1.0, 1, adjust, FL_NVERDICTS, 62, &same);
+		workload_rates(0, 0.9, 1, adjust, FL_V_SLOWER, 63, &drop);
+		print_message("workload on a steady machine%s: drift found "
+			      "in %.2f%% of runs, adjusted in %.2f%% of "
+			      "comparisons; identical runs %.2f%% of cells "
+			      "called; 10%% slower called slower for %.1f%% "
+			      "of cells\n", adjust ? ", probed" : "",
+			      same.drifted * 100, same.adjusted * 100,
+			      same.called * 100, drop.wanted * 100);
+		assert_true(same.drifted <= 0.01);
+		assert_true(same.adjusted <= 0.01);
+		assert_true(same.called <= 0.05);
+		assert_true(drop.wanted >= 0.80);
+	}
 }
 
 /* The shared machine again, every repetition probed: adjusted, identical
@@ -535,25 +542,6 @@ static void test_workload_probe_regimes(void **state)
 	probe_misread = 0.0;
 }
 
-/* A steady machine whose probe nothing follows: seldom adjusted, and
- * the rates are the steady ones. */
-static void test_workload_probe_steady(void **state)
-{
-	struct wl_rates same, drop;
-
-	(void)state;
-	workload_rates(0, 1.0, 1, 1, FL_NVERDICTS, 62, &same);
-	workload_rates(0, 0.9, 1, 1, FL_V_SLOWER, 63, &drop);
-	print_message("workload on a steady machine, probed: adjusted in "
-		      "%.2f%% of comparisons; identical runs %.2f%% of cells "
-		      "called; 10%% slower called slower for %.1f%% of "
-		      "cells\n", same.adjusted * 100, same.called * 100,
-		      drop.wanted * 100);
-	assert_true(same.adjusted <= 0.01);
-	assert_true(same.called <= 0.05);
-	assert_true(drop.wanted >= 0.80);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -566,7 +554,6 @@ int main(void)
 		cmocka_unit_test(test_workload_shared_regimes),
 		cmocka_unit_test(test_workload_steady),
 		cmocka_unit_test(test_workload_probe_regimes),
-		cmocka_unit_test(test_workload_probe_steady),
 	};
 
 	return cmocka_run_group_tests_name("compare_sim", tests, NULL, NULL);
