@@ -3,9 +3,11 @@
 #include "stats/covary.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/shift.h"
 #include "stats/stats.h"
 
 struct ranked {
@@ -78,11 +80,54 @@ struct slope {
 	double s, w;
 };
 
-static int cmp_slope(const void *a, const void *b)
+/*
+ * The weighted median of s[0..n) (total weight `total`): the smallest
+ * slope at which the weight at or below it reaches half. Quickselect on
+ * the slopes, keeping the weight below the part still searched: expected
+ * linear time, where sorting the n^2/2 pairs of a large comparison
+ * costs more than everything else compare does.
+ */
+static double weighted_median(struct slope *s, size_t n, double total)
 {
-	const struct slope *x = a, *y = b;
+	size_t lo = 0, hi = n;	/* the answer is in s[lo..hi) */
+	double below = 0.0;	/* the weight of everything left of lo */
+	uint64_t rng = 1;
 
-	return (x->s > y->s) - (x->s < y->s);
+	while (hi - lo > 1) {
+		double pivot = s[lo + fl_splitmix64(&rng) % (hi - lo)].s;
+		size_t i = lo, j = lo, k = hi;
+		double wl = 0.0, we = 0.0;
+
+		/* three ways: [lo, i) < pivot, [i, j) == pivot, [k, hi) > */
+		while (j < k) {
+			if (s[j].s < pivot) {
+				struct slope t = s[i];
+
+				s[i++] = s[j];
+				s[j++] = t;
+			} else if (s[j].s > pivot) {
+				struct slope t = s[--k];
+
+				s[k] = s[j];
+				s[j] = t;
+			} else {
+				j++;
+			}
+		}
+		for (size_t m = lo; m < i; m++)
+			wl += s[m].w;
+		for (size_t m = i; m < j; m++)
+			we += s[m].w;
+		if (below + wl >= total / 2) {
+			hi = i;
+		} else if (below + wl + we >= total / 2) {
+			return pivot;
+		} else {
+			below += wl + we;
+			lo = j;
+		}
+	}
+	return s[lo].s;
 }
 
 /*
@@ -97,7 +142,7 @@ static int weighted_slope(const double *x, const double *y, size_t n,
 			  double *slope)
 {
 	struct slope *s = malloc((n * (n - 1) / 2 + 1) * sizeof(*s));
-	double total = 0.0, acc = 0.0;
+	double total = 0.0;
 	size_t k = 0;
 
 	if (!s)
@@ -109,17 +154,7 @@ static int weighted_slope(const double *x, const double *y, size_t n,
 				s[k].w = x[j] - x[i];
 				total += s[k++].w;
 			}
-	*slope = 0.0;
-	if (k) {
-		qsort(s, k, sizeof(*s), cmp_slope);
-		for (size_t i = 0; i < k; i++) {
-			acc += s[i].w;
-			if (acc >= total / 2) {
-				*slope = s[i].s;
-				break;
-			}
-		}
-	}
+	*slope = k ? weighted_median(s, k, total) : 0.0;
 	free(s);
 	return 0;
 }
