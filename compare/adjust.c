@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Comparing like with like when the machine's cost of waking an idle CPU
- * moved (measure/idle_wake.h).
+ * Comparing like with like when the machine's state moved: the cost of
+ * waking an idle CPU (measure/idle_wake.h), or the CPU's speed.
  *
  * On a shared host that cost switches between levels for tens of seconds
  * at a time, and every workload whose threads sleep moves with it: two
@@ -22,6 +22,11 @@
  * figure moves within each run, so a change of the code, which moves a cell's figure in
  * every repetition of one run, does not enter it, and is not removed.
  *
+ * The same holds for the busy loop's speed, measured before each
+ * repetition too, which a host that shares the core with another guest
+ * moves (covariates[] below); each group uses the one it follows most
+ * surely.
+ *
  * Not done when the kernels or the hosts differ (a kernel changes the
  * probe too, and the probe would then carry part of the change being
  * measured), nor for a workload with too few probed repetitions.
@@ -33,7 +38,28 @@
 #include "compare/internal.h"
 #include "stats/stats.h"
 
-static const char *const probe_names[2] = { "short", "long" };
+/*
+ * What each repetition measured of the machine just before it ran: the
+ * idle-wake probe after each idle length, and the busy loop's speed
+ * (measure/clock.h), which a core shared with another guest slows and
+ * which moves the lock workloads (a slower CPU convoys less, and
+ * priority inheritance's round trips take longer). A figure may follow
+ * any of them; the one it follows most surely is used.
+ */
+static const struct {
+	const char *what, *unit;
+	double scale;		/* the value in the unit, from the column's */
+} covariates[FL_ADJUST_COVARIATES] = {
+	{ "the cost of waking an idle CPU after 30 us", "us", 1e-3 },
+	{ "the cost of waking an idle CPU after 200 us", "us", 1e-3 },
+	{ "the busy loop's speed", "loops/us", 1.0 },
+};
+
+/* repetition j's covariate k, or NaN */
+static double covariate(const struct fl_rd_cell *c, unsigned int j, int k)
+{
+	return k < 2 ? c->idle_wake[j][k] : c->busy[j][0];
+}
 
 static double median_of(double *v, size_t n)
 {
@@ -62,8 +88,8 @@ static void probes_of(const struct fl_rd_run *r, const struct cmp_adjust *a,
 		if (!in_group(c, a))
 			continue;
 		for (unsigned int j = 0; j < c->nok; j++)
-			if (isfinite(c->idle_wake[j][k]))
-				out[(*n)++] = log(c->idle_wake[j][k]);
+			if (isfinite(covariate(c, j, k)))
+				out[(*n)++] = log(covariate(c, j, k));
 		*reps += c->nok;
 	}
 }
@@ -89,7 +115,7 @@ static void cells_of(const struct fl_rd_run *r, const struct cmp_adjust *a,
 		if (!in_group(c, a))
 			continue;
 		for (unsigned int j = 0; j < c->nok; j++)
-			xs[*n][j] = c->idle_wake[j][k];
+			xs[*n][j] = covariate(c, j, k);
 		v[*n] = c->primary;
 		nv[(*n)++] = c->nok;
 	}
@@ -158,7 +184,7 @@ static int apply(const struct fl_rd_run *r, const struct cmp_adjust *a,
 		if (!vals[i])
 			return -1;
 		for (unsigned int j = 0; j < c->nok; j++)
-			x[j] = c->idle_wake[j][a->probe];
+			x[j] = covariate(c, j, a->probe);
 		/* an unprobed repetition: the run's usual state */
 		fl_covary_adjust(c->primary, x, c->nok, a->cv.slope, a->ref,
 				 log(median), vals[i]);
@@ -168,22 +194,23 @@ static int apply(const struct fl_rd_run *r, const struct cmp_adjust *a,
 
 static void note(const struct cmp_adjust *a, FILE *md)
 {
-	fprintf(stderr, "futexlab compare: %s on %s follows the cost of "
-		"waking an idle CPU (%s probe; Spearman rho %.2f, p %.2g, "
-		"over %zu repetitions; slope %.2f): each repetition is "
-		"compared as if the probe had read %.1f us, the runs' common "
-		"median (A's median %.1f us, B's %.1f us)\n", a->workload,
-		a->backend, probe_names[a->probe], a->cv.rho, a->cv.p, a->cv.n,
-		a->cv.slope, exp(a->ref) / 1000, a->med[0] / 1000,
-		a->med[1] / 1000);
+	double f = covariates[a->probe].scale;
+	const char *u = covariates[a->probe].unit;
+
+	fprintf(stderr, "futexlab compare: %s on %s follows %s (Spearman rho "
+		"%.2f, p %.2g, over %zu repetitions; slope %.2f): each "
+		"repetition is compared as if it had read %.1f %s, the runs' "
+		"common median (A's median %.1f, B's %.1f)\n", a->workload,
+		a->backend, covariates[a->probe].what, a->cv.rho, a->cv.p,
+		a->cv.n, a->cv.slope, exp(a->ref) * f, u, a->med[0] * f,
+		a->med[1] * f);
 	if (md)
-		fprintf(md, "- %s on %s follows the cost of waking an idle "
-			"CPU (%s probe; rho %.2f, p %.2g, slope %.2f): "
-			"compared at the runs' common %.1f us (A %.1f us, B "
-			"%.1f us)\n", a->workload, a->backend,
-			probe_names[a->probe], a->cv.rho, a->cv.p,
-			a->cv.slope, exp(a->ref) / 1000, a->med[0] / 1000,
-			a->med[1] / 1000);
+		fprintf(md, "- %s on %s follows %s (rho %.2f, p %.2g, slope "
+			"%.2f): compared at the runs' common %.1f %s (A %.1f, "
+			"B %.1f)\n", a->workload, a->backend,
+			covariates[a->probe].what, a->cv.rho, a->cv.p,
+			a->cv.slope, exp(a->ref) * f, u, a->med[0] * f,
+			a->med[1] * f);
 }
 
 /* the same kernel on the same host: what the probe's meaning rests on */
@@ -202,7 +229,7 @@ static int same_machine(const struct fl_rd_run *a, const struct fl_rd_run *b)
 	return 1;
 }
 
-/* One group: fit both probes, keep the one it follows more surely. */
+/* One group: fit each covariate, keep the one it follows most surely. */
 static int adjust_group(struct cmp_pair *p, const struct fl_rd_cell *c,
 			FILE *md)
 {
@@ -212,7 +239,7 @@ static int adjust_group(struct cmp_pair *p, const struct fl_rd_cell *c,
 	*a = (struct cmp_adjust){ .probe = -1 };
 	snprintf(a->workload, sizeof(a->workload), "%s", c->workload);
 	snprintf(a->backend, sizeof(a->backend), "%s", c->backend);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < FL_ADJUST_COVARIATES; k++) {
 		t = *a;
 		if (fit(p, k, &t, &cv))
 			return -1;

@@ -10,10 +10,12 @@
 #include "stats/covary.h"
 #include "stats/drift.h"
 
-/* a group of cells is adjusted for the idle-wake probe when its figures
- * follow the probe (FL_ADJUST_ALPHA, stats/covary.h) and both runs
+/* a group of cells is adjusted for the machine's state when its figures
+ * follow what the repetitions measured of it (FL_ADJUST_ALPHA, stats/covary.h) and both runs
  * probed at least this share of its repetitions (adjust.c) */
 #define FL_ADJUST_PROBED	0.9
+/* the idle-wake probe's two idle lengths and the busy loop's speed */
+#define FL_ADJUST_COVARIATES	3
 
 struct cmp_cell {
 	const struct fl_rd_cell *a, *b;	/* NULL: absent from that run */
@@ -32,15 +34,17 @@ struct cmp_drift {
 					 * spread */
 };
 
-/* The figures of a workload's cells on one backend against the
- * idle-wake probe (adjust.c). */
+/* The figures of a workload's cells on one backend against what each
+ * repetition measured of the machine (adjust.c). */
 struct cmp_adjust {
 	char workload[64], backend[64];
-	int probe;			/* 0 short idle, 1 long; -1: the
-					 * workload is not adjusted */
-	struct fl_covary cv;		/* figure against that probe */
-	double ref;			/* log ns: the runs' common median */
-	double med[2];			/* ns: A's median probe, B's */
+	int probe;			/* the covariate (adjust.c): 0, 1 the
+					 * idle-wake probe after a short, a
+					 * long idle; 2 the busy loop's speed;
+					 * -1: the group is not adjusted */
+	struct fl_covary cv;		/* figure against that covariate */
+	double ref;			/* log: the runs' common median */
+	double med[2];			/* A's median covariate, B's */
 };
 
 struct cmp_pair {
@@ -70,10 +74,9 @@ int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 int cmp_busy_host(const struct fl_rd_run *x, unsigned long *drifted,
 		  unsigned long *reps);
 /* adjust.c: each workload's figures, a backend at a time, set against
- * the idle-wake probe,
- * and adjusted where they follow it, said on stderr (and md when not
- * NULL); 0 or -1 (no memory). Before cmp_drift, which sees the adjusted
- * values. */
+ * the idle-wake probe and the busy loop's speed, and adjusted where they
+ * follow one, said on stderr (and md when not NULL); 0 or -1 (no
+ * memory). Before cmp_drift, which sees the adjusted values. */
 int cmp_adjust(struct cmp_pair *p, FILE *md);
 /* adjust.c: the values a cell of either run is compared by: its primary
  * figure's, adjusted or not */

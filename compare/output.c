@@ -62,8 +62,8 @@ static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
 						   c->a->backend)) {
 		size_t used = strlen(why);
 
-		snprintf(why + used, len - used, "%sadjusted for the idle-wake "
-			 "cost", used ? "; " : "");
+		snprintf(why + used, len - used, "%sadjusted for the machine's "
+			 "state", used ? "; " : "");
 	}
 	if (c->v != FL_V_NONE && c->s.ok && c->widened > 0) {
 		size_t used = strlen(why);
@@ -221,7 +221,7 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 	len = (int)strlen(line);
 	if (w && cmp_adjust_of(p, w, NULL))
 		snprintf(line + len, sizeof(line) - len, ", adjusted for the "
-			 "idle-wake cost");
+			 "machine's state");
 	fprintf(out, "  %s\n", line);
 	fprintf(md, "- %s\n", line);
 }
