@@ -19,8 +19,9 @@
  * of covariance with a robust slope, the standard way to remove a
  * measured nuisance from a comparison (Montgomery, "Design and Analysis
  * of Experiments", 2017, chapter 15). The slope comes from how the
- * figure moves within each run, so a change of the code, which moves a cell's figure in
- * every repetition of one run, does not enter it, and is not removed.
+ * figure moves within each run, so a change of the code, which moves a
+ * cell's figure in every repetition of one run, does not enter it, and
+ * is not removed.
  *
  * The same holds for the busy loop's speed, measured before each
  * repetition too, which a host that shares the core with another guest

@@ -11,8 +11,9 @@
 #include "stats/drift.h"
 
 /* a group of cells is adjusted for the machine's state when its figures
- * follow what the repetitions measured of it (FL_ADJUST_ALPHA, stats/covary.h) and both runs
- * probed at least this share of its repetitions (adjust.c) */
+ * follow what the repetitions measured of it (FL_ADJUST_ALPHA,
+ * stats/covary.h) and both runs measured it for at least this share of
+ * its repetitions (adjust.c) */
 #define FL_ADJUST_PROBED	0.9
 /* the idle-wake probe's two idle lengths and the busy loop's speed */
 #define FL_ADJUST_COVARIATES	3

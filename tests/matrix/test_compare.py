@@ -230,7 +230,8 @@ def test_compare_idle_wake(tmp):
     # runs' condvar cells agree, where test_compare_drift's could not
     r, cv, rows = compare_idle(tmp, "same")
     check("condvar on futex2 follows the cost of waking an idle CPU "
-          "after 30 us (Spearman" in r.stderr, "no adjustment said: %r" % r.stderr)
+          "after 30 us (Spearman" in r.stderr,
+          "no adjustment said: %r" % r.stderr)
     check("hash on futex2 follows" not in r.stderr,
           "steady hash adjusted: %r" % r.stderr)
     # what is left is the 1% the synthetic cells creep by over the passes
