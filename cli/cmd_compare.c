@@ -32,16 +32,17 @@ static void usage(FILE *f)
 		"equivalent within it,\ninconclusive otherwise, undecided "
 		"with too few repetitions. A geometric\nmean per workload and "
 		"overall. Warns when the setups differ.\nWhere a workload's "
-		"figures follow the measured cost of waking an idle\nCPU, "
-		"its repetitions are compared as if both runs had seen the "
-		"same\ncost (docs/statistics.md).\n\n"
+		"figures follow what each repetition measured\nof the "
+		"machine (the cost of waking an idle CPU, the CPU's speed), "
+		"its\nrepetitions are compared as if both runs had measured "
+		"the same\n(docs/statistics.md).\n\n"
 		"  --out DIR     where compare.csv, compare.md and "
 		"ratios.png/svg go\n                (default: RUN-A's parent, "
 		"compare-<A>-vs-<B>)\n"
 		"  --delta PCT   the equivalence margin in percent (default "
 		"2)\n"
 		"  --no-adjust   compare the figures as measured, not "
-		"adjusted for the\n                idle-wake cost\n"
+		"adjusted for the\n                machine's state\n"
 		"  --no-plot     skip the ratio plot\n");
 }
 
