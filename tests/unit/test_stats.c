@@ -289,8 +289,9 @@ static void test_covary(void **state)
 	assert_int_equal(fl_covary(x, y, 60, &c), 0);
 	assert_true(fabs(c.slope - 2.0) < 0.05);
 	assert_true(c.p < 1e-3);
+	/* two exact levels, for what follows */
 	for (int i = 0; i < 60; i++)
-		x[i] = i % 10 ? 0.0 : 1.0;	/* two exact levels, for below */
+		x[i] = i % 10 ? 0.0 : 1.0;
 	for (int i = 0; i < 60; i++)
 		y[i] = fl_uniform(&rng);	/* nothing to follow */
 	assert_int_equal(fl_covary(x, y, 60, &c), 0);
