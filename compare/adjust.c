@@ -62,14 +62,6 @@ static double covariate(const struct fl_rd_cell *c, unsigned int j, int k)
 	return k < 2 ? c->idle_wake[j][k] : c->busy[j][0];
 }
 
-static double median_of(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(double), fl_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 /* an ok cell of the group: its workload and backend */
 static int in_group(const struct fl_rd_cell *c, const struct cmp_adjust *a)
 {
@@ -141,19 +133,17 @@ static int fit(const struct cmp_pair *p, int k, struct cmp_adjust *a,
 		goto out;
 	rc = 0;
 	probes_of(p->a, a, k, x, &na, &ra);
-	a->med[0] = exp(median_of(x, na));
+	a->med[0] = exp(fl_median_sort(x, na));
 	probes_of(p->b, a, k, x + na, &nb, &rb);
-	a->med[1] = exp(median_of(x + na, nb));
+	a->med[1] = exp(fl_median_sort(x + na, nb));
 	/* both runs probed nearly every repetition, or the adjusted values
 	 * of one would stand against the raw values of the other */
 	if ((double)na < FL_ADJUST_PROBED * (double)ra ||
 	    (double)nb < FL_ADJUST_PROBED * (double)rb ||
 	    na + nb < FL_DRIFT_MIN_N)
 		goto out;
-	probes_of(p->a, a, k, x, &n, &ra);
-	probes_of(p->b, a, k, x, &n, &rb);
-	a->ref = median_of(x, n);
-	n = 0;
+	/* x holds both runs' values still, each run's sorted */
+	a->ref = fl_median_sort(x, na + nb);
 	cells_of(p->a, a, k, v, xs, nv, &n);
 	cells_of(p->b, a, k, v, xs, nv, &n);
 	for (size_t i = 0; i < n; i++)

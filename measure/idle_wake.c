@@ -80,12 +80,6 @@ static uint64_t one_wake(struct sleeper *s, uint64_t idle_ns)
 	}
 }
 
-static uint64_t median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(double), fl_cmp_double);
-	return (uint64_t)v[n / 2];
-}
-
 static int first_two_cpus(const cpu_set_t *s, int *a, int *b)
 {
 	int n = 0;
@@ -127,8 +121,8 @@ int fl_idle_wake_probe(struct fl_idle_wake *w)
 	for (int i = 0; i < FL_IDLE_WAKE_SAMPLES; i++)
 		if (!(lg[i] = (double)one_wake(&s, FL_IDLE_WAKE_LONG_NS)))
 			goto stop;
-	w->short_ns = median_of(sh, FL_IDLE_WAKE_SAMPLES);
-	w->long_ns = median_of(lg, FL_IDLE_WAKE_SAMPLES);
+	w->short_ns = (uint64_t)fl_median_sort(sh, FL_IDLE_WAKE_SAMPLES);
+	w->long_ns = (uint64_t)fl_median_sort(lg, FL_IDLE_WAKE_SAMPLES);
 	rc = 0;
 stop:
 	__atomic_store_n(&s.word, 2, __ATOMIC_RELEASE);

@@ -194,29 +194,21 @@ out:
 	return rc;
 }
 
-static double median_of(double *v, size_t n)
-{
-	qsort(v, n, sizeof(double), fl_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 int fl_covary_cells(const double *const *v, const double *const *x,
 		    const unsigned int *n, size_t ncells, struct fl_covary *c)
 {
 	size_t total = 0, m = 0;
-	double *px, *py;
-	int rc;
+	double *px, *py, *tmp;
+	int rc = -1;
 
 	for (size_t i = 0; i < ncells; i++)
 		total += n[i];
 	px = malloc((total + 1) * sizeof(double));
 	py = malloc((total + 1) * sizeof(double));
+	tmp = malloc((total + 1) * sizeof(double));
 	*c = (struct fl_covary){ .p = 1.0 };
-	if (!px || !py) {
-		free(px);
-		free(py);
-		return -1;
-	}
+	if (!px || !py || !tmp)
+		goto out;
 	for (size_t i = 0; i < ncells; i++) {
 		size_t k = 0;
 
@@ -227,11 +219,12 @@ int fl_covary_cells(const double *const *v, const double *const *x,
 			}
 		if (k < 3)
 			continue;
-		double cx[k], cy[k];
+		/* the medians of copies: px and py stay paired */
+		memcpy(tmp, px + m, k * sizeof(double));
+		double mx = fl_median_sort(tmp, k);
 
-		memcpy(cx, px + m, k * sizeof(double));
-		memcpy(cy, py + m, k * sizeof(double));
-		double mx = median_of(cx, k), my = median_of(cy, k);
+		memcpy(tmp, py + m, k * sizeof(double));
+		double my = fl_median_sort(tmp, k);
 
 		for (size_t j = 0; j < k; j++) {
 			px[m + j] -= mx;
@@ -240,8 +233,10 @@ int fl_covary_cells(const double *const *v, const double *const *x,
 		m += k;
 	}
 	rc = fl_covary(px, py, m, c);
+out:
 	free(px);
 	free(py);
+	free(tmp);
 	return rc;
 }
 

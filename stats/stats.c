@@ -38,6 +38,14 @@ double fl_median(const double *v, size_t n)
 	return median_sorted(tmp, n);
 }
 
+double fl_median_sort(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof(*v), fl_cmp_double);
+	return median_sorted(v, n);
+}
+
 /* P(Bin(n, 1/2) <= k), summed in logs so large n neither over- nor
  * underflows */
 static double binom_half_cdf(size_t n, size_t k)

@@ -40,6 +40,9 @@ struct fl_ci {
 /* qsort()'s comparison of two doubles, ascending */
 int fl_cmp_double(const void *a, const void *b);
 double fl_median(const double *v, size_t n);
+/* The median of v, which it sorts in place, of any length (fl_median
+ * copies at most FL_STATS_MAX_N); NaN for none. */
+double fl_median_sort(double *v, size_t n);
 /* The median of v and its order-statistic interval at confidence conf;
  * 0, or -1 (ci->ok = 0) when n is too small for it. */
 int fl_median_ci(const double *v, size_t n, double conf, struct fl_ci *ci);
