@@ -94,6 +94,16 @@ struct run {
 	int noisy;	/* as read.c judges the cell */
 };
 
+/* r->noisy from its values, as read.c (and compare, for adjusted
+ * values) judges a cell */
+static void judge_noisy(struct run *r)
+{
+	struct fl_ci ci;
+
+	fl_median_ci(r->v, r->n, FL_CONFIDENCE, &ci);
+	r->noisy = fl_ci_noisy(&ci, FL_NOISY_HALFWIDTH);
+}
+
 /* One run's repetitions of a cell whose true figure is `level` on machine
  * m: n of them, or with n = 0 as many as --reps auto takes. */
 static void draw_run(enum machine m, double level, unsigned int n,
@@ -101,7 +111,6 @@ static void draw_run(enum machine m, double level, unsigned int n,
 {
 	static struct fl_spec spec;
 	struct fl_cell_track t;
-	struct fl_ci ci;
 	int mode = -1;
 
 	fl_spec_init(&spec, fl_workload_find("mutex"));
@@ -117,8 +126,7 @@ static void draw_run(enum machine m, double level, unsigned int n,
 	for (unsigned int i = 0; i < t.nvalues; i++)
 		r->v[i] = t.values[i];
 	r->n = t.nvalues;
-	fl_median_ci(r->v, r->n, FL_CONFIDENCE, &ci);
-	r->noisy = fl_ci_noisy(&ci, FL_NOISY_HALFWIDTH);
+	judge_noisy(r);
 }
 
 /* One cell's interval as compare makes it; shift_only: the
@@ -307,13 +315,25 @@ static double probe_of(int shared, int state, uint64_t *prng)
 	return (shared && seen ? 38000.0 : 10500.0) * lognormal(0.03, prng);
 }
 
+/* The drift of the workload's cells over the run's time */
+static void drift_of(struct wl_run *w)
+{
+	const double *v[WL_CELLS], *t[WL_CELLS];
+	unsigned int n[WL_CELLS];
+
+	for (int c = 0; c < WL_CELLS; c++) {
+		v[c] = w->cell[c].v;
+		t[c] = w->t[c];
+		n[c] = w->cell[c].n;
+	}
+	fl_drift_of_cells(v, t, n, WL_CELLS, &w->drift);
+}
+
 static void draw_workload(int shared, double level, uint64_t *rng,
 			  struct wl_run *w)
 {
 	static struct fl_spec spec;
 	static struct fl_cell_track t[WL_CELLS];
-	const double *v[WL_CELLS], *times[WL_CELLS];
-	unsigned int n[WL_CELLS];
 	int state = fl_uniform(rng) < 0.5, more = 1;
 	uint64_t prng = *rng ^ 0x5851F42D4C957F2Dull;
 
@@ -341,18 +361,13 @@ static void draw_workload(int shared, double level, uint64_t *rng,
 	}
 	for (int c = 0; c < WL_CELLS; c++) {
 		struct run *r = &w->cell[c];
-		struct fl_ci ci;
 
 		for (unsigned int i = 0; i < t[c].nvalues; i++)
 			r->v[i] = t[c].values[i];
 		r->n = t[c].nvalues;
-		fl_median_ci(r->v, r->n, FL_CONFIDENCE, &ci);
-		r->noisy = fl_ci_noisy(&ci, FL_NOISY_HALFWIDTH);
-		v[c] = r->v;
-		times[c] = w->t[c];
-		n[c] = r->n;
+		judge_noisy(r);
 	}
-	fl_drift_of_cells(v, times, n, WL_CELLS, &w->drift);
+	drift_of(w);
 }
 
 struct wl_rates {
@@ -361,19 +376,6 @@ struct wl_rates {
 	double drifted;		/* share of runs the drift rule fired on */
 	double adjusted;	/* share of comparisons adjusted */
 };
-
-static void drift_of(struct wl_run *w)
-{
-	const double *v[WL_CELLS], *t[WL_CELLS];
-	unsigned int n[WL_CELLS];
-
-	for (int c = 0; c < WL_CELLS; c++) {
-		v[c] = w->cell[c].v;
-		t[c] = w->t[c];
-		n[c] = w->cell[c].n;
-	}
-	fl_drift_of_cells(v, t, n, WL_CELLS, &w->drift);
-}
 
 /*
  * compare/adjust.c on the two runs: fit the figures against the probe
@@ -402,21 +404,16 @@ static int adjust_pair(struct wl_run *a, struct wl_run *b)
 	if (fl_covary_cells(v, x, n, 2 * WL_CELLS, &cv) ||
 	    cv.p >= FL_ADJUST_ALPHA || cv.n < FL_DRIFT_MIN_N)
 		return 0;
-	qsort(logs, m, sizeof(double), fl_cmp_double);
-	double ref = logs[m / 2];
+	double ref = fl_median_sort(logs, m);
 
 	for (int k = 0; k < 2; k++)
 		for (int c = 0; c < WL_CELLS; c++) {
 			struct wl_run *w = k ? b : a;
-
 			struct run *r = &w->cell[c];
-			struct fl_ci ci;
 
 			fl_covary_adjust(r->v, w->x[c], r->n, cv.slope, ref,
 					 ref, r->v);
-			/* NOISY judged again, as compare does */
-			fl_median_ci(r->v, r->n, FL_CONFIDENCE, &ci);
-			r->noisy = fl_ci_noisy(&ci, FL_NOISY_HALFWIDTH);
+			judge_noisy(r);	/* again, as compare does */
 		}
 	drift_of(a);
 	drift_of(b);
