@@ -37,7 +37,7 @@ static void warn(const struct cmp_drift *w, const struct fl_rd_run *r,
 }
 
 /*
- * A run on a busy host (cmp_busy_host): how far apart (log) its CPU
+ * A run on a busy host (fl_rd_busy_host): how far apart (log) its CPU
  * speeds were, the 10th to the 90th percentile of every busy-loop
  * calibration of its ok repetitions (before and after each). A cell's
  * figure may have been measured at either end, so it widens every
@@ -49,7 +49,7 @@ static double busy_spread(const struct fl_rd_run *r)
 	size_t n = 0;
 	double *v, spread = 0.0;
 
-	if (!cmp_busy_host(r, &drifted, &reps))
+	if (!fl_rd_busy_host(r, &drifted, &reps))
 		return 0.0;
 	v = calloc(2 * reps + 1, sizeof(double));
 	for (unsigned long i = 0; v && i < r->ncells; i++)

@@ -70,10 +70,6 @@ int cmp_match(struct cmp_pair *p);
  * the count of warnings. */
 int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 		       FILE *md);
-/* match.c: the run is on a busy host: more than FL_BUSY_WARN of its
- * repetitions saw the busy loop's speed drift (counts out). */
-int cmp_busy_host(const struct fl_rd_run *x, unsigned long *drifted,
-		  unsigned long *reps);
 /* adjust.c: each workload's figures, a backend at a time, set against
  * the idle-wake probe and the busy loop's speed, and adjusted where they
  * follow one, said on stderr (and md when not NULL); 0 or -1 (no

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Matching the cells of two runs, and what differs in their setups. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,24 +122,6 @@ static int setup_differs(const struct fl_rd_run *a,
  * FL_BUSY_WARN of them drifted, the run's figures are of a machine in
  * another state, which no interval inside the run accounts for.
  */
-int cmp_busy_host(const struct fl_rd_run *x, unsigned long *drifted,
-		  unsigned long *reps)
-{
-	*drifted = *reps = 0;
-	for (unsigned long i = 0; i < x->ncells; i++) {
-		const struct fl_rd_cell *c = &x->cells[i];
-
-		/* the rule cell.c flags a repetition's note with */
-		for (unsigned int j = 0; j < c->nok; j++)
-			*drifted += isfinite(c->busy[j][0]) &&
-				    isfinite(c->busy[j][1]) &&
-				    fl_busy_drifted(c->busy[j][0],
-						    c->busy[j][1]);
-		*reps += c->nok;
-	}
-	return *reps && (double)*drifted > FL_BUSY_WARN * (double)*reps;
-}
-
 static int drift_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 			  FILE *md)
 {
@@ -150,7 +131,7 @@ static int drift_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 		const struct fl_rd_run *x = k ? b : a;
 		unsigned long drifted, reps;
 
-		if (!cmp_busy_host(x, &drifted, &reps))
+		if (!fl_rd_busy_host(x, &drifted, &reps))
 			continue;
 		fprintf(stderr, "futexlab compare: warning: the CPU's speed "
 			"moved by more than %.0f%% during %lu of %lu "

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "measure/busy.h"
+#include "measure/cell.h"
 #include "report/internal.h"
 #include "stats/stats.h"
 
@@ -123,6 +124,26 @@ static void settings(FILE *f, const struct fl_rd_run *r)
 	}
 }
 
+/* The median and 10th and 90th percentiles of n values, sorted in place. */
+static void spread(double *v, size_t n, double *med, double *p10,
+		   double *p90)
+{
+	qsort(v, n, sizeof(double), fl_cmp_double);
+	*med = v[n / 2];
+	*p10 = v[n / 10];
+	*p90 = v[n - 1 - n / 10];
+}
+
+/* Room for one value of each ok repetition of the run. */
+static double *per_rep(const struct fl_rd_run *r)
+{
+	size_t reps = 0;
+
+	for (unsigned long i = 0; i < r->ncells; i++)
+		reps += r->cells[i].nok;
+	return malloc((reps + 1) * sizeof(double));
+}
+
 /*
  * What waking an idle CPU cost over the run (measure/idle_wake.h): its
  * median and 10th to 90th percentiles for each idle length, over every
@@ -132,11 +153,7 @@ static void settings(FILE *f, const struct fl_rd_run *r)
 static void idle_wake(FILE *f, const struct fl_rd_run *r)
 {
 	static const char *const idle[2] = { "30 us", "200 us" };
-	size_t reps = 0;
-
-	for (unsigned long i = 0; i < r->ncells; i++)
-		reps += r->cells[i].nok;
-	double *v = malloc((reps + 1) * sizeof(double));
+	double *v = per_rep(r), med, p10, p90;
 
 	for (int k = 0; v && k < 2; k++) {
 		size_t n = 0;
@@ -147,11 +164,42 @@ static void idle_wake(FILE *f, const struct fl_rd_run *r)
 					v[n++] = r->cells[i].idle_wake[j][k];
 		if (!n)
 			break;
-		qsort(v, n, sizeof(double), fl_cmp_double);
+		spread(v, n, &med, &p10, &p90);
 		fprintf(f, "| waking an idle CPU after %s | median %.1f us "
 			"(10th-90th percentile %.1f-%.1f us) over %zu "
-			"repetitions |\n", idle[k], v[n / 2] / 1000,
-			v[n / 10] / 1000, v[n - 1 - n / 10] / 1000, n);
+			"repetitions |\n", idle[k], med / 1000, p10 / 1000,
+			p90 / 1000, n);
+	}
+	free(v);
+}
+
+/*
+ * The CPU's speed over the run, as the busy loop's calibration before
+ * each ok repetition read it, and how many repetitions it moved under:
+ * another guest on the host slows this machine without any process in
+ * it showing, and this is where a reader sees it. More than
+ * FL_BUSY_WARN of them is the busy host compare warns about and widens
+ * its intervals for (fl_rd_busy_host).
+ */
+static void busy_speed(FILE *f, const struct fl_rd_run *r)
+{
+	double *v = per_rep(r), med, p10, p90;
+	unsigned long drifted, reps;
+	int busy = fl_rd_busy_host(r, &drifted, &reps);
+	size_t n = 0;
+
+	for (unsigned long i = 0; v && i < r->ncells; i++)
+		for (unsigned int j = 0; j < r->cells[i].nok; j++)
+			if (isfinite(r->cells[i].busy[j][0]))
+				v[n++] = r->cells[i].busy[j][0];
+	if (n) {
+		spread(v, n, &med, &p10, &p90);
+		fprintf(f, "| busy loop's speed | median %.0f loops/us "
+			"(10th-90th percentile %.0f-%.0f) over %zu "
+			"repetitions, calibrated before each; it moved by "
+			"more than %.0f%% during %lu of %lu%s |\n", med, p10,
+			p90, n, FL_BUSY_DRIFT_MAX * 100, drifted, reps, busy ?
+			" (**busy host**: expect wide intervals)" : "");
 	}
 	free(v);
 }
@@ -169,6 +217,7 @@ void report_machine(FILE *f, const struct fl_rd_run *r)
 			"processes during the run%s |\n", v * 100,
 			v > FL_BUSY_WARN ? " (**busy machine**: expect wide "
 			"intervals)" : "");
+	busy_speed(f, r);
 	idle_wake(f, r);
 	vulnerabilities(f, r);
 	settings(f, r);

@@ -8,11 +8,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "measure/busy.h"
+#include "measure/cell.h"
 #include "rundir/regular.h"
 
 /*
@@ -243,6 +246,23 @@ static const char *workload_str(const struct fl_rd_run *r, const char *w,
 		"workloads"), w), key);
 
 	return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+int fl_rd_busy_host(const struct fl_rd_run *r, unsigned long *drifted,
+		    unsigned long *reps)
+{
+	*drifted = *reps = 0;
+	for (unsigned long i = 0; i < r->ncells; i++) {
+		const struct fl_rd_cell *c = &r->cells[i];
+
+		for (unsigned int j = 0; j < c->nok; j++)
+			*drifted += isfinite(c->busy[j][0]) &&
+				    isfinite(c->busy[j][1]) &&
+				    fl_busy_drifted(c->busy[j][0],
+						    c->busy[j][1]);
+		*reps += c->nok;
+	}
+	return *reps && (double)*drifted > FL_BUSY_WARN * (double)*reps;
 }
 
 int fl_rd_has_fairness(const struct fl_rd_run *r, const char *workload)

@@ -131,6 +131,12 @@ json_t *fl_rd_meta_json(const struct fl_rd_run *r, const char *path);
 /* The share of all CPU time that other processes used during the run
  * (matrix runs record it); 0, or -1 when meta.json does not say. */
 int fl_rd_foreign_share(const struct fl_rd_run *r, double *share);
+/* A busy host: 1 when more than FL_BUSY_WARN of the run's ok repetitions
+ * saw the busy loop's speed move by more than FL_BUSY_DRIFT_MAX between
+ * the calibrations before and after them (the rule cell.c notes a
+ * repetition by), else 0; *drifted of *reps out. */
+int fl_rd_busy_host(const struct fl_rd_run *r, unsigned long *drifted,
+		    unsigned long *reps);
 /* 0 when meta.json says the workload's fairness across threads means
  * nothing (one thread counts its rounds); 1 otherwise, and when unknown. */
 int fl_rd_has_fairness(const struct fl_rd_run *r, const char *workload);

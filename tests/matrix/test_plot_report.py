@@ -150,7 +150,39 @@ def test_report_drift(tmp):
           "long probe row: %r" % md[:3000])
 
 
-TESTS = [test_plot_smoke, test_report, test_report_drift]
+def test_report_busy_host(tmp):
+    """The machine table gives the busy loop's speed over the run, and
+    calls the host busy by compare's rule: more than 10% of repetitions
+    whose speed moved by more than 10% between the calibrations before
+    and after them."""
+    cells = [("mutex", "futex-private", t, "algo=mutex3", "ok",
+              [1e6 + 1e4 * k for k in range(8)], "") for t in (1, 2)]
+    rows = {}
+    for name, busy in (("none", None),
+                       ("steady", lambda i, rep: (3700, 3690)),
+                       ("busy", lambda i, rep: (2200, 3690) if rep % 4 == 1
+                        else (3700, 3690))):
+        run = os.path.join(tmp, name)
+        fake_run(run, cells, busy=busy)
+        fl("report", run, check_rc=0)
+        md = open(os.path.join(run, "report.md")).read()
+        rows[name] = [ln for ln in md.splitlines()
+                      if ln.startswith("| busy loop's speed |")]
+    check(rows["none"] == [], "a speed no run measured: %r" % rows["none"])
+    check(rows["steady"] == ["| busy loop's speed | median 3700 loops/us "
+                             "(10th-90th percentile 3700-3700) over 16 "
+                             "repetitions, calibrated before each; it "
+                             "moved by more than 10% during 0 of 16 |"],
+          "steady: %r" % rows["steady"])
+    check(len(rows["busy"]) == 1 and
+          "median 3700 loops/us (10th-90th percentile 2200-3700)"
+          in rows["busy"][0] and
+          "during 4 of 16 (**busy host**: expect wide intervals) |"
+          in rows["busy"][0], "busy: %r" % rows["busy"])
+
+
+TESTS = [test_plot_smoke, test_report, test_report_drift,
+         test_report_busy_host]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "plot_report"))
