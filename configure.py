@@ -102,7 +102,8 @@ CONFORMANCE = ["conformance.c", "waiters.c", "cases_wait.c", "cases_requeue.c",
 # linker takes only what a test calls)
 UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_placement", "test_results", "test_rounds", "test_sample",
-              "test_stats", "test_compare_sim", "test_empty_rep"]
+              "test_stats", "test_compare_sim", "test_empty_rep",
+              "test_busy_size"]
 
 # The preload shim, libfutexlab-shim.so (shim/, docs/kmod.md): a shared
 # library of its own, compiled position-independent with only syscall()

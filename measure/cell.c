@@ -168,6 +168,7 @@ static void check_busy_drift(const struct fl_cell_shared *sh,
 
 	res->busy_start = sh->busy_start;
 	res->busy_end = sh->busy_end;
+	res->busy_used = sh->busy_used;
 	res->idle_wake = sh->idle_wake;
 	if (!sh->busy_start || !sh->busy_end)
 		return;
@@ -246,6 +247,9 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 		set_all(res, FL_STATUS_FAILED, "cannot map the result area");
 		return;
 	}
+	/* the first cell of a run is sized by two calibrations, not one */
+	if (!fl_busy_fastest)
+		fl_busy_seen(fl_busy_speed());
 	fflush(NULL);
 	pid_t parent = getpid();
 	pid_t pid = fork();
@@ -273,6 +277,9 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 		}
 	}
 	check_busy_drift(sh, res);
+	/* what later cells are sized by: the fastest any cell has seen */
+	fl_busy_seen(sh->busy_start);
+	fl_busy_seen(sh->busy_end);
 	if (sh->setup_done == -1) {
 		set_all(res, FL_STATUS_SKIPPED, sh->setup_reason);
 	} else if (rc) {

@@ -96,6 +96,8 @@ struct fl_cell_result {
 	struct fl_hist merged;		/* over all completed repetitions */
 	uint64_t busy_start, busy_end;	/* loops/us before and after the
 					 * repetitions; 0 if not measured */
+	uint64_t busy_used;		/* loops/us the busy loop was sized
+					 * by (fl_calibrate_busy) */
 	struct fl_idle_wake idle_wake;	/* before the repetitions */
 };
 
@@ -117,6 +119,7 @@ struct fl_cell_shared {
 	volatile int rep;		/* repetition in progress, -1 warm-up */
 	volatile uint64_t rep_deadline_ns;	/* parent aborts after this */
 	uint64_t busy_start, busy_end;	/* see fl_cell_result */
+	uint64_t busy_used;		/* see fl_cell_result */
 	struct fl_idle_wake idle_wake;	/* see fl_cell_result */
 	struct fl_rep_result reps[];	/* cell->reps of them */
 };

@@ -5,6 +5,7 @@
 #include <errno.h>
 
 uint64_t fl_busy_loops_per_us = 1000;
+uint64_t fl_busy_fastest;
 
 __attribute__((noinline)) void fl_busy_loops(uint64_t loops)
 {
@@ -51,8 +52,17 @@ uint64_t fl_busy_speed(void)
 	return speed ? speed : 1;
 }
 
+void fl_busy_seen(uint64_t speed)
+{
+	if (speed > fl_busy_fastest)
+		fl_busy_fastest = speed;
+}
+
 uint64_t fl_calibrate_busy(void)
 {
-	fl_busy_loops_per_us = fl_busy_speed();
-	return fl_busy_loops_per_us;
+	uint64_t now = fl_busy_speed();
+
+	fl_busy_seen(now);
+	fl_busy_loops_per_us = fl_busy_fastest;
+	return now;
 }

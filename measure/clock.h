@@ -49,13 +49,18 @@ static inline void fl_cpu_relax(void)
 
 /*
  * Busy work of a given length without reading the clock: a loop of
- * compiler barriers whose speed fl_calibrate_busy() measured in the cell's
- * process before its repetitions (and once more after them, to see that
- * the speed held: fl_busy_speed()).
+ * compiler barriers, sized by the fastest speed the loop has run at in
+ * this run (fl_calibrate_busy(): the cell's process measures its own
+ * speed before its repetitions, and once more after them to see that it
+ * held, fl_busy_speed()).
  * Reading the clock inside a 100 ns critical section would itself be a
  * large part of it.
  */
 extern uint64_t fl_busy_loops_per_us;	/* set by fl_calibrate_busy() */
+/* The fastest speed seen so far: by this process, and by the cell
+ * processes it forked before (fl_busy_seen()); 0 before any. A child
+ * inherits it. */
+extern uint64_t fl_busy_fastest;
 
 /* Out of line on purpose: calibration and use must run the very same
  * machine code, or the compiler's choices for each call site (unrolling,
@@ -77,7 +82,17 @@ static inline uint64_t fl_busy_ns_to_loops(uint64_t ns)
 
 /* The busy loop's speed now, in loops per microsecond (about 15 ms). */
 uint64_t fl_busy_speed(void);
-/* Measure it and set fl_busy_loops_per_us; returns it. */
+/* A speed measured, here or in a cell's process: kept when the fastest. */
+void fl_busy_seen(uint64_t speed);
+/*
+ * Measure the speed now and size the busy loop by the fastest seen,
+ * this one included; returns the speed measured now. Why the fastest:
+ * another guest on the host can slow this CPU for the whole 15 ms of a
+ * calibration (to 57% of its speed, seen), and a loop sized by that
+ * reading is that much shorter than asked once the CPU is back. Sized by
+ * the fastest, a critical section is the same work in every repetition,
+ * which takes longer, like any code, while the CPU is slowed.
+ */
 uint64_t fl_calibrate_busy(void);
 
 /* Sleep until an absolute CLOCK_MONOTONIC time (restarts after signals). */

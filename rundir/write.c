@@ -195,9 +195,10 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 		fl_csv_field(f, hist, 0);
 		fprintf(f, "%ld,", rr->done ? rr->hash_slots : -1L);
 		fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%" PRIu64 "\n", cell->sample_every, rr->bins.bin_ns,
-			res->busy_start, res->busy_end,
-			res->idle_wake.short_ns, res->idle_wake.long_ns);
+			",%" PRIu64 ",%" PRIu64 "\n", cell->sample_every,
+			rr->bins.bin_ns, res->busy_start, res->busy_end,
+			res->idle_wake.short_ns, res->idle_wake.long_ns,
+			res->busy_used);
 		if (rr->done && rr->bins.n &&
 		    write_bins(run, run->bins_as.set ? run->bins_as.cell : idx,
 			       run->bins_as.set ? run->bins_as.rep + r : r,

@@ -25,7 +25,7 @@
 	"lat_p999_ns,lat_max_ns,lat_mean_ns,jain,thread_ops_min," \
 	"thread_ops_max,extra,hist,futex_hash_slots,sample_every,bin_ns," \
 	"busy_loops_per_us_start,busy_loops_per_us_end," \
-	"idle_wake_short_ns,idle_wake_long_ns"
+	"idle_wake_short_ns,idle_wake_long_ns,busy_loops_per_us_used"
 
 struct fl_run {
 	char dir[PATH_MAX];		/* the results directory */

@@ -51,6 +51,7 @@ static int gather(struct fl_cell_result *into, struct fl_cell_result *v)
 	/* the busy loop's speed before the first visit and after the last */
 	if (!into->nreps) {
 		into->busy_start = v->busy_start;
+		into->busy_used = v->busy_used;
 		into->idle_wake = v->idle_wake;
 	}
 	into->busy_end = v->busy_end;

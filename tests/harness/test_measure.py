@@ -5,8 +5,9 @@
   the operation count, in mutex (2 threads) and hash.
 - By default hash times about one operation in 64, and cells.csv says so.
 - Each repetition's bins (bins/cell-<i>-rep-<r>.csv) add up exactly to
-  its operation count; cells.csv records the bin width and both
-  calibrations of the busy loop.
+  its operation count; cells.csv records the bin width, both
+  calibrations of the busy loop and the speed the loop was sized by (no
+  slower than the cell's own).
 - `futexlab plot --timeline` draws a chosen cell, a line per repetition,
   and refuses a malformed bins file naming its file and line.
 - --sample and --bin reject values out of range.
@@ -77,6 +78,13 @@ def check_rows(c, run_dir, rows, sample_every, every_op_timed):
         c.check(int(row["busy_loops_per_us_start"]) > 0 and
                 int(row["busy_loops_per_us_end"]) > 0,
                 "%s: busy-loop calibrations missing" % name)
+        # the loop is sized by the fastest reading the run has seen,
+        # never by a slower one of this cell's own (measure/clock.h)
+        c.check(int(row["busy_loops_per_us_used"]) >=
+                int(row["busy_loops_per_us_start"]),
+                "%s: sized by %s loops/us, slower than its own %s"
+                % (name, row["busy_loops_per_us_used"],
+                   row["busy_loops_per_us_start"]))
         # the idle-wake probe needs two CPUs to run on, which the harness
         # tests' machines have (os.sched_getaffinity: what it may use)
         wake = (int(row["idle_wake_short_ns"]), int(row["idle_wake_long_ns"]))
