@@ -58,8 +58,10 @@ static double busy_spread(const struct fl_rd_run *r)
 				if (isfinite(r->cells[i].busy[j][k]))
 					v[n++] = r->cells[i].busy[j][k];
 	if (n >= 10) {
-		qsort(v, n, sizeof(double), fl_cmp_double);
-		spread = log(v[n - 1 - n / 10] / v[n / 10]);
+		double p10, p90;
+
+		fl_deciles_sort(v, n, &p10, &p90);
+		spread = log(p90 / p10);
 	}
 	free(v);
 	return spread;

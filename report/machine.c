@@ -124,14 +124,13 @@ static void settings(FILE *f, const struct fl_rd_run *r)
 	}
 }
 
-/* The median and 10th and 90th percentiles of n values, sorted in place. */
+/* The median (rank n / 2) and 10th and 90th percentiles of n values,
+ * sorted in place. */
 static void spread(double *v, size_t n, double *med, double *p10,
 		   double *p90)
 {
-	qsort(v, n, sizeof(double), fl_cmp_double);
+	fl_deciles_sort(v, n, p10, p90);
 	*med = v[n / 2];
-	*p10 = v[n / 10];
-	*p90 = v[n - 1 - n / 10];
 }
 
 /* Room for one value of each ok repetition of the run. */

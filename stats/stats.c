@@ -46,6 +46,13 @@ double fl_median_sort(double *v, size_t n)
 	return median_sorted(v, n);
 }
 
+void fl_deciles_sort(double *v, size_t n, double *p10, double *p90)
+{
+	qsort(v, n, sizeof(*v), fl_cmp_double);
+	*p10 = v[n / 10];
+	*p90 = v[n - 1 - n / 10];
+}
+
 /* P(Bin(n, 1/2) <= k), summed in logs so large n neither over- nor
  * underflows */
 static double binom_half_cdf(size_t n, size_t k)

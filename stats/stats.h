@@ -43,6 +43,11 @@ double fl_median(const double *v, size_t n);
 /* The median of v, which it sorts in place, of any length (fl_median
  * copies at most FL_STATS_MAX_N); NaN for none. */
 double fl_median_sort(double *v, size_t n);
+/* The 10th and 90th percentiles of n > 0 values, which it sorts in
+ * place: the nearest ranks n / 10 from either end. The report's spread
+ * of the busy loop's speed and compare's busy-host widening are both
+ * this. */
+void fl_deciles_sort(double *v, size_t n, double *p10, double *p90);
 /* The median of v and its order-statistic interval at confidence conf;
  * 0, or -1 (ci->ok = 0) when n is too small for it. */
 int fl_median_ci(const double *v, size_t n, double conf, struct fl_ci *ci);
