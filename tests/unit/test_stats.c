@@ -275,6 +275,19 @@ static void test_covary(void **state)
 	assert_int_equal(c.n, 59);
 	assert_close(c.slope, -0.5);
 	assert_true(c.rho < -0.9);
+	/* ties: an exact two-level x, a third at the upper level (its own
+	 * stream, so that the draws below stay the ones they were) */
+	{
+		uint64_t ties = 3;
+
+		for (int i = 0; i < 60; i++) {
+			x[i] = i % 3 ? 0.0 : 1.0;
+			y[i] = 2.0 * x[i] + 0.01 * (fl_uniform(&ties) - 0.5);
+		}
+		assert_int_equal(fl_covary(x, y, 60, &c), 0);
+		assert_true(fabs(c.slope - 2.0) < 0.01);
+		assert_true(c.p < 1e-9);
+	}
 	/* a two-level x with a little noise, one in ten at the upper level,
 	 * as a probe of a machine mostly in one state reads: Sen's median
 	 * of the pairwise slopes, unweighted, is about 0.3 here (the pairs
