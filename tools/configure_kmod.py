@@ -72,7 +72,9 @@ KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_safety.c", "kmodtest_safety_pi.c",
                     "kmodtest_fuzz.c",
                     "kmodtest_owner_death.c",
-                    "kmodtest_waitv.c", "kmodtest_adaptive.c"]
+                    "kmodtest_waitv.c", "kmodtest_adaptive.c",
+                    "kmodtest_unmount.c", "kmodtest_boost_end.c",
+                    "kmodtest_tid_rights.c"]
 
 # The long fuzzer run (ninja vm-fuzz-long): operations issued per design
 # (a killed worker loses the one it was in: above 10^5 completed).

@@ -77,6 +77,13 @@ static const struct test tests[] = {
 	{ "pi-owner-kill", t_pi_owner_kill, 1, NULL },
 	{ "pi-owner-two", t_pi_owner_two, 1, NULL },
 	{ "requeue-pi-owner-exit", t_requeue_pi_owner_exit, 1, NULL },
+	{ "shared-unmount", t_shared_unmount, 1, NULL },
+	{ "shared-unmount-userns", t_shared_unmount_userns, 1, NULL },
+	{ "pi-two-locks-12", t_pi_two_locks_12, 1, NULL },
+	{ "pi-two-locks-21", t_pi_two_locks_21, 1, NULL },
+	{ "pi-boost-setscheduler", t_pi_boost_setscheduler, 1, NULL },
+	{ "pi-boost-own-choice", t_pi_boost_own_choice, 1, NULL },
+	{ "tid-rights", t_tid_rights, 1, NULL },
 	{ "fuzz", t_fuzz, 1, NULL },
 	{ "dead-owner", NULL, 0, t_dead_owner },
 };

@@ -33,6 +33,8 @@
 #include "../../kmod/uapi/futexlab.h"
 
 #define DEV "/dev/futexlab"
+#define SEC	1000000000ull
+#define MS	1000000ull
 
 /* ------------------------------------------------------------ reporting */
 extern int failures;		/* FAIL lines printed so far */
@@ -127,8 +129,28 @@ struct sched_attr_k {
 	uint32_t util_min, util_max;
 };
 
+#ifndef SCHED_FLAG_RESET_ON_FORK
+#define SCHED_FLAG_RESET_ON_FORK	0x01
+#endif
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE	6
+#endif
+
 /* sched_getattr(2) of thread @tid (0: the caller) into *@a */
 int get_attr(pid_t tid, struct sched_attr_k *a);
+/* sched_setscheduler(2): SCHED_FIFO @prio, or SCHED_OTHER for 0 */
+int set_fifo(pid_t tid, int prio);
+/* sched_setattr(2) with @policy, @prio and @flags (DEADLINE: 2/10/10 ms) */
+int set_attr(pid_t tid, uint32_t policy, uint32_t prio, uint64_t flags);
+/* Wait until the FIFO priority of @tid is @prio (0: SCHED_OTHER), 5 s at
+ * most: 0, or -1 */
+int wait_fifo(pid_t tid, int prio);
+
+/* ------------------------------------------------------------ users */
+#define NOBODY	65534
+/* As uid 65534 in a user and mount namespace of its own: 0, or -1 with
+ * the reason printed */
+int become_userns_nobody(void);
 
 /* ------------------------------------------------------------ tests */
 /* kmodtest_wait.c: run once per design */
@@ -194,6 +216,16 @@ int t_pi_owner_exit(uint32_t design);
 int t_pi_owner_kill(uint32_t design);
 int t_pi_owner_two(uint32_t design);
 int t_requeue_pi_owner_exit(uint32_t design);
+/* kmodtest_unmount.c: a shared waiter's filesystem unmounted under it */
+int t_shared_unmount(uint32_t design);
+int t_shared_unmount_userns(uint32_t design);
+/* kmodtest_boost_end.c: what a PI owner holds once its boosts ended */
+int t_pi_two_locks_12(uint32_t design);
+int t_pi_two_locks_21(uint32_t design);
+int t_pi_boost_setscheduler(uint32_t design);
+int t_pi_boost_own_choice(uint32_t design);
+/* kmodtest_tid_rights.c: a word names only tasks the caller may signal */
+int t_tid_rights(uint32_t design);
 /* kmodtest_fuzz.c: the seeded random-operation fuzzer */
 extern unsigned long fuzz_ops, fuzz_seed;
 extern unsigned int fuzz_seconds;

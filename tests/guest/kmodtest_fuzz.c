@@ -12,6 +12,17 @@
  * that run a few operations and exit. Every blocking operation carries a
  * deadline of at most 20 ms.
  *
+ * Half the worker processes run as a hostile user would: uid 65534 with
+ * RLIMIT_RTPRIO 0, in a user and mount namespace of their own with a
+ * tmpfs mounted there, a page of whose file they map shared and use as
+ * more lock words, and which they unmap and unmount (then mount and map
+ * again) while their own and others' waiters may sleep on it. Workers
+ * change their own scheduling (SCHED_FIFO, SCHED_IDLE, nice, reset-on-
+ * fork), and hold several PI locks at once, so boosts start and end in
+ * every order while the owner changes its own policy; at the end each
+ * thread gives back every lock it holds and, once every waiter's deadline
+ * has passed, must run with what it could have set on its own rights.
+ *
  * It passes when every call returned a result documented for it, no
  * operation outlived its deadline (by more than 5 s of slack for TCG), no
  * killed worker outlived its SIGKILL, no waiter is left queued, and the
@@ -20,6 +31,9 @@
  *   kmodtest --seed S --fuzz-ops N fuzz
  */
 #include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "kmodtest.h"
 
@@ -34,12 +48,13 @@ unsigned long fuzz_seed = 1;		/* --seed */
 unsigned int fuzz_seconds = 7;		/* per design at most (--fuzz-seconds) */
 
 enum { OP_WAIT, OP_WAKE, OP_REQUEUE, OP_LOCK, OP_TRYLOCK, OP_UNLOCK,
-       OP_WRPI, OP_RQPI, OP_STATS, OP_DESIGN, OP_BOGUS, OP_STORE, OP_NR };
+       OP_WRPI, OP_RQPI, OP_STATS, OP_DESIGN, OP_BOGUS, OP_SCHED, OP_REMOUNT,
+       OP_STORE, OP_NR };
 
 static const char *const op_names[OP_NR] = {
 	"wait", "wake", "cmp_requeue", "lock_pi", "trylock_pi", "unlock_pi",
 	"wait_requeue_pi", "cmp_requeue_pi", "stats", "design", "bogus",
-	"store",
+	"sched", "remount", "store",
 };
 
 /* errnos each operation may return besides success (a count or 0) */
@@ -57,6 +72,16 @@ static const int ok_errs[OP_NR][10] = {
 	[OP_STATS] = { EINVAL, EFAULT, ENOMEM },
 	[OP_DESIGN] = { EBUSY, EINVAL, ENOMEM, EFAULT },
 	[OP_BOGUS] = { ENOTTY },
+	[OP_SCHED] = { EPERM },
+	[OP_REMOUNT] = { },		/* an unmount never finds it busy */
+};
+
+
+/* A worker process's own tmpfs (unprivileged processes only). */
+struct fz_mount {
+	pthread_mutex_t lock;	/* one remount at a time */
+	const char *dir;
+	uint32_t *words;	/* FZ_WORDS pairs at a fixed address */
 };
 
 /* One worker's slot in the shared control page. */
@@ -72,7 +97,9 @@ struct fz_ctl {
 	_Atomic int bad;			/* undocumented results */
 	_Atomic unsigned long results[OP_NR][2];	/* ok, error */
 	_Atomic unsigned long forks;
+	_Atomic unsigned long remounts;
 	char first_bad[160];
+	char dir[64];		/* where unprivileged workers mount a tmpfs */
 	struct fz_slot slot[FZ_WORKERS];
 	uint32_t words[FZ_WORDS * 2] __attribute__((aligned(64)));
 };
@@ -84,6 +111,10 @@ struct fz_worker {
 	int id;
 	uint64_t rng;
 	void *unmapped;		/* an address with no mapping */
+	struct fz_mount *mnt;	/* its process's tmpfs, or NULL */
+	int unpriv;		/* uid 65534, RLIMIT_RTPRIO 0 */
+	int child;		/* a forked child: does not remount */
+	struct sched_attr_k own; /* what it may run with on its own rights */
 };
 
 static uint64_t fz_rand(uint64_t *s)
@@ -99,12 +130,150 @@ static unsigned int fz_pick(uint64_t *s, unsigned int n)
 	return (unsigned int)(fz_rand(s) % n);
 }
 
+/* Mount the tmpfs and map its file's page at m->words (fixed). */
+static int fz_map_file(struct fz_mount *m)
+{
+	char path[96];
+	int fd, i, ret = 0;
+
+	if (mount("none", m->dir, "tmpfs", 0, "size=16k"))
+		return -errno;
+	snprintf(path, sizeof(path), "%s/words", m->dir);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, 4096) ||
+	    mmap(m->words, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 fd, 0) == MAP_FAILED)
+		ret = -errno;
+	close(fd);
+	for (i = 0; !ret && i < FZ_WORDS; i++)
+		m->words[2 * i + 1] = FUTEXLAB_NO_NODE;
+	return ret;
+}
+
+/*
+ * Unmount @dir: EBUSY is retried for a second, as the last reference to
+ * a file unmapped a moment ago may still be on its way out (a deferred
+ * fput()); the module holds no file, so a tmpfs busy for longer is a
+ * failure.
+ */
+static int fz_umount(const char *dir)
+{
+	uint64_t end = now_ns() + SEC;
+
+	while (umount2(dir, 0)) {
+		if (errno != EBUSY || now_ns() > end)
+			return -errno;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * Unmap the file and unmount its tmpfs under whatever waits on its words
+ * (a waiter pins neither), then mount and map it again. The page is
+ * replaced by an inaccessible one, never left a hole (see fz_process()).
+ */
+static int fz_remount(struct fz_worker *w)
+{
+	struct fz_mount *m = w->mnt;
+	int ret = 0;
+
+	if (!m || w->child || fz_pick(&w->rng, 10))
+		return 0;
+	pthread_mutex_lock(&m->lock);
+	if (mmap(m->words, 4096, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		ret = -errno;
+	else
+		ret = fz_umount(m->dir);
+	if (!ret)
+		ret = fz_map_file(m);
+	pthread_mutex_unlock(&m->lock);
+	if (!ret)
+		w->c->remounts++;
+	return ret;
+}
+
+/*
+ * May @w, running on w->own, set @a on its own rights? Root: anything.
+ * Uid 65534 with RLIMIT_RTPRIO 0 and RLIMIT_NICE 0: no real-time policy
+ * and no way out of SCHED_IDLE (the kernel refuses both unboosted; a
+ * boosted owner's call may succeed, but must not last past the boost).
+ * A lower nice the kernel refuses anyway.
+ */
+static int fz_entitled(const struct fz_worker *w, const struct sched_attr_k *a)
+{
+	if (!w->unpriv)
+		return 1;
+	if (a->sched_policy == SCHED_FIFO || a->sched_policy == SCHED_RR)
+		return 0;
+	return !(w->own.sched_policy == SCHED_IDLE &&
+		 a->sched_policy != SCHED_IDLE);
+}
+
+/* A random change of the caller's own scheduling (perhaps while boosted). */
+static int fz_sched(struct fz_worker *w)
+{
+	static const uint32_t policies[] = { SCHED_OTHER, SCHED_FIFO,
+		SCHED_RR, SCHED_BATCH, SCHED_IDLE };
+	struct sched_attr_k a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sched_policy = policies[fz_pick(&w->rng, 5)];
+	if (a.sched_policy == SCHED_FIFO || a.sched_policy == SCHED_RR)
+		a.sched_priority = 1 + fz_pick(&w->rng, 20);
+	else if (a.sched_policy != SCHED_IDLE)
+		a.sched_nice = (int32_t)fz_pick(&w->rng, 11) - 5;
+	if (!fz_pick(&w->rng, 3))
+		a.sched_flags = SCHED_FLAG_RESET_ON_FORK;
+	if (syscall(SYS_sched_setattr, 0, &a, 0))
+		return -errno;
+	if (fz_entitled(w, &a))
+		w->own = a;
+	return 0;
+}
+
+/*
+ * After the run, once every waiter's deadline has passed (3 s at most):
+ * does the caller run with what it may have on its own rights, with no
+ * boost left? Return: 0, or -1 with the difference in *@why.
+ */
+static int fz_sched_check(struct fz_worker *w, char *why, size_t n)
+{
+	uint64_t end = now_ns() + 3 * SEC;
+	const struct sched_attr_k *o = &w->own;
+	struct sched_attr_k a;
+	int rt = o->sched_policy == SCHED_FIFO || o->sched_policy == SCHED_RR;
+	int fair = o->sched_policy == SCHED_OTHER ||
+		   o->sched_policy == SCHED_BATCH;
+
+	do {
+		if (get_attr(0, &a))
+			return 0;
+		if (a.sched_policy == o->sched_policy &&
+		    (!rt || a.sched_priority == o->sched_priority) &&
+		    (!fair || a.sched_nice == o->sched_nice))
+			return 0;
+		usleep(20000);
+	} while (now_ns() < end);
+	snprintf(why, n, "a %s worker ends at policy %u prio %u nice %d, its own is policy %u prio %u nice %d",
+		 w->unpriv ? "uid 65534" : "root", a.sched_policy,
+		 a.sched_priority, a.sched_nice, o->sched_policy,
+		 o->sched_priority, o->sched_nice);
+	return -1;
+}
+
 /* A word address: mostly a shared word, sometimes a bad one. */
 static uint64_t fz_addr(struct fz_worker *w, void *unmapped)
 {
 	unsigned int r = fz_pick(&w->rng, 100);
 	uint32_t *word = &w->c->words[2 * fz_pick(&w->rng, FZ_WORDS)];
 
+	if (w->mnt && r < 20)
+		return (uintptr_t)&w->mnt->words[2 * fz_pick(&w->rng, FZ_WORDS)];
 	if (r < 86)
 		return (uintptr_t)word;
 	if (r < 90)
@@ -257,6 +426,10 @@ static int fz_one(struct fz_worker *w, void *unmapped, int op)
 		return xioctl(w->fd, _IOWR(FUTEXLAB_IOC_MAGIC,
 					   0x20 + fz_pick(&w->rng, 200),
 					   struct futexlab_wait), &u.wa);
+	case OP_SCHED:
+		return fz_sched(w);
+	case OP_REMOUNT:
+		return fz_remount(w);
 	default:
 		w->c->words[2 * fz_pick(&w->rng, FZ_WORDS)] = fz_value(w);
 		return 0;
@@ -270,7 +443,8 @@ static int fz_documented(int op, int r)
 	if (r >= 0)
 		return op != OP_WAIT && op != OP_LOCK && op != OP_TRYLOCK &&
 		       op != OP_UNLOCK && op != OP_WRPI && op != OP_STATS &&
-		       op != OP_DESIGN ? 1 : r == 0;
+		       op != OP_DESIGN && op != OP_SCHED && op != OP_REMOUNT ?
+		       1 : r == 0;
 	for (i = 0; i < 10 && ok_errs[op][i]; i++)
 		if (-r == ok_errs[op][i])
 			return 1;
@@ -293,11 +467,21 @@ static void fz_loop(struct fz_worker *w, void *unmapped, unsigned long budget)
 		int op = fz_pick(&w->rng, OP_NR), r;
 
 		if (fz_pick(&w->rng, 300) == 0) {
-			/* a child that does a few operations and exits */
-			pid_t kid = fork();
+			/*
+			 * A child that does a few operations and exits. It
+			 * inherits the tmpfs file's mapping, which keeps the
+			 * tmpfs busy: no remount until it is reaped.
+			 */
+			struct fz_mount *m = w->child ? NULL : w->mnt;
+			pid_t kid;
+
+			if (m)
+				pthread_mutex_lock(&m->lock);
+			kid = fork();
 
 			if (kid == 0) {
 				w->rng ^= (uint64_t)getpid() << 32;
+				w->child = 1;
 				fz_loop(w, unmapped, 20);
 				_exit(0);
 			}
@@ -305,6 +489,8 @@ static void fz_loop(struct fz_worker *w, void *unmapped, unsigned long budget)
 				c->forks++;
 				waitpid(kid, NULL, 0);
 			}
+			if (m)
+				pthread_mutex_unlock(&m->lock);
 			continue;
 		}
 		sl->op = op;
@@ -326,10 +512,37 @@ static void fz_loop(struct fz_worker *w, void *unmapped, unsigned long budget)
 static void *fz_thread(void *p)
 {
 	struct fz_worker *w = p;
+	char why[160];
 
 	w->c->slot[w->id].tid = (pid_t)syscall(SYS_gettid);
+	get_attr(0, &w->own);
 	fz_loop(w, w->unmapped, ~0ul);
+	/* the run is over for every worker: no new waiter comes */
+	while (!w->c->stop)
+		usleep(5000);
+	if (fz_sched_check(w, why, sizeof(why)) && w->c->bad++ == 0)
+		snprintf(w->c->first_bad, sizeof(w->c->first_bad), "%s", why);
 	return NULL;
+}
+
+/*
+ * Become a hostile user: uid 65534, RLIMIT_RTPRIO 0, in namespaces of its
+ * own with a tmpfs whose file's page gives more lock words (if user
+ * namespaces are allowed). Return: its mount, or NULL.
+ */
+static struct fz_mount *fz_unprivileged(struct fz_ctl *c)
+{
+	static struct fz_mount m = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct rlimit rl = { 0, 0 };
+
+	if (setrlimit(RLIMIT_RTPRIO, &rl) || become_userns_nobody())
+		return NULL;
+	m.dir = c->dir;
+	m.words = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	if (m.words == MAP_FAILED || fz_map_file(&m))
+		return NULL;
+	return &m;
 }
 
 /* One worker process: FZ_THREADS threads on one descriptor. */
@@ -337,6 +550,8 @@ static void fz_process(struct fz_ctl *c, uint32_t design, int first_id,
 		       uint64_t seed)
 {
 	struct fz_worker w[FZ_THREADS];
+	struct fz_mount *mnt = NULL;
+	int unpriv = fz_rand(&seed) % 2;
 	pthread_t th[FZ_THREADS];
 	/*
 	 * Kept mapped without access rather than unmapped: a hole could be
@@ -356,7 +571,16 @@ static void fz_process(struct fz_ctl *c, uint32_t design, int first_id,
 			 fz_rand(&seed) % 2 ? 64 : 0);
 	if (fd < 0)
 		_exit(1);
+	if (unpriv) {
+		mnt = fz_unprivileged(c);
+		/* no user namespace: still uid 65534, with no tmpfs */
+		if (!mnt && getuid() != NOBODY)
+			_exit(1);
+	}
 	for (i = 0; i < FZ_THREADS; i++) {
+		memset(&w[i], 0, sizeof(w[i]));
+		w[i].mnt = mnt;
+		w[i].unpriv = unpriv;
 		w[i].c = c;
 		w[i].design = design;
 		w[i].fd = fd;
@@ -416,7 +640,7 @@ static int bad_kernel_lines(char *first, size_t n)
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (strstr(line, "BUG") || strstr(line, "WARNING") ||
 		    strstr(line, "lockup") || strstr(line, "stall") ||
-		    strstr(line, "Oops")) {
+		    strstr(line, "Oops") || strstr(line, "Busy inodes")) {
 			if (!count)
 				snprintf(first, n, "%s", line);
 			count++;
@@ -447,6 +671,14 @@ int t_fuzz(uint32_t design)
 	if (c == MAP_FAILED)
 		return fail("mmap"), -1;
 	memset(c, 0, sizeof(*c));
+	snprintf(c->dir, sizeof(c->dir), "/tmp/kmodtest-fz-XXXXXX");
+	if (!mkdtemp(c->dir) || chmod(c->dir, 0755))
+		return fail("mkdtemp: %s", strerror(errno)), -1;
+	/*
+	 * Above the workers' own SCHED_FIFO (at most 20): the watchdog runs
+	 * whatever they chose.
+	 */
+	set_fifo(0, 30);
 	for (i = 0; i < FZ_WORDS; i++)
 		c->words[2 * i + 1] = FUTEXLAB_NO_NODE;
 	klog_before = bad_kernel_lines(klog, sizeof(klog));
@@ -508,10 +740,12 @@ int t_fuzz(uint32_t design)
 		ok += c->results[i][0];
 		err += c->results[i][1];
 	}
-	printf("# fuzz %s: seed %lu, %lu operations (%lu ok, %lu errors) in %.1f s, %lu signals, %lu kills, %lu forks\n",
+	set_fifo(0, 0);
+	rmdir(c->dir);
+	printf("# fuzz %s: seed %lu, %lu operations (%lu ok, %lu errors) in %.1f s, %lu signals, %lu kills, %lu forks, %lu remounts\n",
 	       design_name(design), fuzz_seed, ok + err, ok, err,
 	       (now_ns() - start) / 1e9, signals, kills,
-	       (unsigned long)c->forks);
+	       (unsigned long)c->forks, (unsigned long)c->remounts);
 	klog_after = bad_kernel_lines(klog, sizeof(klog));
 	if (overrun[0]) {
 		fail("%s", overrun);

@@ -4,6 +4,9 @@
  * the module's ioctls, waiters started and known asleep (state S) before
  * a test goes on, and helpers for tests that fork and kill -9 children.
  */
+#include <grp.h>
+#include <sys/prctl.h>
+
 #include "kmodtest.h"
 
 int failures;
@@ -309,6 +312,47 @@ int get_attr(pid_t tid, struct sched_attr_k *a)
 	return (int)syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0);
 }
 
+int set_fifo(pid_t tid, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return sched_setscheduler(tid, prio ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+int set_attr(pid_t tid, uint32_t policy, uint32_t prio, uint64_t flags)
+{
+	struct sched_attr_k a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sched_policy = policy;
+	a.sched_priority = prio;
+	a.sched_flags = flags;
+	if (policy == SCHED_DEADLINE) {
+		a.sched_runtime = 2 * MS;
+		a.sched_deadline = 10 * MS;
+		a.sched_period = 10 * MS;
+	}
+	return (int)syscall(SYS_sched_setattr, tid, &a, 0);
+}
+
+/* Wait until the FIFO priority of @tid is @prio (0: not FIFO), 5 s at most */
+int wait_fifo(pid_t tid, int prio)
+{
+	uint64_t end = now_ns() + 5 * SEC;
+	struct sched_attr_k at;
+
+	while (now_ns() < end) {
+		if (!get_attr(tid, &at) &&
+		    (prio ? at.sched_policy == SCHED_FIFO &&
+			    (int)at.sched_priority == prio :
+			    at.sched_policy == SCHED_OTHER))
+			return 0;
+		usleep(2000);
+	}
+	return -1;
+}
+
 void report(const char *name, const char *design, int r)
 {
 	if (r) {
@@ -321,4 +365,47 @@ void report(const char *name, const char *design, int r)
 	}
 	fflush(stdout);
 	why[0] = '\0';
+}
+
+/* Write @s to /proc/self/@file (uid_map, gid_map, setgroups). */
+static int write_proc_self(const char *file, const char *s)
+{
+	char path[64];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/proc/self/%s", file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Become uid 65534 with no groups, then the root of a user namespace and a
+ * mount namespace of its own (where it may mount a tmpfs).
+ */
+int become_userns_nobody(void)
+{
+	char map[64];
+
+	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY))
+		return printf("# setresuid: %s\n", strerror(errno)), -1;
+	/*
+	 * A process that gave up root is not dumpable, so its /proc/self
+	 * files stay root's; a user's own login process is dumpable.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 1))
+		return printf("# PR_SET_DUMPABLE: %s\n", strerror(errno)), -1;
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS))
+		return printf("# unshare(CLONE_NEWUSER|CLONE_NEWNS): %s\n",
+			      strerror(errno)), -1;
+	snprintf(map, sizeof(map), "0 %d 1\n", NOBODY);
+	if (write_proc_self("setgroups", "deny") ||
+	    write_proc_self("uid_map", map) ||
+	    write_proc_self("gid_map", map))
+		return printf("# uid_map: %s\n", strerror(errno)), -1;
+	return 0;
 }

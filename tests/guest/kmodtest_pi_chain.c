@@ -19,7 +19,6 @@
 #define PARAM_DEPTH	"pi_max_chain"
 #define PARAM_DELAY	"pi_chain_test_delay_ms"
 #define RELOCK_DELAY_MS	500
-#define SEC		1000000000ull
 
 /* One task of a chain: takes @own, then blocks on @want, then unlocks. */
 struct link {

@@ -11,8 +11,6 @@
 
 /* a word pair's node half: ~0 lets the module choose */
 #define NO_NODE		0xffffffffu
-#define SEC		1000000000ull
-#define MS		1000000ull
 
 /* A shared anonymous page of word pairs, every node word ~0. */
 uint32_t *shared_words(void);

@@ -19,36 +19,6 @@
  * guest (a KASAN and lockdep kernel under TCG missed it at 300 ms).
  */
 #define WAITER_BOUND	(1000 * MS)
-#ifndef SCHED_FLAG_RESET_ON_FORK
-#define SCHED_FLAG_RESET_ON_FORK	0x01
-#endif
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE	6
-#endif
-
-static int set_fifo(pid_t tid, int prio)
-{
-	struct sched_param sp = { .sched_priority = prio };
-
-	return sched_setscheduler(tid, prio ? SCHED_FIFO : SCHED_OTHER, &sp);
-}
-
-static int set_attr(pid_t tid, uint32_t policy, uint32_t prio, uint64_t flags)
-{
-	struct sched_attr_k a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.sched_policy = policy;
-	a.sched_priority = prio;
-	a.sched_flags = flags;
-	if (policy == SCHED_DEADLINE) {
-		a.sched_runtime = 2 * MS;
-		a.sched_deadline = 10 * MS;
-		a.sched_period = 10 * MS;
-	}
-	return (int)syscall(SYS_sched_setattr, tid, &a, 0);
-}
 
 /* ------------------------------------------------------------ finding 2 */
 struct pi_waiter {
@@ -102,23 +72,6 @@ static void watch_policy(struct pi_waiter *a, pid_t target, int *max_fifo)
 			*max_fifo = (int)at.sched_priority;
 		usleep(2000);
 	}
-}
-
-/* Wait until the FIFO priority of @tid is @prio (0: not FIFO), 5 s at most */
-static int wait_fifo(pid_t tid, int prio)
-{
-	uint64_t end = now_ns() + 5 * SEC;
-	struct sched_attr_k at;
-
-	while (now_ns() < end) {
-		if (!get_attr(tid, &at) &&
-		    (prio ? at.sched_policy == SCHED_FIFO &&
-			    (int)at.sched_priority == prio :
-			    at.sched_policy == SCHED_OTHER))
-			return 0;
-		usleep(2000);
-	}
-	return -1;
 }
 
 int t_pi_kthread(uint32_t design)

@@ -179,8 +179,8 @@ if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' /tmp/shim.out; then
 	bad shim "tests/guest/shim.sh exited $rc without a FAIL line"
 fi
 
-# after all of it the kernel log holds no BUG, WARNING or Oops
-if dmesg | grep -E 'BUG|WARNING|Oops|Call Trace|general protection|corruption' > /tmp/dmesg.bad; then
+# after all of it the kernel log holds no BUG, WARNING, Oops or busy inode
+if dmesg | grep -E 'BUG|WARNING|Oops|Call Trace|general protection|corruption|Busy inodes' > /tmp/dmesg.bad; then
 	cat /tmp/dmesg.bad
 	bad dmesg-clean "the kernel log has the lines above"
 else
