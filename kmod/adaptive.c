@@ -66,16 +66,6 @@ enum flk_pass {
 	FLK_PASS_AGAIN,		/* the word changed or was faulted in */
 };
 
-static struct task_struct *flk_task_of(pid_t tid)
-{
-	struct task_struct *p;
-
-	rcu_read_lock();
-	p = get_pid_task(find_vpid(tid), PIDTYPE_PID);
-	rcu_read_unlock();
-	return p;
-}
-
 /* An owner that will never release the lock from user space again. */
 static bool flk_owner_gone(struct task_struct *p)
 {
@@ -119,7 +109,7 @@ static int flk_adaptive_pass(struct flk_target *t, struct flk_q *q,
 	}
 	new = tid;
 	if (val & FUTEXLAB_TID_MASK) {
-		p = flk_task_of(val & FUTEXLAB_TID_MASK);
+		p = flk_task_by_tid(val & FUTEXLAB_TID_MASK);
 		if (flk_owner_gone(p)) {
 			new = tid | FUTEXLAB_OWNER_DIED;
 			died = true;
@@ -147,8 +137,6 @@ static int flk_adaptive_pass(struct flk_target *t, struct flk_q *q,
 	if (sleep) {
 		/* WAITERS is set: the owner's unlock comes here and finds q */
 		__flk_queue(t->hb, t->table, q);
-		q->inode = t->inode;
-		t->inode = NULL;
 		spin_unlock(&t->hb->lock);
 		*owner = p;
 		return FLK_PASS_QUEUED;
@@ -276,7 +264,6 @@ int flk_lock_adaptive(struct flk_ctx *ctx, struct futexlab_adaptive *a)
 			atomic64_inc(&t.table->adaptive.sleeps);
 			ret = flk_adaptive_sleep(&q, uaddr, owner, uval, dl);
 			put_task_struct(owner);
-			flk_q_put_refs(&q);
 			if (ret < 0)
 				return ret;
 			woken = ret == 0;
@@ -308,7 +295,6 @@ retry:
 	flk_hb_lock(t.hb);
 	if (flk_get_value_locked(&uval, uaddr)) {
 		spin_unlock(&t.hb->lock);
-		flk_target_put(&t);
 		if (get_user(uval, uaddr))
 			return -EFAULT;
 		goto again;
@@ -332,7 +318,6 @@ retry:
 	ret = flk_cmpxchg_value_locked(&cur, uaddr, uval, new);
 	if (ret || cur != uval) {
 		spin_unlock(&t.hb->lock);
-		flk_target_put(&t);
 		if (ret && flk_fault_in_writeable(uaddr))
 			return -EFAULT;
 		goto again;
@@ -344,7 +329,6 @@ retry:
 out_unlock:
 	spin_unlock(&t.hb->lock);
 	flk_wake_flush(&wb);
-	flk_target_put(&t);
 	return ret;
 again:
 	ret = flk_retry_check(NULL);

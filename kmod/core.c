@@ -29,6 +29,8 @@
  */
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/jhash.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
@@ -94,6 +96,54 @@ bool flk_key_match(const struct flk_key *a, const struct flk_key *b)
 }
 
 /*
+ * May the caller signal @p? kill(2)'s rule (kill_ok_by_cred() in
+ * kernel/signal.c): its own thread group, a task whose real or saved uid
+ * is the caller's real or effective uid, or CAP_KILL over @p's user
+ * namespace. Call under RCU.
+ */
+static bool flk_may_signal(struct task_struct *p)
+{
+	const struct cred *cred = current_cred();
+	const struct cred *tcred = __task_cred(p);
+
+	if (same_thread_group(p, current))
+		return true;
+	return uid_eq(cred->euid, tcred->suid) ||
+	       uid_eq(cred->euid, tcred->uid) ||
+	       uid_eq(cred->uid, tcred->suid) ||
+	       uid_eq(cred->uid, tcred->uid) ||
+	       ns_capable_noaudit(tcred->user_ns, CAP_KILL);
+}
+
+/**
+ * flk_task_by_tid() - the task a lock word names, as the caller may see it
+ * @tid:	the TID in the word, in the caller's PID namespace
+ *
+ * A task the caller could not signal is reported as absent: a word may be
+ * written by anyone, and the lock operations that act on its owner (the
+ * adaptive lock's spin and takeover, PI's attach and boost) would
+ * otherwise tell any user whether another user's task, or a kernel
+ * thread, exists and runs, past hidepid and kill(2)'s rules; such a word
+ * behaves as one naming no task (PI: ESRCH; the adaptive lock: the owner
+ * is dead, the lock taken over).
+ *
+ * Return: the task with a reference held, or NULL.
+ */
+struct task_struct *flk_task_by_tid(pid_t tid)
+{
+	struct task_struct *p;
+
+	rcu_read_lock();
+	p = pid_task(find_vpid(tid), PIDTYPE_PID);
+	if (p && !flk_may_signal(p))
+		p = NULL;
+	if (p)
+		get_task_struct(p);
+	rcu_read_unlock();
+	return p;
+}
+
+/*
  * Pin the page of @uaddr: for writing first, so that an untouched private
  * anonymous page is the real page and not the shared zero page.
  */
@@ -108,19 +158,49 @@ static int flk_pin_page(unsigned long uaddr, struct page **page)
 }
 
 /*
- * The key of a shared futex on @page. An inode key takes a reference on
- * the inode (see struct flk_key): the folio's mapping is read under RCU
- * (inodes are freed after a grace period), the reference taken only if the
- * inode is not being freed, and the folio checked to still belong to that
- * mapping afterwards (it may have been truncated meanwhile), as the stock
- * get_futex_key() rechecks.
+ * Sequence numbers of inodes the stock futex has not numbered yet: counted
+ * from 2^63, so they never meet the kernel's own (a static counter in
+ * kernel/futex/core.c that counts from 1); whichever of the two numbers an
+ * inode first, both read that number from then on.
+ */
+static atomic64_t flk_inode_seq = ATOMIC64_INIT(1ULL << 63);
+
+/*
+ * The inode's futex sequence number (inode->i_sequence, which
+ * inode_init_always() clears, so a freed inode's memory reused by another
+ * file starts unnumbered): an identity of the file that holds no
+ * reference, as the stock get_inode_sequence_number() gives. Call under
+ * RCU: @inode may be being freed, but its memory is not yet reused.
+ */
+static u64 flk_inode_sequence(struct inode *inode)
+{
+	u64 old = atomic64_read(&inode->i_sequence);
+	u64 new;
+
+	if (likely(old))
+		return old;
+	new = atomic64_inc_return(&flk_inode_seq);
+	if (atomic64_try_cmpxchg_relaxed(&inode->i_sequence, &old, new))
+		return new;
+	return old;	/* numbered meanwhile: that number */
+}
+
+/*
+ * The key of a shared futex on @page. A file page is keyed by its inode's
+ * sequence number and the page's index in the file, so a waiter pins
+ * neither the inode nor, through it, the filesystem (an unmount under a
+ * sleeping waiter must not find a busy inode). The folio's mapping is read
+ * under RCU (inodes are freed after a grace period), and the folio checked
+ * to still belong to that mapping afterwards (it may have been truncated
+ * meanwhile), as the stock get_futex_key() rechecks.
  */
 static int flk_shared_key(unsigned long uaddr, struct page *page,
-			  struct flk_key *key, struct inode **inodep)
+			  struct flk_key *key)
 {
 	struct folio *folio = page_folio(page);
 	struct address_space *mapping;
 	struct inode *inode = NULL;
+	u64 seq = 0;
 
 	key->offset = offset_in_page(uaddr) | FLK_KEY_SHARED;
 	if (folio_test_anon(folio)) {
@@ -133,26 +213,22 @@ static int flk_shared_key(unsigned long uaddr, struct page *page,
 	if (mapping && !((unsigned long)mapping & FLK_MAPPING_FLAGS))
 		inode = READ_ONCE(mapping->host);
 	if (inode)
-		inode = igrab(inode);
-	if (inode && READ_ONCE(folio->mapping) != mapping) {
-		rcu_read_unlock();
-		iput(inode);
-		return -EFAULT;
-	}
+		seq = flk_inode_sequence(inode);
+	if (READ_ONCE(folio->mapping) != mapping)
+		seq = 0;
 	rcu_read_unlock();
-	if (!inode)
+	if (!seq)
 		return -EFAULT;
-	*inodep = inode;
-	key->ptr = (unsigned long)inode;
+	key->ptr = seq;
 	key->word = flk_page_pgoff(folio, page);
 	key->offset |= FLK_KEY_INODE;
 	return 0;
 }
 
 /*
- * The shared key of @addr into @t (and the inode reference it holds). Out
- * of line: the page pointer whose address it takes would otherwise give
- * every flk_target_get(), private ones too, a stack canary to check.
+ * The shared key of @addr into @t. Out of line: the page pointer whose
+ * address it takes would otherwise give every flk_target_get(), private
+ * ones too, a stack canary to check.
  */
 static noinline int flk_shared_target_key(unsigned long addr,
 					  struct flk_target *t)
@@ -163,7 +239,7 @@ static noinline int flk_shared_target_key(unsigned long addr,
 	ret = flk_pin_page(addr, &page);
 	if (ret)
 		return ret;
-	ret = flk_shared_key(addr, page, &t->key, &t->inode);
+	ret = flk_shared_key(addr, page, &t->key);
 	put_page(page);
 	return ret;
 }
@@ -248,8 +324,7 @@ static int flk_word_node(unsigned long addr)
  * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_NODE
  * @node:	with FUTEXLAB_F_NODE: the node
  * @t:		filled in, every field on success (callers need not zero
- *		it); on failure only what flk_target_put() reads, which
- *		drops what it holds
+ *		it); it holds no reference, so nothing is dropped after
  *
  * May sleep (page faults): call with no lock held.
  * Return: 0, -EINVAL (misaligned address, bad node) or -EFAULT.
@@ -270,8 +345,6 @@ int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 	 * outside the numa design takes no branch below but the tests of
 	 * its flags, looks at no page and writes nothing but the key.
 	 */
-	t->inode = NULL;		/* what flk_target_put() reads */
-	t->inode_puts = 0;
 	if (unlikely(addr != uaddr || addr % sizeof(u32)))
 		return -EINVAL;
 	if (unlikely(!access_ok((void __user *)addr,
@@ -315,17 +388,6 @@ int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 	t->table = table;
 	t->hb = &table->buckets[hash & table->mask];
 	return 0;
-}
-
-/* flk_target_put() of a target that holds an inode (sleeps). */
-void flk_target_put_inode(struct flk_target *t)
-{
-	while (t->inode_puts) {
-		iput(t->inode);
-		t->inode_puts--;
-	}
-	iput(t->inode);
-	t->inode = NULL;
 }
 
 /* Waker side of the barrier pair in waitwake.c: full barrier, then read. */
@@ -470,7 +532,7 @@ int flk_lock_word(struct flk_target *t, struct flk_target *dest,
 
 /**
  * flk_queue_wait() - queue @q on @t if the word still holds @val
- * @t:		the futex; once @q is queued, @q holds @t's inode reference
+ * @t:		the futex
  * @q:		the waiter, from flk_q_init()
  * @uaddr:	the word
  * @val:	the value the caller saw
@@ -493,8 +555,6 @@ int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 		return -EAGAIN;
 	}
 	__flk_queue(t->hb, t->table, q);
-	q->inode = t->inode;
-	t->inode = NULL;
 	spin_unlock(&t->hb->lock);
 	return 0;
 }
@@ -549,8 +609,7 @@ int flk_sleep(struct flk_q *q, ktime_t *deadline, bool *timed_out)
  * @q:		the queued waiter
  * @deadline:	absolute CLOCK_MONOTONIC, or NULL
  *
- * Counts a timeout or a signal in @q's table and drops the references @q
- * held (a requeue may have swapped them).
+ * Counts a timeout or a signal in @q's table.
  *
  * Return: 0 if a waker dequeued @q, -ETIMEDOUT, or -ERESTARTSYS (a signal:
  * the caller may turn it into its own restart rule).
@@ -562,7 +621,6 @@ int flk_wait_queued(struct flk_q *q, ktime_t *deadline)
 
 	if (flk_sleep(q, deadline, &timed_out))
 		ret = flk_wait_left(q, timed_out);
-	flk_q_put_refs(q);
 	return ret;
 }
 
@@ -583,17 +641,6 @@ int flk_wait_left(struct flk_q *q, bool timed_out)
 	}
 	atomic64_inc(&q->table->signals);
 	return -ERESTARTSYS;
-}
-
-/* Drop the inode references of a waiter off every queue (sleeps). */
-void flk_q_put_refs(struct flk_q *q)
-{
-	if (q->inode)
-		iput(q->inode);
-	if (q->inode2)
-		iput(q->inode2);
-	q->inode = NULL;
-	q->inode2 = NULL;
 }
 
 /**

@@ -94,21 +94,21 @@ struct flk_table {
  *
  * Shared key (FUTEXLAB_F_SHARED): the page's identity, so that two
  * processes mapping the same page meet. A file or shmem page (MAP_SHARED)
- * gives @ptr = the inode, @word = the page's index in the file; an anonymous
- * page gives @ptr = the mm and @word = the address. @offset is the offset
- * in the page with FLK_KEY_SHARED (and FLK_KEY_INODE) set, so a shared and a
- * private key never compare equal.
+ * gives @ptr = the inode's futex sequence number, @word = the page's index
+ * in the file; an anonymous page gives @ptr = the mm and @word = the
+ * address. @offset is the offset in the page with FLK_KEY_SHARED (and
+ * FLK_KEY_INODE) set, so a shared and a private key never compare equal.
  *
- * An inode key is an identity only while the inode cannot be freed: once
- * freed, its memory can become another file's inode and two unrelated
- * futexes would compare equal. So whoever holds an inode key holds a
- * reference on the inode (struct flk_target, a queued struct flk_q, a PI
- * state), taken with the recheck that the folio still belongs to the
- * mapping; a sleeping waiter keeps its inode alive even after its mapping
- * and file are gone, and its key cannot alias a new file's.
+ * An inode key holds no reference, as the stock futex's: the sequence
+ * number (inode->i_sequence, see flk_inode_sequence()) is unique for the
+ * life of the machine and cleared when an inode's memory is reused, so a
+ * freed file's key can never equal a new file's, and a sleeping waiter
+ * pins neither the inode nor its filesystem: the file may be unmapped and
+ * its filesystem unmounted under it; it returns at its deadline, a
+ * signal, or a wake through another mapping of the same file.
  */
 struct flk_key {
-	unsigned long ptr;
+	u64 ptr;
 	unsigned long word;
 	u32 offset;
 	u32 pad;
@@ -132,9 +132,6 @@ struct flk_pi_state;
  * @table:	the table of @hb (for counters)
  * @key:	the futex it waits on; @hb->lock
  * @bitset:	wake only with a matching bitset
- * @inode:	the reference held for an inode @key (NULL otherwise); swapped
- *		by requeue under both locks, put by the waiter once it left
- * @inode2:	with @rq_pi: the reference held for an inode @key2
  * @pi:		PI waiter: the PI state of the lock; NULL otherwise. Set
  *		under the bucket lock (by cmp_requeue_pi for a waiter it moves)
  * @rq_pi:	wait_requeue_pi waiter: may only be moved to @key2 as a PI
@@ -151,11 +148,9 @@ struct flk_q {
 	u32 bitset;
 	kuid_t euid;
 	bool cap_nice;
-	struct inode *inode;
 	struct flk_pi_state *pi;
 	bool rq_pi;
 	struct flk_key key2;
-	struct inode *inode2;
 };
 
 /**
@@ -181,17 +176,11 @@ struct flk_ctx {
  * @key:	its key
  * @table:	the table the design puts it in
  * @hb:		its bucket
- * @inode:	the reference held for an inode key, or NULL
- * @inode_puts:	more references on @inode to drop with it: those of the
- *		waiters a requeue moved away from it (dropped once no bucket
- *		lock is held, iput() may sleep)
  */
 struct flk_target {
 	struct flk_key key;
 	struct flk_table *table;
 	struct flk_bucket *hb;
-	struct inode *inode;
-	unsigned int inode_puts;
 };
 
 /* cmpxchg attempts on a word that keeps changing, under a bucket lock */
@@ -222,8 +211,8 @@ void flk_table_free(struct flk_table *t);
 void flk_ctx_start_slow(struct flk_ctx *ctx);
 int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 		  struct flk_target *t);
-void flk_target_put_inode(struct flk_target *t);
 bool flk_key_match(const struct flk_key *a, const struct flk_key *b);
+struct task_struct *flk_task_by_tid(pid_t tid);
 int flk_hb_waiters_pending(struct flk_bucket *hb);
 void __flk_queue(struct flk_bucket *hb, struct flk_table *t, struct flk_q *q);
 void __flk_unqueue(struct flk_q *q);
@@ -240,7 +229,6 @@ int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 int flk_wait_queued(struct flk_q *q, ktime_t *deadline);
 int flk_wait_left(struct flk_q *q, bool timed_out);
 int flk_retry_check(ktime_t *deadline);
-void flk_q_put_refs(struct flk_q *q);
 
 /*
  * The helpers every operation runs on its way to the word, inline: a
@@ -254,13 +242,6 @@ static inline void flk_ctx_start(struct flk_ctx *ctx)
 	/* pairs with the release in flk_ctx_start_slow(): see the design */
 	if (unlikely(!smp_load_acquire(&ctx->started)))
 		flk_ctx_start_slow(ctx);
-}
-
-/* Drop what @t holds (sleeps if it holds an inode: no bucket lock held). */
-static inline void flk_target_put(struct flk_target *t)
-{
-	if (t->inode)
-		flk_target_put_inode(t);
 }
 
 /* Take a bucket lock, counting the acquisitions that had to wait. */
@@ -303,18 +284,12 @@ static inline void flk_lock_waiting(struct flk_target *t,
 	flk_hb_lock2(t->hb, dest->hb);
 }
 
-/*
- * Undo flk_lock_waiting() when nothing was queued (or the waiters queued
- * took their references), then drop what @t and @dest hold.
- */
+/* Undo flk_lock_waiting(): unlock, and uncount the waiter. */
 static inline void flk_unlock_waiting(struct flk_target *t,
 				      struct flk_target *dest)
 {
 	flk_hb_unlock2(t->hb, dest->hb);
 	atomic_dec(&dest->hb->waiters);
-	flk_target_put(t);
-	if (dest != t)
-		flk_target_put(dest);
 }
 
 /* Read the word under a bucket lock: a fault returns -EFAULT at once. */
@@ -370,6 +345,9 @@ struct flk_q *__flk_pi_top_waiter(struct flk_bucket *hb, struct flk_key *key);
 struct task_struct *__flk_pi_hand_to(struct flk_pi_state *pi,
 				     struct flk_q *top,
 				     struct flk_wake_batch *wb);
+
+/* pi_boost.c: the per-task locks boosts are applied under */
+void flk_pi_boost_init(void);
 
 /* pi_owner.c: a PI waiter's sleep, which notices an owner's death */
 int flk_pi_wait_queued(struct flk_q *q, ktime_t *deadline,

@@ -19,22 +19,27 @@
  *    never for more than it could give the owner itself with
  *    sched_setattr(): nothing without CAP_SYS_NICE unless it has the
  *    owner's uid, and then no more than the owner's RLIMIT_RTPRIO;
- *  - the owner is switched to SCHED_FIFO at the highest such priority
- *    with sched_setattr_nocheck(), keeping its reset-on-fork flag; its
- *    policy, priority, nice and reset-on-fork are saved first and put
- *    back when the boost ends, unless it changed its scheduling itself
- *    meanwhile (then its own choice stands);
- *  - kernel threads are never owners (EPERM, as stock), nor are exiting or
+ *  - the owner is switched to SCHED_FIFO at the highest priority any of
+ *    the locks it holds asks for, with sched_setattr_nocheck() and
+ *    reset-on-fork (a child it forks while boosted starts SCHED_NORMAL);
+ *    its own policy, priority, nice and reset-on-fork, read before its
+ *    first boost and shared by every lock that boosts it, are put back
+ *    when the last boost ends, in whatever order the locks are released.
+ *    A change of its scheduling during the boost (its own call, or an
+ *    administrator's) is kept only if the owner could have made it on its
+ *    own rights, else undone (pi_boost.c);
+ *  - the TID in the word names a task only if the caller could signal it
+ *    (flk_task_by_tid()): another user's task reads as none (ESRCH);
+ *    kernel threads are never owners (EPERM, as stock), nor are exiting or
  *    dead tasks (ESRCH, as stock);
  *  - sched_setattr_nocheck() may sleep, so it runs outside the bucket lock,
- *    serialized per lock by flk_pi_state.boost_lock; between a change and
- *    the recomputation the boost may be briefly stale;
+ *    serialized per lock by flk_pi_state.boost_lock and per task by its
+ *    task mutex; between a change and the recomputation the boost may be
+ *    briefly stale;
  *  - chains: a boosted owner blocked on another module PI lock passes the
  *    boost on, under the rights of every waiter on the way (pi_chain.c);
  *    LOCK_PI fails with EDEADLK on a cycle or a chain too long.
- * Limits (documented in docs/kmod.md): an owner that holds two contended
- * module PI locks is restored to the attributes saved by the first boost;
- * chains stop at requeue-PI waiters and at other files' private tables; a
+ * Limits (documented in docs/kmod.md): chains stop at requeue-PI waiters and at other files' private tables; a
  * SCHED_DEADLINE owner is not boosted. An owner that dies holding the
  * lock: its queued waiters notice within a slice of pi_owner_check_ms and
  * the top one takes the lock over (pi_owner.c), while a new LOCK_PI on its
@@ -73,16 +78,6 @@ static struct flk_pi_state *__flk_pi_find(struct flk_bucket *hb,
 	return NULL;
 }
 
-static struct task_struct *flk_find_task(pid_t tid)
-{
-	struct task_struct *p;
-
-	rcu_read_lock();
-	p = get_pid_task(find_vpid(tid), PIDTYPE_PID);
-	rcu_read_unlock();
-	return p;
-}
-
 void flk_pi_put(struct flk_pi_state *pi)
 {
 	struct flk_bucket *hb = pi->hb;
@@ -103,8 +98,6 @@ void flk_pi_put(struct flk_pi_state *pi)
 		flk_pi_restore(pi);
 	if (owner)
 		put_task_struct(owner);
-	if (pi->inode)
-		iput(pi->inode);
 	kfree_rcu(pi, rcu);	/* a chain walker may still look (pi_chain.c) */
 }
 
@@ -151,7 +144,7 @@ int __flk_pi_attach(struct flk_target *t, u32 tid,
 	if (pi && pi->nr_waiters && (pi->owner->flags & PF_EXITING))
 		return -ESRCH;		/* it will never unlock */
 	if (!pi || !pi->nr_waiters) {
-		owner = flk_find_task(tid);
+		owner = flk_task_by_tid(tid);
 		if (!owner)
 			return -ESRCH;
 		if (owner->flags & (PF_KTHREAD | PF_EXITING)) {
@@ -165,10 +158,6 @@ int __flk_pi_attach(struct flk_target *t, u32 tid,
 			pi->key = t->key;
 			pi->hb = t->hb;
 			pi->table = t->table;
-			if (t->inode) {
-				ihold(t->inode);	/* t holds one */
-				pi->inode = t->inode;
-			}
 			mutex_init(&pi->boost_lock);
 			list_add(&pi->list, &t->hb->pi_states);
 		}
@@ -298,7 +287,7 @@ struct flk_pi_state *flk_pi_alloc(void)
  */
 static bool flk_pi_spin(u32 __user *uaddr, u32 uval, pid_t tid, u64 end)
 {
-	struct task_struct *owner = flk_find_task(tid);
+	struct task_struct *owner = flk_task_by_tid(tid);
 	bool changed = false;
 	u32 cur;
 
@@ -421,8 +410,6 @@ first:
 	flk_q_init_pi(&q);
 	__flk_pi_add_waiter(pi, &q);
 	__flk_queue(t.hb, t.table, &q);
-	q.inode = t.inode;
-	t.inode = NULL;
 	flk_pi_block(&blocked, pi);
 	spin_unlock(&t.hb->lock);
 	if (old_owner)
@@ -434,9 +421,7 @@ first:
 	 * meanwhile (then the wait below returns at once, owning it).
 	 */
 	ret = flk_pi_chain_walk(pi, current);
-	if (ret && flk_unqueue_self(&q)) {
-		flk_q_put_refs(&q);
-	} else {
+	if (!ret || !flk_unqueue_self(&q)) {
 		/* in slices: an owner that dies is noticed (pi_owner.c) */
 		ret = flk_pi_wait_queued(&q, dl, ctx, a->uaddr, a->flags,
 					 a->node);
@@ -508,7 +493,6 @@ first:
 		uval = cur;
 	}
 	spin_unlock(&t.hb->lock);
-	flk_target_put(&t);
 	if (ret) {		/* else the word kept changing: retry */
 		ret = flk_fault_in_writeable(uaddr);
 		if (ret)
@@ -540,7 +524,6 @@ handover:
 out_unlock:
 	spin_unlock(&t.hb->lock);
 	flk_wake_flush(&wb);
-	flk_target_put(&t);
 	if (old_owner)
 		put_task_struct(old_owner);
 	if (pi) {

@@ -151,7 +151,6 @@ static void flk_pi_take_over(struct flk_q *q, struct flk_ctx *ctx,
 		/* a fault: fault it in now, the next slice tries again */
 		if (ret != -EAGAIN)
 			flk_fault_in_writeable(u64_to_user_ptr(uaddr));
-		flk_target_put(&t);
 		return;
 	}
 	pi = q->pi;
@@ -159,7 +158,6 @@ static void flk_pi_take_over(struct flk_q *q, struct flk_ctx *ctx,
 out_unlock:
 	spin_unlock(&t.hb->lock);
 	flk_wake_flush(&wb);
-	flk_target_put(&t);
 	if (old_owner)
 		put_task_struct(old_owner);
 	if (pi) {
@@ -207,6 +205,5 @@ int flk_pi_wait_queued(struct flk_q *q, ktime_t *deadline,
 		ret = flk_wait_left(q, timed_out);
 		break;
 	}
-	flk_q_put_refs(q);
 	return ret;
 }

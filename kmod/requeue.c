@@ -47,25 +47,13 @@
 
 #define FLK_REQUEUE_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
 
-/*
- * Move @q from @t1 to @t2; the caller holds both bucket locks. @q's key
- * matched @t1's, so an inode reference @q holds is on @t1's inode: @t1
- * drops it with its own once no lock is held (iput() may sleep), and @q
- * takes one on @t2's inode (@t2 holds one, so this one is not the first).
- */
+/* Move @q (on @t1's futex) to @t2; the caller holds both bucket locks. */
 static void __flk_requeue_q(struct flk_q *q, struct flk_target *t1,
 			    struct flk_target *t2)
 {
 	struct flk_bucket *hb1 = q->hb;
 
 	q->key = t2->key;
-	if (q->inode)
-		t1->inode_puts++;
-	q->inode = NULL;
-	if (t2->inode) {
-		ihold(t2->inode);
-		q->inode = t2->inode;
-	}
 	hb1->requeued++;
 	if (hb1 == t2->hb)
 		return;
@@ -105,10 +93,8 @@ static int flk_requeue_lock(struct flk_ctx *ctx, struct futexlab_requeue *a,
 		if (ret)
 			return ret;
 		ret = flk_target_get(ctx, a->uaddr2, a->flags, a->node2, t2);
-		if (ret) {
-			flk_target_put(t1);
+		if (ret)
 			return ret;
-		}
 		ret = flk_lock_word(t1, t2, uaddr, &uval);
 		if (ret != FLK_RETRY)
 			break;
@@ -193,27 +179,18 @@ retry:
 	if (ret)
 		return ret;
 	ret = flk_target_get(ctx, a->uaddr2, a->flags, a->node2, &t2);
-	if (ret) {
-		flk_target_put(&t);
+	if (ret)
 		return ret;
-	}
 	/* the same futex through two mappings is still the same futex */
-	if (flk_key_match(&t.key, &t2.key)) {
-		flk_target_put(&t);
-		flk_target_put(&t2);
+	if (flk_key_match(&t.key, &t2.key))
 		return -EINVAL;
-	}
 
 	flk_q_init(&q, &t, FUTEXLAB_BITSET_ANY);
 	flk_q_init_pi(&q);
 	q.rq_pi = true;
 	q.key2 = t2.key;
-	/* held while queued: cmp_requeue_pi compares key2 */
-	q.inode2 = t2.inode;
-	t2.inode = NULL;
 	ret = flk_queue_wait(&t, &q, uaddr, a->val);
 	if (ret) {
-		flk_q_put_refs(&q);
 		if (ret != FLK_RETRY)
 			return ret;
 		ret = flk_retry_check(dl);

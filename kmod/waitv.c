@@ -96,7 +96,6 @@ static int flk_waitv_unqueue(struct flk_waitv_entry *v, unsigned int n)
 			continue;
 		if (!flk_unqueue_self(&v[i].q))
 			woken = i;
-		flk_q_put_refs(&v[i].q);
 		v[i].queued = false;
 	}
 	return woken;
@@ -114,25 +113,20 @@ static int flk_waitv_unqueue(struct flk_waitv_entry *v, unsigned int n)
 static int flk_waitv_setup(struct flk_ctx *ctx, struct flk_waitv_entry *v,
 			   unsigned int n, int *woken)
 {
-	unsigned int i, j;
+	unsigned int i;
 	int ret = 0;
 
 	*woken = -1;
 	for (i = 0; i < n; i++) {
-		/* on failure it holds nothing */
 		ret = flk_target_get(ctx, (unsigned long)v[i].uaddr,
 				     v[i].flags, FUTEXLAB_NO_NODE, &v[i].t);
-		if (ret) {
-			while (i--)
-				flk_target_put(&v[i].t);
+		if (ret)
 			return ret;
-		}
 	}
 	for (i = 0; i < n; i++) {
 		struct flk_waitv_entry *e = &v[i];
 
 		flk_q_init(&e->q, &e->t, FUTEXLAB_BITSET_ANY);
-		/* on failure it dropped what e->t held */
 		ret = flk_queue_wait(&e->t, &e->q, e->uaddr, e->val);
 		if (ret)
 			break;
@@ -140,8 +134,6 @@ static int flk_waitv_setup(struct flk_ctx *ctx, struct flk_waitv_entry *v,
 	}
 	if (!ret)
 		return 0;
-	for (j = i + 1; j < n; j++)
-		flk_target_put(&v[j].t);
 	*woken = flk_waitv_unqueue(v, i);
 	return ret;
 }

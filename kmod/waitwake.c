@@ -63,8 +63,6 @@ static noinline int flk_wait_sleep(struct flk_target *t, u32 bitset,
 
 	flk_q_init(&q, t, bitset);
 	__flk_queue(t->hb, t->table, &q);
-	q.inode = t->inode;
-	t->inode = NULL;
 	spin_unlock(&t->hb->lock);
 	return flk_wait_queued(&q, deadline);
 }
@@ -132,10 +130,8 @@ int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a)
 		return ret;
 	}
 
-	if (!flk_hb_waiters_pending(t.hb)) {	/* B: see the comment above */
-		flk_target_put(&t);
+	if (!flk_hb_waiters_pending(t.hb))	/* B: see the comment above */
 		return 0;
-	}
 
 	ret = 0;
 	flk_hb_lock(t.hb);
@@ -155,6 +151,5 @@ int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a)
 	}
 	spin_unlock(&t.hb->lock);
 	flk_wake_flush(&wb);
-	flk_target_put(&t);
 	return ret;
 }
