@@ -215,6 +215,7 @@ static int __init flk_init(void)
 	    flk_private_default_slots > FUTEXLAB_MAX_PRIVATE_SLOTS)
 		return -EINVAL;
 
+	flk_pi_boost_init();
 	ret = flk_tables_alloc();
 	if (ret)
 		goto out_free;

@@ -34,12 +34,26 @@ struct flk_pi_path {
 };
 
 /**
+ * struct flk_sched_own - a task's scheduling attributes, as sched_setattr()
+ * takes them
+ * @policy:	SCHED_*
+ * @rt_priority: its real-time priority (0 unless SCHED_FIFO/RR)
+ * @nice:	its nice value
+ * @reset_on_fork: its SCHED_FLAG_RESET_ON_FORK
+ */
+struct flk_sched_own {
+	u32 policy;
+	u32 rt_priority;
+	int nice;
+	bool reset_on_fork;
+};
+
+/**
  * struct flk_pi_state - the kernel side of one contended PI lock
  * @list:	in @hb->pi_states; @hb->lock
  * @key:	the lock's futex key (constant)
  * @hb:		its bucket (constant: PI waiters are never requeued)
  * @table:	the table of @hb (constant)
- * @inode:	the reference held for an inode @key (see struct flk_key)
  * @refs:	queued waiters plus transient users; @hb->lock; 0 once freed
  *		(the memory lasts an RCU grace period longer, see pi_chain.c)
  * @nr_waiters:	queued waiters; @hb->lock
@@ -50,10 +64,12 @@ struct flk_pi_path {
  *		flk_chain_lock while @boost_node is hashed
  * @boost_path:	the rights @boost_prio came with; as @boost_prio
  * @boost_node:	in the boosted-task index while @boosted is set
- * @saved_policy: @boosted's policy before the boost; @boost_lock
- * @saved_rt_priority: its real-time priority; @boost_lock
- * @saved_nice:	its nice value; @boost_lock
- * @saved_reset_on_fork: its reset-on-fork flag; @boost_lock
+ * @own:	@boosted's own scheduling, what it goes back to when no boost
+ *		remains: the same in every state that boosts that task
+ *		(pi_boost.c); written under the task's boost mutex and
+ *		flk_chain_lock, read under either
+ * @applied:	the SCHED_FIFO priority the module last set on @boosted, 0
+ *		while it runs on @own; as @own
  * @rcu:	frees it after the chain walkers that may still look at it
  */
 struct flk_pi_state {
@@ -61,7 +77,6 @@ struct flk_pi_state {
 	struct flk_key key;
 	struct flk_bucket *hb;
 	struct flk_table *table;
-	struct inode *inode;
 	unsigned int refs;
 	unsigned int nr_waiters;
 	struct task_struct *owner;
@@ -70,10 +85,8 @@ struct flk_pi_state {
 	unsigned int boost_prio;
 	struct flk_pi_path boost_path;
 	struct hlist_node boost_node;
-	u32 saved_policy;
-	u32 saved_rt_priority;
-	int saved_nice;
-	bool saved_reset_on_fork;
+	struct flk_sched_own own;
+	u32 applied;
 	struct rcu_head rcu;
 };
 
@@ -97,6 +110,12 @@ void flk_pi_unblock(struct flk_pi_blocked *b);
 void flk_pi_boost_publish(struct flk_pi_state *pi, unsigned int prio,
 			  const struct flk_pi_path *path);
 void flk_pi_boost_unpublish(struct flk_pi_state *pi);
+unsigned int flk_pi_boost_scan(struct task_struct *p,
+			       const struct flk_pi_state *skip,
+			       struct flk_sched_own *own, u32 *applied,
+			       unsigned int *top);
+void flk_pi_boost_store(struct task_struct *p, const struct flk_sched_own *own,
+			u32 applied);
 unsigned int __flk_pi_chain_value(struct flk_q *q, struct task_struct *owner,
 				  struct flk_pi_path *path);
 int flk_pi_chain_walk(struct flk_pi_state *start, struct task_struct *origin);

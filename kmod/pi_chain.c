@@ -17,10 +17,11 @@
  *
  * What a waiter stands for (pi.c's __flk_pi_want(), via
  * __flk_pi_chain_value()): its own real-time priority, limited by what it
- * may do to the owner (issue 15's rules), or, if it is itself a boosted
+ * may do to the owner (pi.c's rules), or, if it is itself a boosted
  * owner, the boost it received, limited by what every waiter on the way
  * may do to the owner (the path), whichever is higher. A boosted waiter's
- * own priority is the one saved before its boost.
+ * own priority is its own attributes' (struct flk_sched_own), not the
+ * boost's.
  *
  * The walk (flk_pi_chain_walk()), from a lock whose waiters or owner
  * changed: recompute that lock's boost (flk_pi_adjust_one(), which holds
@@ -124,6 +125,56 @@ void flk_pi_boost_unpublish(struct flk_pi_state *pi)
 	spin_unlock(&flk_chain_lock);
 }
 
+/**
+ * flk_pi_boost_scan() - the boosts indexed for @p
+ * @p:		the task
+ * @skip:	a state to leave out (one whose boost is ending), or NULL
+ * @own:	out, if any: @p's own scheduling (the same in every state)
+ * @applied:	out, if any: the priority the module last set on @p
+ * @top:	out: the highest boost priority among them, 0 if none
+ *
+ * Return: how many states (other than @skip) boost @p.
+ */
+unsigned int flk_pi_boost_scan(struct task_struct *p,
+			       const struct flk_pi_state *skip,
+			       struct flk_sched_own *own, u32 *applied,
+			       unsigned int *top)
+{
+	struct flk_pi_state *b;
+	unsigned int nr = 0;
+
+	*top = 0;
+	spin_lock(&flk_chain_lock);
+	hash_for_each_possible(flk_boost_index, b, boost_node,
+			       (unsigned long)p) {
+		if (b->boosted != p || b == skip)
+			continue;
+		*own = b->own;
+		*applied = b->applied;
+		*top = max(*top, b->boost_prio);
+		nr++;
+	}
+	spin_unlock(&flk_chain_lock);
+	return nr;
+}
+
+/* Record @own and @applied in every state that boosts @p. */
+void flk_pi_boost_store(struct task_struct *p, const struct flk_sched_own *own,
+			u32 applied)
+{
+	struct flk_pi_state *b;
+
+	spin_lock(&flk_chain_lock);
+	hash_for_each_possible(flk_boost_index, b, boost_node,
+			       (unsigned long)p) {
+		if (b->boosted != p)
+			continue;
+		b->own = *own;
+		b->applied = applied;
+	}
+	spin_unlock(&flk_chain_lock);
+}
+
 static void flk_path_of(struct flk_pi_path *p, const struct flk_q *q)
 {
 	p->has_uid = !q->cap_nice;
@@ -177,7 +228,7 @@ unsigned int __flk_pi_chain_value(struct flk_q *q, struct task_struct *owner,
 				  struct flk_pi_path *path)
 {
 	struct flk_pi_path qpath, inh_path = { 0 };
-	unsigned int own = MAX_RT_PRIO, inh = 0, val, ival, saved;
+	unsigned int own = MAX_RT_PRIO, inh = 0, val, ival;
 	struct flk_pi_state *b;
 	bool boosted = false;
 
@@ -186,9 +237,8 @@ unsigned int __flk_pi_chain_value(struct flk_q *q, struct task_struct *owner,
 			       (unsigned long)q->task) {
 		if (b->boosted != q->task)
 			continue;
-		saved = b->saved_policy == SCHED_FIFO ||
-			b->saved_policy == SCHED_RR ? b->saved_rt_priority : 0;
-		own = min(own, saved);
+		own = b->own.policy == SCHED_FIFO ||
+		      b->own.policy == SCHED_RR ? b->own.rt_priority : 0;
 		if (!boosted || b->boost_prio > inh) {
 			inh = b->boost_prio;
 			inh_path = b->boost_path;
