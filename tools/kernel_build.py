@@ -46,10 +46,13 @@ STAMP = "futexlab-kernel.done"
 # What the guest suite needs of any kernel (vm/run --kernel checks these
 # too, before it boots): modules that load unsigned, the futex options,
 # NUMA with emulation, debugfs for the module's statistics, an initramfs
-# and a serial console.
+# and a serial console; tmpfs and user namespaces, which Debian's kernels
+# have and through which an unprivileged user mounts and unmounts a
+# filesystem under the module's waiters (shared-unmount-userns).
 GUEST_NEEDS = ["MODULES", "MODULE_UNLOAD", "FUTEX", "FUTEX_PI", "NUMA",
                "NUMA_EMU", "DEBUG_FS", "BLK_DEV_INITRD", "RD_GZIP",
-               "DEVTMPFS", "SERIAL_8250", "SERIAL_8250_CONSOLE", "PRINTK"]
+               "DEVTMPFS", "SERIAL_8250", "SERIAL_8250_CONSOLE", "PRINTK",
+               "TMPFS", "USER_NS"]
 # Options of newer kernels only: set when the source has them.
 FUTEX_NEWER = ["FUTEX_PRIVATE_HASH", "FUTEX_MPOL"]
 # Drivers and subsystems a QEMU guest booted from an initramfs never
@@ -251,9 +254,16 @@ def main():
         print(tree)
         return 0 if os.path.exists(os.path.join(tree, STAMP)) else 1
     if os.path.exists(os.path.join(tree, STAMP)):
-        log("cached: %s" % tree)
-        print(tree)
-        return 0
+        # a tree built before the profile gained an option is built
+        # again (incrementally), not used as it is
+        stale = missing_options(tree, PROFILES[args.profile]["enable"])
+        if not stale:
+            log("cached: %s" % tree)
+            print(tree)
+            return 0
+        log("cached %s lacks %s: configuring and building it again"
+            % (tree, ", ".join("CONFIG_" + o for o in stale)))
+        os.unlink(os.path.join(tree, STAMP))
     install_build_deps()
     if not os.path.exists(os.path.join(tree, "Makefile")):
         extract(tarball, tree)
