@@ -71,8 +71,8 @@ LIBRARIES = {
     "stats": ["covary.c", "drift.c", "figures.c", "geomean.c", "percentile.c",
               "shift.c", "stats.c"],
     # the run directory: its one writer and its one reader
-    "rundir": ["csv.c", "meta.c", "read.c", "read_bins.c", "read_cells.c",
-               "read_times.c", "regular.c", "write.c"],
+    "rundir": ["columns.c", "csv.c", "meta.c", "read.c", "read_bins.c",
+               "read_cells.c", "read_times.c", "regular.c", "write.c"],
     # the matrix engine: matrix files, cells, visits, resume
     "sweep": ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
               "job_passes.c", "job_resume.c", "keys.c", "load.c",

@@ -24,6 +24,7 @@
 #include <limits.h>
 
 #include "measure/hist.h"
+#include "rundir/columns.h"
 #include "stats/stats.h"
 
 #define FL_RD_MAX_REPS		100
@@ -69,6 +70,9 @@ struct fl_rd_cell {
 	 * meta.json's cells_reps (read_times.c); NaN where it does not say */
 	double t_start[FL_RD_MAX_REPS];
 	double lat_p50[FL_RD_MAX_REPS];	/* their p50 latency (ns) */
+	/* every row's operations, by its rep column (UINT64_MAX where the
+	 * run has no ops column): what its bins must add up to */
+	uint64_t rep_ops[FL_RD_MAX_REPS];
 	uint64_t duration_ns;		/* of a repetition */
 	struct fl_rd_fig ops_per_sec, p50, p90, p99, p999, jain;
 	/* the primary figure (meta.json's workloads.W.primary): ops/s, or
@@ -108,6 +112,36 @@ int fl_rd_parse_meta(struct fl_rd_run *r, const char *file, const char *text,
 		     size_t len, char *err, size_t errlen);
 int fl_rd_parse_hist(const char *file, const char *text, size_t len,
 		     struct fl_hist *h, char *err, size_t errlen);
+
+/*
+ * The same parse of cells.csv, handing each row on to fn (when not NULL)
+ * once it passed every check, so a resume and the finalizing of a matrix
+ * read the file with the readers' strictness. fn returns 0 to go on, or
+ * -1 with err to stop the parse. flags: FL_RD_TORN_OK drops a torn last
+ * line (a partial run killed while it wrote a row) instead of refusing
+ * it, its line number in *torn_line (0: none).
+ */
+#define FL_RD_TORN_OK	1
+
+struct fl_rd_row {
+	const char *file;
+	int line;
+	unsigned long cell;		/* the cell column */
+	unsigned int rep;		/* the rep column */
+	char *const *field;		/* every field, in the header's order */
+	const int *col;			/* field of each enum fl_col, or -1 */
+	const char *text;		/* the line as it was, with its '\n' */
+	size_t text_len;
+};
+
+typedef int (*fl_rd_row_fn)(void *ctx, const struct fl_rd_row *row,
+			    char *err, size_t errlen);
+
+int fl_rd_scan_cells(struct fl_rd_run *r, const char *file, char *text,
+		     size_t len, int flags, int *torn_line, fl_rd_row_fn fn,
+		     void *ctx, char *err, size_t errlen);
+/* A field of a row handed on, by its column; "" where the run has none. */
+const char *fl_rd_row_field(const struct fl_rd_row *row, enum fl_col c);
 
 /* Fill every cell's t_start from meta.json (fl_rd_open does). A run
  * without the times, or with one that does not parse, keeps NaN there:

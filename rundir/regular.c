@@ -39,6 +39,81 @@ static const char *kind_of(mode_t mode)
 	return "not a regular file";
 }
 
+/* "SHOWN: 'COMPONENT' is ..." for a folder on the way that will not do */
+static int folder_refused(int at, const char *comp, const char *s, int e,
+			  char *err, size_t errlen)
+{
+	struct stat st = { .st_mode = 0 };
+
+	if (fstatat(at, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode))
+		snprintf(err, errlen, "%s: '%s' is a symbolic link: refused",
+			 s, comp);
+	else if (e == ENOTDIR)
+		snprintf(err, errlen, "%s: '%s' is %s, not a folder: refused",
+			 s, comp, kind_of(st.st_mode));
+	else
+		snprintf(err, errlen, "%s: cannot read '%s': %s", s, comp,
+			 strerror(e));
+	errno = e == ELOOP ? EINVAL : e;
+	return -1;
+}
+
+/*
+ * Walk the first len characters of name, a folder path relative to
+ * dirfd, one component at a time, each opened without following a
+ * link. The last folder's descriptor, or -1 with err.
+ */
+static int walk_folders(int dirfd, const char *name, size_t len,
+			const char *s, char *err, size_t errlen)
+{
+	char comp[256];
+	int at = dirfd;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = strcspn(name + i, "/");
+
+		if (n > len - i)
+			n = len - i;
+		if (n == 0 || n >= sizeof(comp) ||
+		    (n == 2 && strncmp(name + i, "..", 2) == 0)) {
+			snprintf(err, errlen, "%s: not a name inside the run "
+				 "directory: refused", s);
+			if (at != dirfd)
+				close(at);
+			errno = EINVAL;
+			return -1;
+		}
+		memcpy(comp, name + i, n);
+		comp[n] = '\0';
+		int fd = openat(at, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+				O_NONBLOCK | O_CLOEXEC);
+
+		if (fd < 0) {
+			int e = errno;
+
+			folder_refused(at, comp, s, e, err, errlen);
+			if (at != dirfd)
+				close(at);
+			return -1;
+		}
+		if (at != dirfd)
+			close(at);
+		at = fd;
+		i += n + 1;
+	}
+	return at == dirfd ? dup(dirfd) : at;
+}
+
+int fl_open_folder(int dirfd, const char *name, const char *shown,
+		   char *err, size_t errlen)
+{
+	char sb[SHOWN_MAX + 1];
+
+	return walk_folders(dirfd, name, strlen(name),
+			    fl_path_shown(shown, sb, SHOWN_MAX), err, errlen);
+}
+
 int fl_open_regular(int dirfd, const char *name, const char *shown,
 		    int flags, char *err, size_t errlen)
 {
@@ -47,9 +122,20 @@ int fl_open_regular(int dirfd, const char *name, const char *shown,
 	/* non-blocking: opening a FIFO must not wait for a writer */
 	int oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
 		     (flags & FL_NOFOLLOW ? O_NOFOLLOW : 0);
-	int fd = openat(dirfd, name, oflags);
-	struct stat st;
+	const char *slash = strrchr(name, '/');
+	int at = dirfd, fd;
+	struct stat st = { .st_mode = 0 };
 
+	/* "hist/cell-0000.csv": a link at "hist" would lead out of the
+	 * run as surely as one at the file's own name */
+	if ((flags & FL_NOFOLLOW) && slash && name[0] != '/') {
+		at = walk_folders(dirfd, name, (size_t)(slash - name), s, err,
+				  errlen);
+		if (at < 0)
+			return -1;
+		name = slash + 1;
+	}
+	fd = openat(at, name, oflags);
 	if (fd < 0) {
 		int e = errno;
 
@@ -59,9 +145,13 @@ int fl_open_regular(int dirfd, const char *name, const char *shown,
 		else
 			snprintf(err, errlen, "%s: cannot read: %s", s,
 				 strerror(e));
+		if (at != dirfd)
+			close(at);
 		errno = e;
 		return -1;
 	}
+	if (at != dirfd)
+		close(at);
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: %s, not a regular file: refused", s,
 			 kind_of(st.st_mode));

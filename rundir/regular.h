@@ -19,7 +19,8 @@
 #define FL_MAX_INPUT_BYTES	(256u << 20)
 
 /* flags for fl_open_regular() */
-#define FL_NOFOLLOW	1	/* refuse a symbolic link */
+#define FL_NOFOLLOW	1	/* refuse a symbolic link, the name's own or
+				 * any folder's on the way ("hist/x.csv") */
 
 /*
  * Open name (relative to dirfd, or AT_FDCWD) for reading; shown is the
@@ -30,6 +31,15 @@
  */
 int fl_open_regular(int dirfd, const char *name, const char *shown,
 		    int flags, char *err, size_t errlen);
+
+/*
+ * Open the folder name (relative to dirfd, one or more components) for
+ * use as a directory descriptor, refusing a symbolic link anywhere on the
+ * way and anything that is not a folder; shown as fl_open_regular(). The
+ * descriptor, or -1 with err and errno (ENOENT: no such folder).
+ */
+int fl_open_folder(int dirfd, const char *name, const char *shown,
+		   char *err, size_t errlen);
 
 /* The same as a FILE for reading; NULL with err. */
 FILE *fl_fopen_regular(int dirfd, const char *name, const char *shown,

@@ -67,9 +67,30 @@ def edit_cells(run, fn):
     head = lines[0].split(",")
     row = lines[1].split(",")
     fn(head, row)
+    lines[0] = ",".join(head)
     lines[1] = ",".join(row)
     with open(path, "w") as f:
         f.write("\n".join(lines))
+
+
+def rename_column(name, to):
+    return lambda head, row: head.__setitem__(head.index(name), to)
+
+
+def tear_last_line(run):
+    """A finished run's last row cut in half, as a kill would leave it."""
+    path = os.path.join(run, "cells.csv")
+    with open(path) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(text[:len(text) - len(text.splitlines()[-1]) // 2 - 1])
+
+
+def link_folder_out(run, tmp, name):
+    """RUN/NAME replaced by a link to a copy of it outside the run."""
+    shutil.copytree(os.path.join(run, name), os.path.join(tmp, "out-" + name))
+    shutil.rmtree(os.path.join(run, name))
+    os.symlink(os.path.join(tmp, "out-" + name), os.path.join(run, name))
 
 
 def set_field(name, value):
@@ -157,6 +178,55 @@ CASES = [
         t, "m.ini"), "w").write("\ufeff[experiment a]\nworkload = mutex\n"),
      ["matrix", "TMP/m.ini", "--list"]),
     ("long-path-reason", None, ["plot", "TMP/" + "x" * 3000]),
+    # every column is checked, not only the figures the plots draw
+    # (issue 26, item 6): numbers are decimal, whole where the writer
+    # writes whole numbers, and bounded
+] + [("busy-end-%s" % tag, lambda r, t, v=value: edit_cells(
+    r, set_field("busy_loops_per_us_end", v)), ["plot", "RUN"])
+     for tag, value in (("nan", "nan"), ("inf", "inf"), ("negative", "-1"),
+                        ("abc", "abc"), ("empty", ""),
+                        ("2to64", str(2 ** 64)), ("1e300", "1e300"))] + [
+    ("busy-end-1e300-compare", lambda r, t: edit_cells(
+        r, set_field("busy_loops_per_us_end", "1e300")),
+     ["compare", "RUN", "RUN"]),
+    ("busy-start-huge", lambda r, t: edit_cells(
+        r, set_field("busy_loops_per_us_start", "99999999")),
+     ["report", "RUN"]),
+    ("busy-used-abc", lambda r, t: edit_cells(
+        r, set_field("busy_loops_per_us_used", "abc")), ["plot", "RUN"]),
+    ("idle-wake-short-nan", lambda r, t: edit_cells(
+        r, set_field("idle_wake_short_ns", "nan")), ["report", "RUN"]),
+    ("idle-wake-long-negative", lambda r, t: edit_cells(
+        r, set_field("idle_wake_long_ns", "-1")), ["compare", "RUN", "RUN"]),
+    ("bin-ns-nan", lambda r, t: edit_cells(
+        r, set_field("bin_ns", "nan")), ["plot", "RUN"]),
+    ("bin-ns-zero", lambda r, t: edit_cells(
+        r, set_field("bin_ns", "0")), ["plot", "RUN"]),
+    ("bin-ns-negative", lambda r, t: edit_cells(
+        r, set_field("bin_ns", "-1e9")), ["plot", "RUN"]),
+    ("sample-every-zero", lambda r, t: edit_cells(
+        r, set_field("sample_every", "0")), ["report", "RUN"]),
+    ("hash-slots-negative", lambda r, t: edit_cells(
+        r, set_field("futex_hash_slots", "-5")), ["plot", "RUN"]),
+    ("hash-slots-1e20", lambda r, t: edit_cells(
+        r, set_field("futex_hash_slots", "1e20")), ["plot", "RUN"]),
+    ("hash-slots-command", lambda r, t: edit_cells(
+        r, set_field("futex_hash_slots", "x;rm -rf")), ["plot", "RUN"]),
+    ("ops-hex", lambda r, t: edit_cells(
+        r, set_field("ops_per_sec", "0x10")), ["plot", "RUN"]),
+    ("ops-column-twice", lambda r, t: edit_cells(
+        r, rename_column("ops_per_sec_per_thread", "ops_per_sec")),
+     ["report", "RUN"]),
+    ("cpus-command", lambda r, t: edit_cells(
+        r, set_field("cpus", "`touch CANARY`")), ["plot", "RUN"]),
+    ("hist-folder-link", lambda r, t: link_folder_out(r, t, "hist"),
+     ["plot", "RUN"]),
+    # a torn last line: a finished run never has one (item 9)
+    ("torn-last-line-plot", lambda r, t: tear_last_line(r), ["plot", "RUN"]),
+    ("torn-last-line-report", lambda r, t: tear_last_line(r),
+     ["report", "RUN"]),
+    ("torn-last-line-compare", lambda r, t: tear_last_line(r),
+     ["compare", "RUN", "RUN"]),
 ]
 
 

@@ -6,7 +6,7 @@
  * jansson, a run is written under .partial-* and renamed into place, two
  * runs finishing in the same second get distinct names (-2), a run never
  * replaces an existing directory, and an unwritable results directory is
- * an error that names it.
+ * an error that names it; the header is the readers' column table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rundir/columns.h"
 #include "rundir/csv.h"
 #include "rundir/write.h"
 
@@ -410,6 +411,21 @@ static void test_unwritable(void **state)
 	assert_int_equal(count_entries(tmpdir, ".partial-"), 0);
 }
 
+/* The header the writer prints is the readers' column table, column for
+ * column: a column added to one and not the other fails here. */
+static void test_columns_are_the_readers(void **state)
+{
+	char header[] = FL_CELLS_COLUMNS, *names[64];
+	int n = fl_csv_split(header, names, 64);
+
+	(void)state;
+	assert_int_equal(n, FL_NCOLS);
+	for (int c = 0; c < FL_NCOLS; c++) {
+		assert_string_equal(names[c], fl_col_name((enum fl_col)c));
+		assert_int_equal(fl_col_find(names[c]), c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +437,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_unwritable, setup,
 						teardown),
+		cmocka_unit_test(test_columns_are_the_readers),
 	};
 
 	return cmocka_run_group_tests_name("results", tests, NULL, NULL);

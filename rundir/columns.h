@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The columns of cells.csv, each once: its name, whether a run must have
+ * it, and what a value must be. The writer (write.c) prints them in this
+ * order (FL_CELLS_COLUMNS, checked against this table by test_results);
+ * every reader of the file (read_cells.c, and through it plot, report,
+ * compare, a resume and the finalizing of a matrix) checks a field with
+ * fl_col_check() and nothing else, so one strictness holds for all.
+ */
+#ifndef FUTEXLAB_RUNDIR_COLUMNS_H
+#define FUTEXLAB_RUNDIR_COLUMNS_H
+
+#include <stddef.h>
+
+enum fl_col {
+	FL_COL_CELL, FL_COL_WORKLOAD, FL_COL_BACKEND, FL_COL_THREADS,
+	FL_COL_PLACEMENT, FL_COL_CPUS, FL_COL_OPTIONS, FL_COL_REP,
+	FL_COL_STATUS, FL_COL_REASON, FL_COL_NOTE, FL_COL_DURATION,
+	FL_COL_ELAPSED, FL_COL_OPS, FL_COL_OPS_PER_SEC,
+	FL_COL_OPS_PER_THREAD, FL_COL_LAT_COUNT, FL_COL_P50, FL_COL_P90,
+	FL_COL_P99, FL_COL_P999, FL_COL_LAT_MAX, FL_COL_LAT_MEAN,
+	FL_COL_JAIN, FL_COL_THREAD_OPS_MIN, FL_COL_THREAD_OPS_MAX,
+	FL_COL_EXTRA, FL_COL_HIST, FL_COL_HASH_SLOTS, FL_COL_SAMPLE_EVERY,
+	FL_COL_BIN_NS, FL_COL_BUSY_START, FL_COL_BUSY_END,
+	FL_COL_WAKE_SHORT, FL_COL_WAKE_LONG, FL_COL_BUSY_USED,
+	FL_NCOLS
+};
+
+/* the largest cell index a run directory may name */
+#define FL_MAX_CELL_INDEX 1000000ul
+
+/* Column c's name in the header. */
+const char *fl_col_name(enum fl_col c);
+/* 1 when a run directory without the column is refused; the others came
+ * later, so runs written before them still read. */
+int fl_col_required(enum fl_col c);
+/* The column with this name, or -1. */
+int fl_col_find(const char *name);
+
+/*
+ * Is value a valid field of column c? 0, or -1 with what is wrong with it
+ * in why ("is not a finite number >= 0"), for a message that names the
+ * column and quotes the value before it. ok: the row's status is ok (a
+ * repetition that ran has a bin width; one that did not, 0).
+ */
+int fl_col_check(enum fl_col c, const char *value, int ok, char *why,
+		 size_t len);
+
+/* A finite decimal number >= 0 of the text's first len characters:
+ * digits, an optional fraction and exponent; no sign, hex, inf or nan.
+ * 0 with *v, or -1. */
+int fl_col_number(const char *s, size_t len, double *v);
+
+#endif
