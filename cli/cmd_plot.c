@@ -38,16 +38,17 @@ static void usage(FILE *f)
 		"  --help            this help\n");
 }
 
-static int bad_cdf_cells(const char *list, const char *item,
-			 const char *why)
+static int bad_cell_item(const char *flag, const char *list,
+			 const char *item, const char *why)
 {
-	fprintf(stderr, "futexlab plot: --cdf-cells: '%s' in '%s' %s\n",
-		item, list, why);
+	fprintf(stderr, "futexlab plot: %s: '%s' in '%s' %s\n", flag, item,
+		list, why);
 	return -1;
 }
 
-/* Each item a cell index (at most 9 digits), once; -1 after a message. */
-static int cdf_cells_check(const char *list)
+/* A list of cell indices (--cdf-cells, --timeline): each item at most 9
+ * digits, none empty, none twice, at most 64; -1 after a message. */
+static int cells_list_check(const char *flag, const char *list)
 {
 	char buf[512], *save = NULL;
 	unsigned long seen[64];
@@ -55,23 +56,25 @@ static int cdf_cells_check(const char *list)
 
 	if (!*list || strlen(list) >= sizeof(buf) || list[0] == ',' ||
 	    list[strlen(list) - 1] == ',' || strstr(list, ",,")) {
-		fprintf(stderr, "futexlab plot: --cdf-cells: '%s' is not a "
-			"list of cell indices (e.g. 3,7)\n", list);
+		fprintf(stderr, "futexlab plot: %s: '%s' is not a list of "
+			"cell indices (e.g. 3,7)\n", flag, list);
 		return -1;
 	}
 	strcpy(buf, list);
 	for (char *t = strtok_r(buf, ",", &save); t;
 	     t = strtok_r(NULL, ",", &save)) {
 		if (strspn(t, "0123456789") != strlen(t) || strlen(t) > 9)
-			return bad_cdf_cells(list, t, "is not a cell index");
+			return bad_cell_item(flag, list, t, "is not a cell "
+					     "index");
 		unsigned long v = strtoul(t, NULL, 10);
 
 		for (unsigned int i = 0; i < n; i++)
 			if (seen[i] == v)
-				return bad_cdf_cells(list, t, "is given twice");
+				return bad_cell_item(flag, list, t,
+						     "is given twice");
 		if (n == sizeof(seen) / sizeof(seen[0]))
-			return bad_cdf_cells(list, t, "is one cell too many "
-					     "(at most 64)");
+			return bad_cell_item(flag, list, t, "is one cell too "
+					     "many (at most 64)");
 		seen[n++] = v;
 	}
 	return 0;
@@ -92,7 +95,7 @@ static int cdf_cells_in_run(const char *list, const struct fl_rd_run *run)
 		if (i == run->ncells) {
 			snprintf(why, sizeof(why), "is not a cell of %s (it "
 				 "has %lu)", run->name, run->ncells);
-			return bad_cdf_cells(list, t, why);
+			return bad_cell_item("--cdf-cells", list, t, why);
 		}
 	}
 	return 0;
@@ -127,18 +130,13 @@ static int parse_plot_args(int argc, char **argv, struct fl_plot_opts *o,
 			o->cdf_threads = (unsigned int)u;
 			break;
 		case 'c':
-			if (cdf_cells_check(optarg))
+			if (cells_list_check("--cdf-cells", optarg))
 				return -1;
 			o->cdf_cells = optarg;
 			break;
 		case 'T':
-			if (!*optarg || strspn(optarg, "0123456789,") !=
-			    strlen(optarg)) {
-				fprintf(stderr, "futexlab plot: --timeline: "
-					"'%s' is not a list of cell indices\n",
-					optarg);
+			if (cells_list_check("--timeline", optarg))
 				return -1;
-			}
 			o->timeline_cells = optarg;
 			break;
 		case 'o':
@@ -164,6 +162,7 @@ static int parse_plot_args(int argc, char **argv, struct fl_plot_opts *o,
 static int run_usable(const struct fl_rd_run *run, const char *outdir,
 		      const struct fl_plot_opts *o)
 {
+	char err[2048];
 	struct stat st;
 
 	if (!outdir && fstatat(run->dirfd, "plots", &st, AT_SYMLINK_NOFOLLOW) ==
@@ -175,6 +174,12 @@ static int run_usable(const struct fl_rd_run *run, const char *outdir,
 	}
 	if (o->cdf_cells && cdf_cells_in_run(o->cdf_cells, run))
 		return -1;
+	/* the timelines' bins are input too: all checked before the
+	 * first plot is written, so a bad one leaves no half set */
+	if (fl_plot_check(run, o, err, sizeof(err))) {
+		fprintf(stderr, "futexlab plot: %s\n", err);
+		return -1;
+	}
 	return 0;
 }
 

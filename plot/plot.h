@@ -41,6 +41,15 @@ int fl_plot_run(const struct fl_rd_run *r, const char *outdir,
 		const struct fl_plot_opts *o, FILE *log, char *err,
 		size_t errlen);
 
+/*
+ * What the plots will read beyond fl_rd_open()'s checks, checked before
+ * anything is written: each --timeline cell is a cell of r, has bins
+ * files, and each parses and adds up to its repetition's operations.
+ * 0, or -1 with err (the run's input is bad: exit 2).
+ */
+int fl_plot_check(const struct fl_rd_run *r, const struct fl_plot_opts *o,
+		  char *err, size_t errlen);
+
 /* The subtitle every plot carries: run, host, kernel, CPUs. */
 void fl_plot_subtitle(const struct fl_rd_run *r, char *buf, size_t len);
 

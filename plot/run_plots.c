@@ -87,8 +87,8 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 	return rc < 0 ? -1 : n + rc;
 }
 
-/* The timelines of the cells o->timeline_cells lists: the number drawn,
- * or -1 with err (a listed cell the run does not have). */
+/* The timelines of the cells o->timeline_cells lists (fl_plot_check()
+ * found each): the number drawn, or -1 with err. */
 static int plot_timelines(const struct fl_rd_run *r,
 			  const struct fl_gp_dir *outdir,
 			  const struct fl_plot_opts *o, FILE *log, char *err,
@@ -96,25 +96,20 @@ static int plot_timelines(const struct fl_rd_run *r,
 {
 	int total = 0;
 
-	for (const char *p = o->timeline_cells; p && *p;) {
-		char *end;
-		unsigned long idx = strtoul(p, &end, 10);
+	for (const char *p = o->timeline_cells; p && *p;
+	     p += strcspn(p, ","), p += *p == ',') {
+		unsigned long idx = strtoul(p, NULL, 10);
 		const struct fl_rd_cell *c = NULL;
 
 		for (unsigned long i = 0; i < r->ncells && !c; i++)
-			if (r->cells[i].index == idx && end != p)
+			if (r->cells[i].index == idx)
 				c = &r->cells[i];
-		if (!c) {
-			snprintf(err, errlen, "--timeline: the run has no cell "
-				 "%.*s", (int)strcspn(p, ","), p);
-			return -1;
-		}
-		int n = plot_timeline(r, c, outdir, o, log, err, errlen);
+		int n = c ? plot_timeline(r, c, outdir, o, log, err, errlen) :
+			0;
 
 		if (n < 0)
 			return -1;
 		total += n;
-		p = *end == ',' ? end + 1 : end;
 	}
 	return total;
 }

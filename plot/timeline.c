@@ -4,11 +4,65 @@
  * each repetition's operations per second bin by bin against the time
  * since its start barrier, a line per repetition, so a stall, a slow
  * start or a thread that stopped early shows instead of being averaged
- * into one figure. From the run's bins/ files (rundir/read_bins.c).
+ * into one figure. From the run's bins/ files (rundir/read_bins.c),
+ * which fl_plot_check() reads first, so a bad one stops the command
+ * before any plot is written.
  */
 #include "plot/plot.h"
 
 #include "plot/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The cell of r whose index the list item at p gives, or NULL. */
+static const struct fl_rd_cell *listed_cell(const struct fl_rd_run *r,
+					    const char *p)
+{
+	char *end;
+	unsigned long idx = strtoul(p, &end, 10);
+
+	if (end == p)
+		return NULL;
+	for (unsigned long i = 0; i < r->ncells; i++)
+		if (r->cells[i].index == idx)
+			return &r->cells[i];
+	return NULL;
+}
+
+int fl_plot_check(const struct fl_rd_run *r, const struct fl_plot_opts *o,
+		  char *err, size_t errlen)
+{
+	static struct fl_rd_bins b;
+
+	for (const char *p = o->timeline_cells; p && *p;
+	     p += strcspn(p, ","), p += *p == ',') {
+		const struct fl_rd_cell *c = listed_cell(r, p);
+		unsigned int found = 0;
+
+		if (!c) {
+			snprintf(err, errlen, "--timeline: %s has no cell "
+				 "%.*s (it has %lu)", r->name,
+				 (int)strcspn(p, ","), p, r->ncells);
+			return -1;
+		}
+		for (unsigned int rep = 0; rep < FL_RD_MAX_REPS; rep++) {
+			int rc = fl_rd_bins(r, c, rep, &b, err, errlen);
+
+			if (rc < 0)
+				return -1;
+			found += rc == 0;
+		}
+		if (!found && c->nok) {
+			snprintf(err, errlen, "--timeline: %s/bins has no file "
+				 "of cell %lu (bins/cell-%04lu-rep-*.csv): the "
+				 "run kept no throughput over time for it",
+				 r->dir, c->index, c->index);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 /* Write repetition rep's bins as the datablock $r<rep>: the start of
  * each bin in seconds and its rate, the last rate repeated at the end so
@@ -47,9 +101,8 @@ int plot_timeline(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 	snprintf(name, sizeof(name), "%s-timeline-cell-%lu", c->workload,
 		 c->index);
 	fl_plot_subtitle(r, sub, sizeof(sub));
-	for (unsigned int rep = 0; rep < c->nrows && rep < FL_RD_MAX_REPS;
-	     rep++) {
-		int rc = fl_rd_bins(r, c->index, rep, &b, err, errlen);
+	for (unsigned int rep = 0; rep < FL_RD_MAX_REPS; rep++) {
+		int rc = fl_rd_bins(r, c, rep, &b, err, errlen);
 
 		if (rc < 0)
 			return -1;

@@ -217,9 +217,10 @@ const struct fl_rd_cell *fl_rd_first_of(const struct fl_rd_run *r,
 /*
  * A repetition's throughput over time (bins/cell-<i>-rep-<r>.csv, from
  * rundir/read_bins.c): n bins, bin k ending end_ns[k] after the start
- * with ops[k] operations completed in it. 0, -1 with err naming the file
- * and line, or 1 when the run has no such file (an older run, a rep that
- * did not complete).
+ * with ops[k] operations completed in it, adding up to the repetition's
+ * ops in cells.csv. 0, -1 with err naming the file (and the line) and
+ * what is wrong, or 1 when the run has no such file (an older run, a rep
+ * that did not complete).
  */
 #define FL_RD_MAX_BINS 2048
 
@@ -230,7 +231,7 @@ struct fl_rd_bins {
 	unsigned long long ops[FL_RD_MAX_BINS];
 };
 
-int fl_rd_bins(const struct fl_rd_run *r, unsigned long cell,
+int fl_rd_bins(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 	       unsigned int rep, struct fl_rd_bins *b, char *err,
 	       size_t errlen);
 

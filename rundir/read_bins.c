@@ -2,84 +2,129 @@
 /*
  * Reading a repetition's bins file back (see read.h). The file comes from
  * the run directory, which is data: it is opened only as a regular file
- * below the run, every line must be two integers, the bins' ends must
- * grow, and no more than FL_RD_MAX_BINS are taken.
+ * below the run, without following a link on the way (fl_open_regular);
+ * the first line is "# bin_ns=N" with N at least 1, the second the header
+ * "end_ns,ops", then at least one and at most FL_RD_MAX_BINS rows of two
+ * whole numbers whose ends never go back, every line ends with a newline,
+ * and the rows add up to the repetition's ops in cells.csv exactly (the
+ * writer's last bin takes the operations in progress at the stop).
  */
 #include "rundir/read.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-static FILE *open_regular(const char *path)
+#include "rundir/regular.h"
+
+/* 2048 rows of two 20-digit numbers and their header, with room */
+#define MAX_BINS_BYTES	(1u << 20)
+
+/* A whole number of at most 20 digits that fits 64 bits, ending at a
+ * stop character; 0 with *v and *s past it, or -1. */
+static int whole(const char **s, char stop, unsigned long long *v)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	const char *p = *s;
+	size_t n = strspn(p, "0123456789");
+	unsigned long long x = 0;
 
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return NULL;
-	}
-	return fdopen(fd, "r");
-}
-
-/* One "end_ns,ops" row; 0, or -1 if it is anything else. */
-static int parse_row(const char *line, unsigned long long *end,
-		     unsigned long long *ops)
-{
-	int used = 0;
-
-	if (sscanf(line, "%llu,%llu%n", end, ops, &used) != 2 ||
-	    (line[used] != '\n' && line[used] != '\0'))
+	if (n == 0 || n > 20 || p[n] != stop)
 		return -1;
-	return line[0] >= '0' && line[0] <= '9' ? 0 : -1;
+	for (size_t i = 0; i < n; i++)
+		if (__builtin_mul_overflow(x, 10, &x) ||
+		    __builtin_add_overflow(x, (unsigned long long)(p[i] - '0'),
+					   &x))
+			return -1;
+	*v = x;
+	*s = p + n + 1;
+	return 0;
 }
 
-int fl_rd_bins(const struct fl_rd_run *r, unsigned long cell,
+/* "FILE:LINE: why" (LINE 0: the file as a whole); always -1 */
+static int bad(const char *shown, unsigned int line, const char *why,
+	       char *err, size_t errlen)
+{
+	if (line)
+		snprintf(err, errlen, "%s:%u: %s", shown, line, why);
+	else
+		snprintf(err, errlen, "%s: %s", shown, why);
+	return -1;
+}
+
+/* The text of a bins file into b; 0, or -1 with err. */
+static int parse_bins(const char *shown, const char *text, size_t len,
+		      struct fl_rd_bins *b, unsigned long long *sum,
+		      char *err, size_t errlen)
+{
+	const char *p = text, *end = text + len;
+	unsigned int line = 1;
+
+	if (!len)
+		return bad(shown, 0, "empty: no bins", err, errlen);
+	if (memchr(text, '\0', len) || text[len - 1] != '\n')
+		return bad(shown, 0, "not a bins file (a NUL byte, or the last "
+			   "line has no newline)", err, errlen);
+	if (strncmp(p, "# bin_ns=", 9) != 0 ||
+	    (p += 9, whole(&p, '\n', &b->bin_ns)) || !b->bin_ns)
+		return bad(shown, 1, "not '# bin_ns=N' with N at least 1",
+			   err, errlen);
+	line++;
+	if (strncmp(p, "end_ns,ops\n", 11) != 0)
+		return bad(shown, 2, "not the header 'end_ns,ops'", err,
+			   errlen);
+	p += 11;
+	*sum = 0;
+	for (line++; p < end; line++) {
+		unsigned long long e, ops;
+
+		if (b->n == FL_RD_MAX_BINS)
+			return bad(shown, line, "more bins than the "
+				   "2048 a repetition writes", err, errlen);
+		if (whole(&p, ',', &e) || whole(&p, '\n', &ops))
+			return bad(shown, line, "not 'end_ns,ops' (two whole "
+				   "numbers)", err, errlen);
+		if (b->n && e < b->end_ns[b->n - 1])
+			return bad(shown, line, "ends before the bin above it",
+				   err, errlen);
+		if (__builtin_add_overflow(*sum, ops, sum))
+			return bad(shown, line, "the operations wrap 2^64",
+				   err, errlen);
+		b->end_ns[b->n] = e;
+		b->ops[b->n++] = ops;
+	}
+	if (!b->n)
+		return bad(shown, 0, "no bins after the header", err, errlen);
+	return 0;
+}
+
+int fl_rd_bins(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 	       unsigned int rep, struct fl_rd_bins *b, char *err,
 	       size_t errlen)
 {
-	char path[PATH_MAX + 64], line[256];
-	unsigned int lineno = 0;
-	FILE *f;
+	char name[64], shown[PATH_MAX + 64], why[128], *text;
+	unsigned long long sum;
+	size_t len;
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/bins/cell-%04lu-rep-%03u.csv",
-		 r->dir, cell, rep);
+	snprintf(name, sizeof(name), "bins/cell-%04lu-rep-%03u.csv", c->index,
+		 rep);
+	snprintf(shown, sizeof(shown), "%s/%s", r->dir, name);
 	memset(b, 0, sizeof(*b));
-	f = open_regular(path);
-	if (!f) {
-		if (errno == ENOENT)
-			return 1;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (fl_read_regular(r->dirfd, name, shown, FL_NOFOLLOW,
+			    MAX_BINS_BYTES, &text, &len, err, errlen))
+		return errno == ENOENT ? 1 : -1;
+	rc = parse_bins(shown, text, len, b, &sum, err, errlen);
+	free(text);
+	if (rc)
 		return -1;
+	if (rep < FL_RD_MAX_REPS && c->rep_ops[rep] != UINT64_MAX &&
+	    sum != c->rep_ops[rep]) {
+		snprintf(why, sizeof(why), "the bins add up to %llu "
+			 "operations, but cells.csv says repetition %u did "
+			 "%llu", sum, rep, (unsigned long long)c->rep_ops[rep]);
+		return bad(shown, 0, why, err, errlen);
 	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long end, ops;
-
-		lineno++;
-		if (lineno == 1 && sscanf(line, "# bin_ns=%llu", &b->bin_ns)
-		    == 1)
-			continue;
-		if (lineno <= 2 && strcmp(line, "end_ns,ops\n") == 0)
-			continue;
-		if (parse_row(line, &end, &ops) ||
-		    (b->n && end < b->end_ns[b->n - 1]) ||
-		    b->n == FL_RD_MAX_BINS || !b->bin_ns) {
-			snprintf(err, errlen, "%s:%u: not a bin (end_ns,ops "
-				 "after a '# bin_ns=' line, ends growing, at "
-				 "most %u)", path, lineno, FL_RD_MAX_BINS);
-			fclose(f);
-			return -1;
-		}
-		b->end_ns[b->n] = end;
-		b->ops[b->n++] = ops;
-	}
-	fclose(f);
 	return 0;
 }

@@ -125,6 +125,58 @@ def wrapped_hist(run):
         f.write("\n".join(lines) + "\n")
 
 
+BINS0 = os.path.join("bins", "cell-0000-rep-000.csv")
+
+
+def edit_bins(fn):
+    """Cell 0's first bins file, its lines edited by fn."""
+    def spoil(run, tmp):
+        path = os.path.join(run, BINS0)
+        with open(path) as f:
+            lines = f.read().splitlines()
+        with open(path, "w") as f:
+            f.write("".join(l + "\n" for l in fn(lines)))
+    return spoil
+
+
+def set_bin(row, col, value):
+    """Field col (0 end_ns, 1 ops) of data row `row` of a bins file."""
+    def fn(lines):
+        f = lines[2 + row].split(",")
+        f[col] = value
+        lines[2 + row] = ",".join(f)
+        return lines
+    return fn
+
+
+def add_to_bin(lines, k):
+    f = lines[2].split(",")
+    lines[2] = "%s,%d" % (f[0], int(f[1]) + k)
+    return lines
+
+
+def replace_bins(run, tmp, how):
+    path = os.path.join(run, BINS0)
+    if how == "symlink":
+        shutil.copy(path, os.path.join(tmp, "out-bins.csv"))
+        os.remove(path)
+        os.symlink(os.path.join(tmp, "out-bins.csv"), path)
+    elif how == "directory":
+        os.remove(path)
+        os.mkdir(path)
+    elif how == "fifo":
+        fifo(path)
+    elif how == "empty":
+        open(path, "w").close()
+
+
+def no_plots(run, tmp):
+    """A refused --timeline wrote no plot before it was refused."""
+    plots = os.path.join(run, "plots")
+    left = os.listdir(plots) if os.path.isdir(plots) else []
+    return ["plots written before the refusal: %s" % left] if left else []
+
+
 def plant_symlink(run, tmp):
     os.makedirs(os.path.join(run, "plots"), exist_ok=True)
     for ext in ("gp", "png", "svg"):
@@ -227,6 +279,39 @@ CASES = [
      ["report", "RUN"]),
     ("torn-last-line-compare", lambda r, t: tear_last_line(r),
      ["compare", "RUN", "RUN"]),
+    # plot --timeline: the bins files are input like any other, checked
+    # before the first plot is written (item 7)
+    ("timeline-ok", None, ["plot", "RUN", "--timeline", "0",
+                           "--scripts-only"]),
+] + [(name, spoil, ["plot", "RUN", "--timeline", "0"], no_plots)
+     for name, spoil in (
+    ("timeline-nan", edit_bins(set_bin(0, 1, "nan"))),
+    ("timeline-negative-ops", edit_bins(set_bin(0, 1, "-5"))),
+    ("timeline-ops-2to64-1", edit_bins(set_bin(0, 1, str(2 ** 64 - 1)))),
+    ("timeline-not-adding-up", edit_bins(lambda l: add_to_bin(l, 1))),
+    ("timeline-decreasing", edit_bins(lambda l: l[:2] + [
+        "%d,0" % (int(l[-1].split(",")[0]) + 1)] + l[2:])),
+    ("timeline-bin-ns-zero", edit_bins(lambda l: ["# bin_ns=0"] + l[1:])),
+    ("timeline-no-header", edit_bins(lambda l: l[1:])),
+    ("timeline-extra-field", edit_bins(lambda l: l[:2] + [
+        l[2] + ",7"] + l[3:])),
+    ("timeline-too-many", edit_bins(lambda l: l[:2] + [
+        "%d,0" % i for i in range(1, 2049)] + l[2:])),
+    ("timeline-symlink", lambda r, t: replace_bins(r, t, "symlink")),
+    ("timeline-directory", lambda r, t: replace_bins(r, t, "directory")),
+    ("timeline-fifo", lambda r, t: replace_bins(r, t, "fifo")),
+    ("timeline-empty", lambda r, t: replace_bins(r, t, "empty")),
+    ("timeline-bins-missing", lambda r, t: shutil.rmtree(os.path.join(
+        r, "bins"))),
+    ("timeline-bins-folder-link", lambda r, t: link_folder_out(r, t,
+                                                               "bins")),
+    )] + [
+    ("timeline-no-cell", None, ["plot", "RUN", "--timeline", "4"],
+     no_plots),
+    ("timeline-huge-index", None, ["plot", "RUN", "--timeline",
+                                   "99999999999999999999"], no_plots),
+    ("timeline-empty-item", None, ["plot", "RUN", "--timeline", "0,,1"],
+     no_plots),
 ]
 
 
@@ -244,7 +329,7 @@ def column_problems(message, run):
     return []
 
 
-def run_case(futexlab, base, name, spoil, args):
+def run_case(futexlab, base, name, spoil, args, after=None):
     tmp = tempfile.mkdtemp(prefix="fl-untrusted-")
     try:
         run = os.path.join(tmp, "run")
@@ -271,6 +356,8 @@ def run_case(futexlab, base, name, spoil, args):
         new = {p for p in new if not p.startswith("results")}
         if new:
             problems.append("created outside RUN/plots: %s" % sorted(new))
+        if after:
+            problems += after(run, tmp)
         if r.returncode == 0:   # gnuplot's warnings vary: status only
             return "%s: 0" % name, problems
         first = (r.stderr.splitlines() or [""])[0]
@@ -279,6 +366,9 @@ def run_case(futexlab, base, name, spoil, args):
         # the column depends on the digits of this run's timings: it is
         # checked against the file above, and the golden line says COL
         first = re.sub(r"(cells\.csv:\d+):\d+:", r"\1:COL:", first)
+        # and a repetition's operation count is this run's
+        first = re.sub(r"add up to \d+ operations, (.*) did \d+",
+                       r"add up to N operations, \1 did M", first)
         return "%s: %d: %s" % (name, r.returncode, first), problems
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -383,9 +473,8 @@ def main():
             print("untrusted: %d passed, %d failed" % (passed, failed))
             return 1
         results = []
-        for name, spoil, argv in CASES:
-            results.append((name, run_case(futexlab, base, name, spoil,
-                                           argv)))
+        for case in CASES:
+            results.append((case[0], run_case(futexlab, base, *case)))
         results.append(("run-head", pipe_case(
             futexlab, "run-head", ["run", "mutex", "--threads", "1,2",
                                    "--duration", "0.1", "--reps", "1",
