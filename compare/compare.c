@@ -128,6 +128,9 @@ int fl_compare(char *const *dirs, unsigned int nruns,
 	for (; n < nruns; n++)
 		if (fl_rd_open(dirs[n], &runs[n], err, errlen))
 			goto out;
+	for (unsigned int k = 0; k < nruns; k++)
+		if (cmp_unique_setups(&runs[k], err, errlen))
+			goto out;
 	if (o->outdir) {
 		snprintf(outdir, outlen, "%s", o->outdir);
 	} else {

@@ -4,7 +4,8 @@
  *
  * Cells match on their full setup: workload, backend, threads, placement,
  * options, the repetition's duration and the futex hash slots; cells in
- * one run only are listed, never dropped. For each matched cell: the
+ * one run only are listed, never dropped. A run with two cells of one
+ * setup is refused (match.c): they could not be told apart. For each matched cell: the
  * ratio B/A of its primary figure (throughput, or a round workload's p50
  * latency) as the Hodges-Lehmann estimate on log values with its 95%
  * interval (for a cell NOISY in either run, the central 95% of the

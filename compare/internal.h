@@ -64,6 +64,10 @@ struct cmp_pair {
 					 * values adjusted, or NULL */
 };
 
+/* match.c: 0 when no two cells of r have the same full setup; -1 with
+ * err naming both otherwise (cells match on their setup, so two alike
+ * could not be told apart: refused, as docs/matrix.md says). */
+int cmp_unique_setups(const struct fl_rd_run *r, char *err, size_t errlen);
 /* match.c: the pair's cells, A's in order, then B's own; 0 or -1. */
 int cmp_match(struct cmp_pair *p);
 /* match.c: warn (stderr, and md when not NULL) where the setups differ;

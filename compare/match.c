@@ -7,6 +7,45 @@
 #include "measure/busy.h"
 #include "measure/cell.h"
 
+/* qsort over cell pointers by setup, then index */
+static int by_setup(const void *x, const void *y)
+{
+	const struct fl_rd_cell *a = *(const struct fl_rd_cell *const *)x;
+	const struct fl_rd_cell *b = *(const struct fl_rd_cell *const *)y;
+	int c = strcmp(a->setup_key, b->setup_key);
+
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+int cmp_unique_setups(const struct fl_rd_run *r, char *err, size_t errlen)
+{
+	const struct fl_rd_cell **v = calloc(r->ncells + 1, sizeof(*v));
+	int rc = 0;
+
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (unsigned long i = 0; i < r->ncells; i++)
+		v[i] = &r->cells[i];
+	/* sorted, alike cells are neighbours: 10^4 cells stay quick */
+	qsort(v, r->ncells, sizeof(*v), by_setup);
+	for (unsigned long i = 1; i < r->ncells && !rc; i++) {
+		if (strcmp(v[i - 1]->setup_key, v[i]->setup_key))
+			continue;
+		snprintf(err, errlen, "%s: cells %lu and %lu have the same "
+			 "setup (%s %s, %u threads, %s, %s): cells match on "
+			 "their setup, so compare could not tell them apart",
+			 r->dir, v[i - 1]->index, v[i]->index,
+			 v[i]->workload, v[i]->backend, v[i]->threads,
+			 v[i]->placement, *v[i]->options ? v[i]->options :
+			 "no options");
+		rc = -1;
+	}
+	free(v);
+	return rc;
+}
+
 int cmp_match(struct cmp_pair *p)
 {
 	const struct fl_rd_run *a = p->a, *b = p->b;

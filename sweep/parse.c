@@ -331,6 +331,75 @@ static int place_cells(struct parse *ps)
 	return 0;
 }
 
+/* What compare matches a cell of a run on (compare/match.c): its
+ * workload, backend, threads, placement, options, duration and sampling. */
+static void setup_of(const struct fl_cell *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s, %u threads, %s, %s, %llu ns, 1 in %u",
+		 c->workload->name, c->backend->name, c->threads, c->placement,
+		 c->options, (unsigned long long)c->duration_ns,
+		 c->sample_every);
+}
+
+struct setup_hash {
+	uint64_t h;
+	unsigned long cell;
+};
+
+static int by_hash(const void *x, const void *y)
+{
+	const struct setup_hash *a = x, *b = y;
+
+	if (a->h != b->h)
+		return a->h < b->h ? -1 : 1;
+	return (a->cell > b->cell) - (a->cell < b->cell);
+}
+
+/*
+ * Two experiments that give one cell the same setup make a run whose
+ * cells compare cannot tell apart (it matches on the setup): refused
+ * here, at the later experiment's line, as two experiments of one name
+ * are. Hashed and sorted, so 10^5 cells stay quick.
+ */
+static void alike_cells(struct parse *ps)
+{
+	const struct fl_matrix *m = ps->m;
+	struct setup_hash *v = calloc(m->ncells + 1, sizeof(*v));
+	static struct fl_cell a, b;
+	const struct fl_matrix_exp *ea, *eb;
+	char ka[1024], kb[1024], why[256];
+
+	if (!v) {
+		problem(ps, 1, "out of memory");
+		return;
+	}
+	for (unsigned long i = 0; i < m->ncells; i++) {
+		if (fl_matrix_cell(m, i, &a, NULL, why, sizeof(why)))
+			goto out;	/* place_cells() said why */
+		setup_of(&a, ka, sizeof(ka));
+		v[i] = (struct setup_hash){ fl_fnv1a64(ka, strlen(ka)), i };
+	}
+	qsort(v, m->ncells, sizeof(*v), by_hash);
+	for (unsigned long i = 1; i < m->ncells; i++) {
+		if (v[i].h != v[i - 1].h ||
+		    fl_matrix_cell(m, v[i - 1].cell, &a, &ea, why,
+				   sizeof(why)) ||
+		    fl_matrix_cell(m, v[i].cell, &b, &eb, why, sizeof(why)))
+			continue;
+		setup_of(&a, ka, sizeof(ka));
+		setup_of(&b, kb, sizeof(kb));
+		if (strcmp(ka, kb) == 0)
+			problem(ps, eb->line, "[experiment %s] gives cell %lu "
+				"the setup of [experiment %s]'s cell %lu (%s): "
+				"compare could not tell them apart; give one "
+				"another duration, option or thread count",
+				eb->name, v[i].cell, ea->name, v[i - 1].cell,
+				ka);
+	}
+out:
+	free(v);
+}
+
 int fl_matrix_parse(const char *name, const char *text, size_t len,
 		    struct fl_matrix *m, char *err, size_t errlen)
 {
@@ -381,5 +450,8 @@ int fl_matrix_parse(const char *name, const char *text, size_t len,
 		problem(&ps, 1, "out of memory");
 		return -1;
 	}
-	return place_cells(&ps);
+	if (place_cells(&ps))
+		return -1;
+	alike_cells(&ps);
+	return ps.err_line ? -1 : 0;
 }

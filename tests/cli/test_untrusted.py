@@ -170,6 +170,27 @@ def replace_bins(run, tmp, how):
         open(path, "w").close()
 
 
+def twin_run(run, tmp):
+    """TMP/twin: the run with a second cell of cell 0's very setup (two
+    [experiment] sections of one workload and settings make one)."""
+    twin = os.path.join(tmp, "twin")
+    shutil.copytree(run, twin)
+    path = os.path.join(twin, "cells.csv")
+    with open(path) as f:
+        lines = f.read().splitlines()
+    head = lines[0].split(",")
+    extra = []
+    for line in lines[1:]:
+        row = line.split(",")
+        row[head.index("cell")] = "1"
+        row[head.index("hist")] = "hist/cell-0001.csv"
+        extra.append(",".join(row))
+    with open(path, "w") as f:
+        f.write("\n".join(lines + extra) + "\n")
+    shutil.copy(os.path.join(twin, "hist", "cell-0000.csv"),
+                os.path.join(twin, "hist", "cell-0001.csv"))
+
+
 def no_plots(run, tmp):
     """A refused --timeline wrote no plot before it was refused."""
     plots = os.path.join(run, "plots")
@@ -312,6 +333,18 @@ CASES = [
                                    "99999999999999999999"], no_plots),
     ("timeline-empty-item", None, ["plot", "RUN", "--timeline", "0,,1"],
      no_plots),
+    # two cells of one setup: compare matches on the setup, so it would
+    # pair both with one and drop the other (item 8): refused
+    ("compare-twins-in-a", twin_run, ["compare", "TMP/twin", "RUN"]),
+    ("compare-twins-in-b", twin_run, ["compare", "RUN", "TMP/twin"]),
+    # and a matrix file that would make such a run is refused up front
+    ("matrix-twin-experiments", lambda r, t: open(os.path.join(
+        t, "m.ini"), "w").write("[defaults]\nduration = 0.05\n"
+                                "[experiment a]\nworkload = mutex\n"
+                                "threads = 1,2\n[experiment b]\n"
+                                "workload = mutex\nthreads = 2\n"
+                                "reps = 3\n"),
+     ["matrix", "TMP/m.ini", "--list"]),
 ]
 
 
