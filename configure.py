@@ -71,12 +71,13 @@ LIBRARIES = {
     "stats": ["covary.c", "drift.c", "figures.c", "geomean.c", "percentile.c",
               "shift.c", "stats.c"],
     # the run directory: its one writer and its one reader
-    "rundir": ["columns.c", "csv.c", "meta.c", "read.c", "read_bins.c",
-               "read_cells.c", "read_times.c", "regular.c", "write.c"],
+    "rundir": ["columns.c", "csv.c", "hist_file.c", "meta.c", "partial.c",
+               "read.c", "read_bins.c", "read_cells.c", "read_times.c",
+               "regular.c", "rewrite.c", "write.c", "write_at.c"],
     # the matrix engine: matrix files, cells, visits, resume
     "sweep": ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
-              "job_passes.c", "job_resume.c", "keys.c", "load.c",
-              "parse.c", "passes.c", "run.c", "spec_run.c",
+              "job_passes.c", "job_resume.c", "job_rows.c", "keys.c",
+              "load.c", "parse.c", "passes.c", "run.c", "spec_run.c",
               "threads.c"],
     # readers of run directories: the plots, the report, comparisons
     "report": ["machine.c", "report.c", "tables.c"],

@@ -20,6 +20,7 @@
 #include "measure/cell.h"
 
 volatile int fl_interrupted;
+int fl_cell_parent_only_fd = -1;
 
 const char *fl_status_name(enum fl_status s)
 {

@@ -127,4 +127,14 @@ struct fl_cell_shared {
 /* Set by SIGINT/SIGTERM in the parent: finish no more cells. */
 extern volatile int fl_interrupted;
 
+/*
+ * A descriptor of the process that runs cells which a cell's child must
+ * not keep, -1 for none: the run directory a matrix holds its lock on.
+ * An flock belongs to the open file, which fork() shares, so a child
+ * keeping it would hold the lock after its parent was killed, until the
+ * child too had died of its PR_SET_PDEATHSIG: a resume at once would be
+ * refused. The child closes it first (cell_child.c).
+ */
+extern int fl_cell_parent_only_fd;
+
 #endif

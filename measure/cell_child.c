@@ -413,8 +413,12 @@ void fl_cell_child(const struct fl_cell *cell,
 	char why[256] = "";
 	struct fl_rep_result *scratch;
 
+	/* the lock on the run directory is the parent's alone */
+	if (fl_cell_parent_only_fd >= 0)
+		close(fl_cell_parent_only_fd);
 	/* the parent owns Ctrl-C: it ends this child when it must; and a
-	 * parent killed outright (SIGKILL) must not leave a cell measuring */
+	 * parent killed outright (SIGKILL) must not leave a cell measuring;
+	 * checked after the prctl, for a parent that died before it */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);

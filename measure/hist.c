@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Log-linear histogram: bucket geometry, merge, quantiles, CSV I/O. */
+/* Log-linear histogram: bucket geometry, merge, quantiles (its file is
+ * rundir/hist_file.c's). */
 #include "measure/hist.h"
 
 #include <inttypes.h>
@@ -81,54 +82,4 @@ uint64_t fl_hist_at_rank(const struct fl_hist *h, uint64_t rank)
 		}
 	}
 	return h->max;
-}
-
-int fl_hist_write_csv(const struct fl_hist *h, FILE *f)
-{
-	fprintf(f, "# count=%" PRIu64 " sum=%" PRIu64 " min=%" PRIu64
-		" max=%" PRIu64 "\n", h->count, h->sum,
-		h->count ? h->min : 0, h->max);
-	fprintf(f, "low_ns,high_ns,count\n");
-	for (unsigned int i = 0; i < FL_HIST_BUCKETS; i++) {
-		if (!h->buckets[i])
-			continue;
-		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-			fl_hist_bucket_low(i),
-			fl_hist_bucket_low(i) + fl_hist_bucket_width(i) - 1,
-			h->buckets[i]);
-	}
-	return ferror(f) ? -1 : 0;
-}
-
-int fl_hist_read_csv(struct fl_hist *h, FILE *f)
-{
-	char line[256];
-	uint64_t lo, hi, n, total = 0;
-
-	fl_hist_init(h);
-	if (!fgets(line, sizeof(line), f) ||
-	    sscanf(line, "# count=%" SCNu64 " sum=%" SCNu64 " min=%" SCNu64
-		   " max=%" SCNu64, &h->count, &h->sum, &h->min, &h->max) != 4)
-		return -1;
-	if (!fgets(line, sizeof(line), f) ||
-	    strcmp(line, "low_ns,high_ns,count\n") != 0)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNu64 ",%" SCNu64 ",%" SCNu64,
-			   &lo, &hi, &n) != 3)
-			return -1;
-		unsigned int i = fl_hist_index(lo);
-
-		/* a file from elsewhere: a count that wraps 2^64 could
-		 * otherwise add up to anything */
-		if (fl_hist_bucket_low(i) != lo ||
-		    __builtin_add_overflow(h->buckets[i], n, &h->buckets[i]) ||
-		    __builtin_add_overflow(total, n, &total))
-			return -1;
-	}
-	if (total != h->count || (h->count && h->min > h->max))
-		return -1;
-	if (h->count == 0)
-		h->min = UINT64_MAX;
-	return 0;
 }

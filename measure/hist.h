@@ -67,9 +67,5 @@ void fl_hist_merge(struct fl_hist *into, const struct fl_hist *from);
 uint64_t fl_hist_quantile(const struct fl_hist *h, double q);
 /* The sample of 1-based rank `rank`, the same way. */
 uint64_t fl_hist_at_rank(const struct fl_hist *h, uint64_t rank);
-/* Write the non-empty buckets as CSV: low_ns,high_ns,count. */
-int fl_hist_write_csv(const struct fl_hist *h, FILE *f);
-/* Read what fl_hist_write_csv wrote; -1 on malformed input. */
-int fl_hist_read_csv(struct fl_hist *h, FILE *f);
 
 #endif

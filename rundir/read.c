@@ -18,12 +18,8 @@
 #include "measure/cell.h"
 #include "rundir/regular.h"
 
-/*
- * A run's histograms are small; all of them are checked when it is opened
- * (an empty, corrupt or wrapped file is an error then, not a missing
- * curve later).
- */
-#define MAX_HIST_BYTES	(4u << 20)
+/* A run's histograms are all checked when it is opened (an empty,
+ * corrupt or wrapped file is an error then, not a missing curve later). */
 #define MAX_META_BYTES	(16u << 20)
 
 /* "RUN/name" for messages */
@@ -65,20 +61,6 @@ bad:
 	return -1;
 }
 
-int fl_rd_parse_hist(const char *file, const char *text, size_t len,
-		     struct fl_hist *h, char *err, size_t errlen)
-{
-	FILE *f = len ? fmemopen((void *)text, len, "r") : NULL;
-	int rc = f ? fl_hist_read_csv(h, f) : -1;
-
-	if (f)
-		fclose(f);
-	if (rc)
-		snprintf(err, errlen, "%s: %s", file, len ? "not a histogram "
-			 "whose buckets add up to its count" : "empty");
-	return rc;
-}
-
 /* meta.json, if there is one (a run without it still plots). */
 static int read_meta(struct fl_rd_run *r, char *err, size_t errlen)
 {
@@ -99,17 +81,11 @@ static int read_meta(struct fl_rd_run *r, char *err, size_t errlen)
 static int read_hist(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 		     struct fl_hist *h, char *err, size_t errlen)
 {
-	char shown[PATH_MAX + 160], *text;
-	size_t len;
-	int rc;
+	char shown[PATH_MAX + 160];
 
-	in_run(r, c->hist, shown, sizeof(shown));
-	if (fl_read_regular(r->dirfd, c->hist, shown, FL_NOFOLLOW,
-			    MAX_HIST_BYTES, &text, &len, err, errlen))
-		return -1;
-	rc = fl_rd_parse_hist(shown, text, len, h, err, errlen);
-	free(text);
-	return rc;
+	return fl_hist_load_at(r->dirfd, c->hist, in_run(r, c->hist, shown,
+							  sizeof(shown)),
+			       h, err, errlen);
 }
 
 static int check_hists(const struct fl_rd_run *r, char *err, size_t errlen)

@@ -25,6 +25,7 @@
 
 #include "measure/hist.h"
 #include "rundir/columns.h"
+#include "rundir/hist_file.h"
 #include "stats/stats.h"
 
 #define FL_RD_MAX_REPS		100
@@ -103,15 +104,13 @@ void fl_rd_close(struct fl_rd_run *r);
 /*
  * The parts of fl_rd_open() that read bytes, for tests and fuzzing: file
  * is the name messages give. cells.csv's text (modified in place) into
- * r->cells; meta.json's into r->meta; a histogram file's into h. Each 0,
- * or -1 with err.
+ * r->cells; meta.json's into r->meta (a histogram file's into h:
+ * fl_rd_parse_hist(), hist_file.h). Each 0, or -1 with err.
  */
 int fl_rd_parse_cells(struct fl_rd_run *r, const char *file, char *text,
 		      size_t len, char *err, size_t errlen);
 int fl_rd_parse_meta(struct fl_rd_run *r, const char *file, const char *text,
 		     size_t len, char *err, size_t errlen);
-int fl_rd_parse_hist(const char *file, const char *text, size_t len,
-		     struct fl_hist *h, char *err, size_t errlen);
 
 /*
  * The same parse of cells.csv, handing each row on to fn (when not NULL)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Run directories: creation, rows, histograms, the final rename. */
+/* Run directories: creation, rows, histograms, the final rename; every
+ * file through the run's descriptor (write_at.h). */
 #include "rundir/write.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -13,6 +15,8 @@
 #include <unistd.h>
 
 #include "rundir/csv.h"
+#include "rundir/hist_file.h"
+#include "rundir/write_at.h"
 #include "stats/figures.h"
 #include "measure/placement.h"
 
@@ -41,9 +45,11 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
-static void fsync_path(const char *path)
+/* A folder of the run synced, so the renames in it last */
+static void fsync_at(int dirfd, const char *name)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC);
 
 	if (fd >= 0) {
 		fsync(fd);
@@ -54,12 +60,14 @@ static void fsync_path(const char *path)
 int fl_run_open(struct fl_run *run, const char *results_dir,
 		const char *hostname, char *err, size_t errlen)
 {
-	char host[64], stamp[32], path[PATH_MAX + 64];
+	char host[64], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t j = 0;
+	int fd;
 
 	memset(run, 0, sizeof(*run));
+	run->dir_fd = run->fd = -1;
 	for (size_t i = 0; hostname[i] && j < sizeof(host) - 1; i++) {
 		char c = hostname[i];
 
@@ -71,7 +79,9 @@ int fl_run_open(struct fl_run *run, const char *results_dir,
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	snprintf(run->name, sizeof(run->name), "%s-%s", stamp, host);
 	snprintf(run->dir, sizeof(run->dir), "%s", results_dir);
-	if (mkdir_p(results_dir)) {
+	if (mkdir_p(results_dir) ||
+	    (run->dir_fd = open(results_dir, O_RDONLY | O_DIRECTORY |
+				O_CLOEXEC)) < 0) {
 		snprintf(err, errlen, "--results: cannot create '%s': %s",
 			 results_dir, strerror(errno));
 		return -1;
@@ -79,28 +89,46 @@ int fl_run_open(struct fl_run *run, const char *results_dir,
 	/* pid and a per-process count: one process may open several runs */
 	static unsigned int opened;
 
-	if (snprintf(run->tmp, sizeof(run->tmp), "%s/.partial-%s-%d-%u",
-		     results_dir, run->name, (int)getpid(), opened++) >=
-	    (int)sizeof(run->tmp) || mkdir(run->tmp, 0755)) {
+	snprintf(run->entry, sizeof(run->entry), ".partial-%s-%d-%u",
+		 run->name, (int)getpid(), opened++);
+	if (snprintf(run->tmp, sizeof(run->tmp), "%s/%s", results_dir,
+		     run->entry) >= (int)sizeof(run->tmp) ||
+	    mkdirat(run->dir_fd, run->entry, 0755) ||
+	    (run->fd = openat(run->dir_fd, run->entry, O_RDONLY | O_DIRECTORY |
+			      O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		snprintf(err, errlen, "--results: cannot write in '%s': %s",
 			 results_dir, strerror(errno));
+		fl_run_close(run);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/bins", run->tmp);
-	if (mkdir(path, 0755) == 0)
-		snprintf(path, sizeof(path), "%s/hist", run->tmp);
-	if (mkdir(path, 0755) == 0) {
-		snprintf(path, sizeof(path), "%s/cells.csv", run->tmp);
-		run->cells = fopen(path, "w");
-	}
+	fd = -1;
+	if (mkdirat(run->fd, "bins", 0755) == 0 &&
+	    mkdirat(run->fd, "hist", 0755) == 0)
+		fd = openat(run->fd, "cells.csv", O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0 && !(run->cells = fdopen(fd, "w")))
+		close(fd);
 	if (!run->cells) {
 		snprintf(err, errlen, "--results: cannot write in '%s': %s",
 			 run->tmp, strerror(errno));
+		fl_run_close(run);
 		return -1;
 	}
 	fprintf(run->cells, "%s\n", FL_CELLS_COLUMNS);
 	fflush(run->cells);
 	return 0;
+}
+
+void fl_run_close(struct fl_run *run)
+{
+	if (run->cells)
+		fclose(run->cells);
+	run->cells = NULL;
+	if (run->fd >= 0)
+		close(run->fd);
+	if (run->dir_fd >= 0)
+		close(run->dir_fd);
+	run->fd = run->dir_fd = -1;
 }
 
 static void extra_text(const struct fl_workload *w, const uint64_t *counters,
@@ -120,24 +148,32 @@ static void extra_text(const struct fl_workload *w, const uint64_t *counters,
 static int write_bins(const struct fl_run *run, unsigned long cell,
 		      unsigned int rep, const struct fl_bins *b)
 {
-	char path[PATH_MAX + 64];
-	FILE *f;
+	char name[64], shown[PATH_MAX + 64], err[PATH_MAX + 128];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc = -1;
 
-	snprintf(path, sizeof(path), "%s/bins/cell-%04lu-rep-%03u.csv",
-		 run->tmp, cell, rep);
-	f = fopen(path, "w");
-	if (!f)
-		goto fail;
-	fprintf(f, "# bin_ns=%" PRIu64 "\nend_ns,ops\n", b->bin_ns);
-	for (unsigned int i = 0; i < b->n && i < FL_MAX_BINS; i++)
-		fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", b->end_ns[i],
-			b->ops[i]);
-	if (fclose(f) == 0)
-		return 0;
-fail:
-	fprintf(stderr, "futexlab: cannot write %s: %s\n", path,
-		strerror(errno));
-	return -1;
+	snprintf(name, sizeof(name), "bins/cell-%04lu-rep-%03u.csv", cell,
+		 rep);
+	snprintf(shown, sizeof(shown), "%s/%s", run->tmp, name);
+	if (f) {
+		fprintf(f, "# bin_ns=%" PRIu64 "\nend_ns,ops\n", b->bin_ns);
+		for (unsigned int i = 0; i < b->n && i < FL_MAX_BINS; i++)
+			fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", b->end_ns[i],
+				b->ops[i]);
+		if (fclose(f) == 0)
+			rc = fl_write_at(run->fd, name, shown, text, len, err,
+					 sizeof(err));
+		else
+			snprintf(err, sizeof(err), "%s: out of memory", shown);
+	} else {
+		snprintf(err, sizeof(err), "%s: out of memory", shown);
+	}
+	free(text);
+	if (rc)
+		fprintf(stderr, "futexlab: %s\n", err);
+	return rc;
 }
 
 static void field_u64(FILE *f, uint64_t v)
@@ -152,7 +188,7 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 	unsigned int idx = run->ncells++;
 	unsigned int n = w->nthreads ? w->nthreads(cell) : cell->threads;
 	char cpus[FL_MAX_THREADS * 5], hist[64], path[PATH_MAX + 64];
-	char extra[512];
+	char extra[512], err[PATH_MAX + 128];
 	FILE *f = run->cells;
 
 	snprintf(hist, sizeof(hist), "hist/cell-%04u.csv", idx);
@@ -206,11 +242,9 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 			return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", run->tmp, hist);
-	FILE *h = fopen(path, "w");
-
-	if (!h || fl_hist_write_csv(&res->merged, h) || fclose(h)) {
-		fprintf(stderr, "futexlab: cannot write %s: %s\n", path,
-			strerror(errno));
+	if (fl_hist_save_at(run->fd, hist, path, &res->merged, err,
+			    sizeof(err))) {
+		fprintf(stderr, "futexlab: %s\n", err);
 		return -1;
 	}
 	if (fflush(f) || fsync(fileno(f))) {
@@ -221,36 +255,60 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 	return 0;
 }
 
+/* The partial directory is still the entry it was opened as: nothing
+ * swapped another directory in under its name meanwhile. */
+static int still_ours(const struct fl_run *run)
+{
+	struct stat a, b;
+
+	return fstat(run->fd, &a) == 0 &&
+	       fstatat(run->dir_fd, run->entry, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int fl_run_finish(struct fl_run *run, json_t *meta, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 64];
+	char shown[PATH_MAX + 64], final[256];
+	char *text;
+	int rc;
 
-	if (fclose(run->cells)) {
+	if (run->cells && fclose(run->cells)) {
+		run->cells = NULL;
 		snprintf(err, errlen, "cells.csv: %s", strerror(errno));
 		return -1;
 	}
 	run->cells = NULL;
-	snprintf(path, sizeof(path), "%s/meta.json", run->tmp);
-	errno = 0;
-	if (json_dump_file(meta, path, JSON_INDENT(2) | JSON_SORT_KEYS)) {
-		snprintf(err, errlen, "cannot write %s: %s", path,
-			 errno ? strerror(errno) : "failed");
+	snprintf(shown, sizeof(shown), "%s/meta.json", run->tmp);
+	text = json_dumps(meta, JSON_INDENT(2) | JSON_SORT_KEYS);
+	if (!text) {
+		snprintf(err, errlen, "cannot write %s: out of memory", shown);
 		return -1;
 	}
-	fsync_path(path);
-	snprintf(path, sizeof(path), "%s/hist", run->tmp);
-	fsync_path(path);
-	fsync_path(run->tmp);
+	rc = fl_write_at(run->fd, "meta.json", shown, text, strlen(text), err,
+			 errlen);
+	free(text);
+	if (rc)
+		return -1;
+	fsync_at(run->fd, "hist");
+	fsync(run->fd);
+	if (!still_ours(run)) {
+		snprintf(err, errlen, "%s is not the directory this run wrote "
+			 "any more: not renamed", run->tmp);
+		return -1;
+	}
+	/* inside the results directory, under the run's own name: the
+	 * rename cannot take the run anywhere else */
 	for (int n = 1; n < 1000; n++) {
 		if (n == 1)
-			snprintf(run->final, sizeof(run->final), "%s/%s",
-				 run->dir, run->name);
+			snprintf(final, sizeof(final), "%s", run->name);
 		else
-			snprintf(run->final, sizeof(run->final), "%s/%s-%d",
-				 run->dir, run->name, n);
-		if (syscall(SYS_renameat2, AT_FDCWD, run->tmp, AT_FDCWD,
-			    run->final, RENAME_NOREPLACE) == 0) {
-			fsync_path(run->dir);
+			snprintf(final, sizeof(final), "%s-%d", run->name, n);
+		if (syscall(SYS_renameat2, run->dir_fd, run->entry, run->dir_fd,
+			    final, RENAME_NOREPLACE) == 0) {
+			snprintf(run->final, sizeof(run->final), "%s/%s",
+				 run->dir, final);
+			fsync(run->dir_fd);
+			fl_run_close(run);
 			return 0;
 		}
 		if (errno != EEXIST && errno != ENOTEMPTY)

@@ -7,7 +7,8 @@
  * temporary name, results/.partial-<name>-<pid>-<n>, and renamed with
  * RENAME_NOREPLACE when complete, so an interrupted or killed run never
  * leaves a half-written directory under a final name, and no run replaces
- * another. Rows are flushed as each cell ends.
+ * another. Rows are flushed as each cell ends. Every file is written
+ * through the directory's descriptor (write_at.h), never through a link.
  */
 #ifndef FUTEXLAB_RESULTS_H
 #define FUTEXLAB_RESULTS_H
@@ -28,10 +29,15 @@
 	"idle_wake_short_ns,idle_wake_long_ns,busy_loops_per_us_used"
 
 struct fl_run {
-	char dir[PATH_MAX];		/* the results directory */
-	char name[256];			/* <UTC time>-<host> */
-	char tmp[PATH_MAX];		/* where it is written */
-	char final[PATH_MAX];		/* where it ends up */
+	char dir[PATH_MAX];		/* the results directory, as given */
+	char name[256];			/* <UTC time>-<host>: the final name */
+	char tmp[PATH_MAX];		/* the partial directory's path, which
+					 * messages and resume hints name */
+	char final[PATH_MAX];		/* where it ended up */
+	char entry[256];		/* the partial directory's name in dir */
+	int dir_fd;			/* dir: the final rename stays in it */
+	int fd;				/* the run directory: every file is
+					 * written through it (write_at.h) */
 	FILE *cells;
 	unsigned int ncells;
 	/* The matrix writes each visit (one repetition of a cell) under
@@ -48,10 +54,23 @@ struct fl_run {
  * 0, or -1 with a message naming the directory in err. */
 int fl_run_open(struct fl_run *run, const char *results_dir,
 		const char *hostname, char *err, size_t errlen);
+/*
+ * Reopen a partial directory an interrupted matrix run left (rundir/
+ * partial.c) for its resume: path is results/.partial-NAME-PID-N, never a
+ * link; its results folder and it are held by descriptors, NAME (checked
+ * like any name from outside) is the name it will be renamed to inside
+ * that folder. cells is not opened. 0, or -1 with err.
+ */
+int fl_run_reopen(struct fl_run *run, const char *path, char *err,
+		  size_t errlen);
 /* Append the cell's rows and its histogram; flushed to disk. */
 int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 		      const struct fl_cell_result *res);
-/* Write meta.json and rename into place; 0, or -1 with err. */
+/* Write meta.json and rename into place, inside the results directory
+ * it was opened in; 0, or -1 with err. cells may be closed already. */
 int fl_run_finish(struct fl_run *run, json_t *meta, char *err, size_t errlen);
+/* Close what the run holds open (after a failure; fl_run_finish closes
+ * it all once the run is in place). */
+void fl_run_close(struct fl_run *run);
 
 #endif

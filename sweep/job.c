@@ -16,44 +16,22 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "sweep/job_internal.h"
+#include "measure/cell.h"
 #include "rundir/meta.h"
-
-static int write_file_synced(const char *path, const char *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	size_t off = 0;
-
-	if (fd < 0)
-		return -1;
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			return -1;
-		}
-		off += (size_t)n;
-	}
-	if (fsync(fd)) {
-		close(fd);
-		return -1;
-	}
-	return close(fd);
-}
+#include "rundir/write_at.h"
+#include "sweep/job_internal.h"
 
 int matrix_job_save_state(struct fl_matrix_job *j)
 {
-	char path[PATH_MAX + 32];
+	char shown[PATH_MAX + 32], err[PATH_MAX + 128];
 	char *text = json_dumps(j->state, JSON_INDENT(2) | JSON_SORT_KEYS);
 	int rc;
 
 	if (!text)
 		return -1;
-	snprintf(path, sizeof(path), "%s/matrix.json", j->run.tmp);
-	rc = write_file_synced(path, text, strlen(text));
+	snprintf(shown, sizeof(shown), "%s/matrix.json", j->run.tmp);
+	rc = fl_write_at(j->run.fd, "matrix.json", shown, text, strlen(text),
+			 err, sizeof(err));
 	free(text);
 	return rc;
 }
@@ -67,19 +45,15 @@ json_t *matrix_job_argv_json(const struct fl_matrix_job *j)
 	return a;
 }
 
-int matrix_job_lock_dir(struct fl_matrix_job *j, const char *dir, char *err,
-			size_t errlen)
+int matrix_job_lock_dir(struct fl_matrix_job *j, char *err, size_t errlen)
 {
-	j->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (j->dirfd < 0) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (flock(j->dirfd, LOCK_EX | LOCK_NB)) {
+	if (flock(j->run.fd, LOCK_EX | LOCK_NB)) {
 		snprintf(err, errlen, "%s is being written by another "
-			 "futexlab process", dir);
+			 "futexlab process", j->run.tmp);
 		return -1;
 	}
+	/* the lock is this process's: a visit's child drops its copy */
+	fl_cell_parent_only_fd = j->run.fd;
 	return 0;
 }
 
@@ -87,11 +61,11 @@ int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 			const char *file, const char *results, char *err,
 			size_t errlen)
 {
-	char path[PATH_MAX + 32], abs[PATH_MAX], hash[32], start[32];
+	char shown[PATH_MAX + 32], abs[PATH_MAX], hash[32], start[32];
 	struct utsname u;
 
 	memset(j, 0, sizeof(*j));
-	j->dirfd = -1;
+	j->run.fd = j->run.dir_fd = -1;
 	j->argc = argc;
 	j->argv = argv;
 	if (fl_matrix_load(file, &j->m, err, errlen) ||
@@ -105,25 +79,25 @@ int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 	uname(&u);
 	if (fl_run_open(&j->run, results, u.nodename, err, errlen))
 		return -1;
-	if (matrix_job_lock_dir(j, j->run.tmp, err, errlen))
+	if (matrix_job_lock_dir(j, err, errlen))
 		return -1;
-	snprintf(path, sizeof(path), "%s/matrix.ini", j->run.tmp);
-	if (write_file_synced(path, j->m.text, j->m.len)) {
-		snprintf(err, errlen, "cannot write %s: %s", path,
-			 strerror(errno));
+	snprintf(shown, sizeof(shown), "%s/matrix.ini", j->run.tmp);
+	if (fl_write_at(j->run.fd, "matrix.ini", shown, j->m.text, j->m.len,
+			err, errlen))
 		return -1;
-	}
 	if (!realpath(file, abs))
 		snprintf(abs, sizeof(abs), "%s", file);
 	snprintf(hash, sizeof(hash), "%016" PRIx64, j->m.hash);
 	fl_utc_now(start, sizeof(start));
+	/* name and results are for a reader; a resume takes the name from
+	 * the directory's own and never moves it out of its folder */
 	j->state = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:[],"
-			     " s:b, s:[], s:{}, s:f, s:f}",
+			     " s:[], s:{}, s:f, s:f}",
 			     "source", abs, "fnv1a64", hash,
 			     "name", j->run.name, "results", results,
 			     "start_time", start, "cells",
 			     (json_int_t)j->m.ncells, "argv",
-			     matrix_job_argv_json(j), "resumed", "finalizing", 0,
+			     matrix_job_argv_json(j), "resumed",
 			     "passes", "visit_start", "seconds_spent", 0.0,
 			     "budget_s", j->budget_s);
 	if (!j->state || matrix_job_save_state(j)) {
@@ -170,12 +144,9 @@ int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
 
 void fl_matrix_job_free(struct fl_matrix_job *j)
 {
-	if (j->run.cells)
-		fclose(j->run.cells);
-	j->run.cells = NULL;
-	if (j->dirfd >= 0)
-		close(j->dirfd);
-	j->dirfd = -1;
+	if (fl_cell_parent_only_fd == j->run.fd)
+		fl_cell_parent_only_fd = -1;
+	fl_run_close(&j->run);
 	json_decref(j->state);
 	j->state = NULL;
 	free(j->done);

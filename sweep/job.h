@@ -9,12 +9,16 @@
  * file's hash, the run's name and start time, every resume, the cells of
  * every pass planned so far, each visit's start time and the seconds
  * spent). Rows are
- * flushed and fsynced per cell, so after SIGINT or SIGKILL only the cell
- * in progress is lost. A resume keeps the rows of every cell that has
- * all its repetitions and its histogram, drops the rest (a torn trailing
- * line, a cell cut short), and runs what is missing. The directory is
- * locked (flock) while a process writes it, so two resumes cannot race.
- * Both matrix.ini and matrix.json stay in the finished run directory.
+ * flushed and fsynced per visit, so after SIGINT or SIGKILL only the
+ * visit in progress is lost. A resume reads the directory as untrusted
+ * input, through rundir/ (partial.c, rewrite.h): it keeps the row of
+ * every visit that has its histogram, checked by the readers' rules,
+ * drops a torn last line and the rows of visits without a histogram,
+ * and runs what is missing; whether the rows were already put in cell
+ * order is read from the disk, never from a flag. The directory is
+ * locked (flock) while a process writes it, so two resumes cannot race;
+ * a visit's child never holds the lock. Both matrix.ini and matrix.json
+ * stay in the finished run directory.
  */
 #ifndef FUTEXLAB_MATRIX_JOB_H
 #define FUTEXLAB_MATRIX_JOB_H
@@ -36,8 +40,10 @@ struct fl_matrix_job {
 	double budget_s;		/* for the whole matrix */
 	double spent_s;			/* by earlier sessions of a resume */
 	unsigned int by_status[4];	/* cells by status, once finalized */
+	int cell_layout;		/* a resume found the rows already in
+					 * cell order: only the finalizing's
+					 * last step is left */
 	json_t *state;			/* matrix.json */
-	int dirfd;			/* the locked partial directory */
 	int argc;			/* the command line, for matrix.json */
 	char **argv;
 };
@@ -49,14 +55,16 @@ int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 			const char *file, const char *results, char *err,
 			size_t errlen);
 /* Reopen a partial directory; file (NULL: the path recorded there) must
- * define the same matrix. 0, or -1 with err. */
+ * define the same matrix. 0, or -1 with err (bad input: exit 2). */
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 			 const char *dir, const char *file, char *err,
 			 size_t errlen);
 /* Once every visit ran: rewrite cells.csv in cell order (cell = the
  * matrix's cell index, rep = the visit's repetition) and merge each
- * cell's histograms, as `futexlab run` lays them out; count the cells by
- * status. Safe to redo after a kill. 0, or -1 with err. */
+ * cell's histograms, as `futexlab run` lays them out (rundir/rewrite.h);
+ * check the result holds every visit planned, by the readers' rules;
+ * count the cells by status. Safe to redo after a kill. 0, or -1 with
+ * err. */
 int fl_matrix_job_finalize(struct fl_matrix_job *j, char *err,
 			   size_t errlen);
 /* Record the finished run's meta.json and rename it into place. */

@@ -1,45 +1,65 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the matrix job files (matrix_job.c, matrix_job_resume.c,
- * matrix_job_finalize.c) share and nothing else needs.
+ * What the matrix job files (job.c, job_passes.c, job_rows.c,
+ * job_resume.c, job_finalize.c) share and nothing else needs.
  */
 #ifndef FUTEXLAB_MATRIX_JOB_INTERNAL_H
 #define FUTEXLAB_MATRIX_JOB_INTERNAL_H
 
 #include <jansson.h>
-#include <string.h>
 
 #include "sweep/job.h"
-
-#define MAX_COLUMNS 64
 
 /* Write matrix.json into the partial directory, synced; 0 or -1. */
 int matrix_job_save_state(struct fl_matrix_job *j);
 /* This process's argv, for matrix.json. */
 json_t *matrix_job_argv_json(const struct fl_matrix_job *j);
-/* Open and flock dir into j->dirfd; -1 with err when another process
- * holds it. */
-int matrix_job_lock_dir(struct fl_matrix_job *j, const char *dir, char *err,
-			size_t errlen);
+/* flock the run directory j->run.fd, and keep each visit's child from
+ * holding the lock; -1 with err when another process holds it. */
+int matrix_job_lock_dir(struct fl_matrix_job *j, char *err, size_t errlen);
 
-/* Per-cell tracks for j->m (matrix_job_passes.c), and the budget;
+/* Per-cell tracks for j->m (job_passes.c), and the budget;
  * 0, or -1 with err. */
 int matrix_job_init_tracks(struct fl_matrix_job *j, char *err,
 			   size_t errlen);
-/* Rebuild j->m.visits from the passes matrix.json recorded; 0 or -1. */
+/* Rebuild j->m.visits from the passes matrix.json recorded, each cell
+ * index checked; 0, or -1 with err. */
 int matrix_job_replay_passes(struct fl_matrix_job *j, char *err,
 			     size_t errlen);
 /* meta.json's "cells_reps": per cell its repetitions, whether its
  * interval converged, and each repetition's start time. */
 json_t *matrix_job_cells_reps(const struct fl_matrix_job *j);
 
-/* The index of column want among a CSV header's n names, or -1. */
-static inline int column(char **names, int n, const char *want)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(names[i], want) == 0)
-			return i;
-	return -1;
-}
+/*
+ * The rows of a partial directory as its plan sees them (job_rows.c):
+ * per visit, the status and primary figure of its row, -1 where it has
+ * none (yet). Filled by a scan; given to the tracks only once the scan
+ * passed, so a failed one leaves the job as it was.
+ */
+struct job_rows {
+	signed char *status;		/* enum fl_status, -1: no row */
+	double *primary;
+	unsigned long nrows;
+	unsigned long dropped;		/* rows of visits without their
+					 * histogram: they run again */
+	int not_visits;			/* a row is not the visit layout's:
+					 * the rows may be in cell order */
+};
+
+int matrix_job_rows_init(struct job_rows *jr, unsigned long nvisits);
+void matrix_job_rows_free(struct job_rows *jr);
+/* Visit layout: cells.csv rewritten with the row of every visit that
+ * has its histogram (each row checked against its visit); a torn last
+ * line dropped (*torn_line). 0, or -1 with err. */
+int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
+			   int *torn_line, char *err, size_t errlen);
+/* Cell layout: one row for every visit planned, each its cell's, and
+ * every cell's histogram in the folder hist_dir; j->by_status counted.
+ * 0, or -1 with err. */
+int matrix_job_check_cells(struct fl_matrix_job *j, const char *hist_dir,
+			   struct job_rows *jr, char *err, size_t errlen);
+/* The rows found into the tracks and j->done, visit by visit. */
+void matrix_job_take_rows(struct fl_matrix_job *j,
+			  const struct job_rows *jr);
 
 #endif

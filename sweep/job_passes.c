@@ -60,30 +60,54 @@ static int add_pass(struct fl_matrix_job *j, const unsigned long *cells,
 	return 0;
 }
 
+/* "P/matrix.json: why: only what a matrix run wrote can be resumed" */
+static int bad_state(const struct fl_matrix_job *j, const char *why,
+		     char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s/matrix.json: %s", j->run.tmp, why);
+	return -1;
+}
+
 int matrix_job_replay_passes(struct fl_matrix_job *j, char *err,
 			     size_t errlen)
 {
 	json_t *passes = json_object_get(j->state, "passes"), *pass;
+	json_t *spent = json_object_get(j->state, "seconds_spent");
+	char why[160];
 	size_t i;
 
-	j->spent_s = json_number_value(json_object_get(j->state,
-						       "seconds_spent"));
+	if (!json_is_array(passes))
+		return bad_state(j, "'passes' is not a list of passes", err,
+				 errlen);
+	if (spent && (!json_is_number(spent) ||
+		      !(json_number_value(spent) >= 0) ||
+		      json_number_value(spent) > 1e12))
+		return bad_state(j, "'seconds_spent' is not a number of "
+				 "seconds", err, errlen);
+	j->spent_s = spent ? json_number_value(spent) : 0.0;
 	json_array_foreach(passes, i, pass) {
 		size_t n = json_array_size(pass);
-		unsigned long *cells = calloc(n + 1, sizeof(*cells));
+		unsigned long *cells;
 
+		if (!json_is_array(pass)) {
+			snprintf(why, sizeof(why), "pass %zu is not a list of "
+				 "cells", i);
+			return bad_state(j, why, err, errlen);
+		}
+		cells = calloc(n + 1, sizeof(*cells));
 		for (size_t k = 0; cells && k < n; k++) {
-			json_int_t c = json_integer_value(json_array_get(pass,
-									 k));
+			json_t *c = json_array_get(pass, k);
 
-			if (c < 0 || (unsigned long)c >= j->m.ncells) {
-				snprintf(err, errlen, "matrix.json: pass %zu "
-					 "names cell %lld of %lu", i,
-					 (long long)c, j->m.ncells);
+			if (!json_is_integer(c) || json_integer_value(c) < 0 ||
+			    (unsigned long)json_integer_value(c) >=
+			    j->m.ncells) {
+				snprintf(why, sizeof(why), "pass %zu names no "
+					 "cell of the %lu the matrix has", i,
+					 j->m.ncells);
 				free(cells);
-				return -1;
+				return bad_state(j, why, err, errlen);
 			}
-			cells[k] = (unsigned long)c;
+			cells[k] = (unsigned long)json_integer_value(c);
 		}
 		if (!cells || add_pass(j, cells, n)) {
 			free(cells);
@@ -163,8 +187,11 @@ json_t *matrix_job_cells_reps(const struct fl_matrix_job *j)
 			snprintf(key, sizeof(key), "%lu", k);
 			json_t *s = json_object_get(starts, key);
 
-			json_array_append_new(times, s ? json_incref(s) :
-					      json_null());
+			/* matrix.json came from outside: only a time goes
+			 * on into meta.json */
+			json_array_append_new(times, json_is_string(s) &&
+					      json_string_length(s) < 40 ?
+					      json_incref(s) : json_null());
 		}
 		json_array_append_new(all, json_pack("{s:I, s:i, s:b, s:o}",
 			"cell", (json_int_t)c, "reps", (int)t->visits,

@@ -13,21 +13,28 @@
 
 #include "rundir/regular.h"
 
-int fl_matrix_load(const char *path, struct fl_matrix *m, char *err,
-		   size_t errlen)
+int fl_matrix_load_at(int dirfd, const char *name, const char *shown,
+		      struct fl_matrix *m, char *err, size_t errlen)
 {
 	char *buf;
 	size_t len;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
-	/* a FIFO or a device given as the matrix file: refused, not read */
-	if (fl_read_regular(AT_FDCWD, path, path, 0, 16u << 20, &buf, &len,
-			    err, errlen))
+	/* a FIFO or a device given as the matrix file: refused, not read;
+	 * inside a run directory, no link either */
+	if (fl_read_regular(dirfd, name, shown, dirfd == AT_FDCWD ? 0 :
+			    FL_NOFOLLOW, 16u << 20, &buf, &len, err, errlen))
 		return -1;
-	rc = fl_matrix_parse(path, buf, len, m, err, errlen);
+	rc = fl_matrix_parse(shown, buf, len, m, err, errlen);
 	free(buf);
 	return rc;
+}
+
+int fl_matrix_load(const char *path, struct fl_matrix *m, char *err,
+		   size_t errlen)
+{
+	return fl_matrix_load_at(AT_FDCWD, path, path, m, err, errlen);
 }
 
 void fl_matrix_free(struct fl_matrix *m)

@@ -90,6 +90,10 @@ int fl_matrix_parse(const char *name, const char *text, size_t len,
 /* Read and parse a file; as above, and "FILE: cannot read" on I/O errors. */
 int fl_matrix_load(const char *path, struct fl_matrix *m, char *err,
 		   size_t errlen);
+/* The same for dirfd/name (a run directory's matrix.ini: a regular file,
+ * no link followed), shown as `shown` in messages. */
+int fl_matrix_load_at(int dirfd, const char *name, const char *shown,
+		      struct fl_matrix *m, char *err, size_t errlen);
 void fl_matrix_free(struct fl_matrix *m);
 
 /* Cell i (global index) of the matrix, and its experiment; 0 or -1. */

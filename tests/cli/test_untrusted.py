@@ -29,6 +29,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # partials.py leaves no __pycache__
+import partials as pt  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GOLDEN = os.path.join(HERE, "untrusted.golden")
 TIMEOUT = 10
@@ -348,6 +351,112 @@ CASES = [
 ]
 
 
+# `futexlab matrix --resume P` on a partial directory (partials.py) spoiled
+# one way, in TMP/lab/results (so "../../X" from there is TMP/X); each
+# must end with its golden status and first stderr line, write nothing
+# outside P, rename nothing but P into place as P's own name, and, when
+# it succeeds, leave a finished run with every visit planned (issue 26)
+RESUME_CASES = [
+    ("resume-ok", None),
+    ("resume-hist-missing", lambda p, t: os.remove(os.path.join(
+        p, "hist", "cell-0003.csv"))),
+    # item 1: links planted in the partial directory
+    ("resume-hist-file-link", pt.link_out("hist/cell-0000.csv", drop=0)),
+    ("resume-matrix-json-link", pt.link_out("matrix.json")),
+    ("resume-hist-folder-link", pt.link_out("hist")),
+    ("resume-bins-folder-link", pt.link_out("bins", drop=1)),
+    ("resume-cells-link", pt.link_out("cells.csv")),
+    ("resume-matrix-ini-link", pt.link_out("matrix.ini")),
+    ("resume-partial-is-link", pt.partial_is_link),
+    # item 2: a name inside matrix.json
+    ("resume-name-escapes", pt.edit_state(name="../../ESCAPED_RUN")),
+    # item 3: FIFOs, each refused, never waited on
+    ("resume-fifo-cells", pt.fifo_at("cells.csv")),
+    ("resume-fifo-matrix-json", pt.fifo_at("matrix.json")),
+    ("resume-fifo-hist", pt.fifo_at("hist/cell-0000.csv")),
+    ("resume-fifo-matrix-ini", pt.fifo_at("matrix.ini")),
+    # item 4: the manifest's word against the disk's
+    ("resume-finalizing-trusted", lambda p, t: (
+        pt.drop_rows(3, 6)(p, t), pt.edit_state(finalizing=True)(p, t))),
+    # item 5: kept rows checked by the readers' rules
+    ("resume-kept-row-nan", pt.set_row(2, "ops_per_sec", "nan")),
+    ("resume-duplicated-row", pt.duplicate_row(2)),
+    # item 9: a torn last line, which a kill leaves, is dropped
+    ("resume-torn-last-line", pt.tear_last_row),
+    # a kill after the rows were put in cell order is finished
+    ("resume-killed-after-commit", pt.killed_after_commit),
+]
+
+
+def snapshot(top, skip):
+    """Every path under top but skip's subtree: its kind and content."""
+    out = {}
+    for d, dirs, files in os.walk(top):
+        if os.path.abspath(d).startswith(skip):
+            dirs[:] = []
+            continue
+        for n in dirs + files:
+            path = os.path.join(d, n)
+            if os.path.abspath(path) == skip:
+                continue
+            if os.path.islink(path):
+                out[path] = ("link", os.readlink(path))
+            elif os.path.isfile(path):
+                with open(path, "rb") as f:
+                    out[path] = ("file", f.read())
+            else:
+                out[path] = ("other", None)
+    return out
+
+
+def resume_case(futexlab, template, name, spoil):
+    tmp = tempfile.mkdtemp(prefix="fl-untrusted-")
+    try:
+        results = os.path.join(tmp, "lab", "results")
+        os.makedirs(results)
+        partial = os.path.join(results, os.path.basename(template[0]))
+        shutil.copytree(template[0], partial, symlinks=True)
+        if spoil:
+            spoil(partial, tmp)
+        outside = snapshot(tmp, results)
+        partial_before = snapshot(partial, "-")
+        try:
+            r = subprocess.run([futexlab, "matrix", "--resume", partial],
+                               capture_output=True, text=True,
+                               timeout=TIMEOUT, cwd=tmp)
+        except subprocess.TimeoutExpired:
+            return None, ["hangs: no end within %d s" % TIMEOUT]
+        problems = []
+        now = snapshot(tmp, results)
+        changed = sorted(k for k in set(now) | set(outside)
+                         if now.get(k) != outside.get(k))
+        if changed:
+            problems.append("changed outside the partial directory: %s"
+                            % [os.path.relpath(k, tmp) for k in changed])
+        final = os.path.join(results, template[1])
+        left = sorted(os.listdir(results))
+        if not set(left) <= {os.path.basename(partial), template[1]}:
+            problems.append("results/ holds %s" % left)
+        if r.returncode == 0:
+            problems += pt.complete_problems(final)
+        if r.returncode == 0 and not problems:
+            rr = subprocess.run([futexlab, "report", final],
+                                capture_output=True, text=True,
+                                timeout=TIMEOUT, cwd=tmp)
+            if rr.returncode:
+                problems.append("report refuses the finished run: %s"
+                                % rr.stderr.strip())
+        elif r.returncode == 2 and os.path.isdir(partial) and \
+                snapshot(partial, "-") != partial_before:
+            problems.append("a refused resume changed the directory")
+        first = (r.stderr.splitlines() or [""])[0]
+        first = first.replace(partial, "@PARTIAL@").replace(tmp, "@TMP@")
+        first = re.sub(r"(cells\.csv:\d+):\d+:", r"\1:COL:", first)
+        return "%s: %d: %s" % (name, r.returncode, first), problems
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def column_problems(message, run):
     """FILE:LINE:COLUMN must point at the value the message quotes."""
     m = re.search(r"cells\.csv:(\d+):(\d+): \w+ '([^']*)'", message)
@@ -481,6 +590,73 @@ def disk_full_case(futexlab):
         os.rmdir(mnt)
 
 
+def children(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def orphan_case(futexlab):
+    """A matrix killed by SIGKILL while a visit runs, resumed at once
+    (item 9): the visit's child holds no descriptor of the run directory,
+    whose flock would otherwise outlive its parent until the child had
+    died too, so the resume is not refused as 'being written'."""
+    top = tempfile.mkdtemp(prefix="fl-untrusted-")
+    try:
+        ini = os.path.join(top, "m.ini")
+        with open(ini, "w") as f:
+            f.write("[defaults]\nduration = 1\nwarmup = 0\nreps = 1\n"
+                    "[experiment m]\nworkload = mutex\nthreads = 1,2\n")
+        results = os.path.join(top, "results")
+        p = subprocess.Popen([futexlab, "matrix", ini, "--results",
+                              results], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, cwd=top)
+        deadline = time.monotonic() + 30
+        kids, partial = [], None
+        while not kids and time.monotonic() < deadline:
+            time.sleep(0.01)
+            kids = children(p.pid)
+            partial = (glob.glob(os.path.join(results, ".partial-*")) or
+                       [None])[0]
+        if not kids or not partial:
+            p.kill()
+            p.wait()
+            return None, ["no visit started within 30 s"]
+        # once the visit measures (its threads started), the child is
+        # past everything it does before the measurement
+        while time.monotonic() < deadline and any(
+                len(os.listdir("/proc/%d/task" % k)) < 2
+                for k in kids if os.path.isdir("/proc/%d" % k)):
+            time.sleep(0.01)
+        problems = []
+        for kid in kids:
+            try:
+                fds = os.listdir("/proc/%d/fd" % kid)
+            except OSError:
+                continue
+            for fd in fds:
+                try:
+                    target = os.readlink("/proc/%d/fd/%s" % (kid, fd))
+                except OSError:
+                    continue
+                if target == os.path.realpath(partial):
+                    problems.append("the visit's child %d holds the run "
+                                    "directory open (fd %s)" % (kid, fd))
+        os.kill(p.pid, signal.SIGKILL)
+        p.wait()
+        r = subprocess.run([futexlab, "matrix", "--resume", partial],
+                           capture_output=True, text=True, timeout=60,
+                           cwd=top)
+        if r.returncode:
+            problems.append("the resume at once: exit %d: %s"
+                            % (r.returncode, r.stderr.strip()))
+        return "orphan-resume: %d" % r.returncode, problems
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
 def make_base(futexlab, top):
     r = subprocess.run([futexlab, "run", "mutex", "--backend",
                         "futex-private", "--threads", "1", "--duration",
@@ -508,6 +684,13 @@ def main():
         results = []
         for case in CASES:
             results.append((case[0], run_case(futexlab, base, *case)))
+        template = pt.template(futexlab, top, ROOT)
+        if not template:
+            results.append(("a partial matrix run to spoil", (None, [
+                "futexlab matrix failed on partials.TINY"])))
+        for name, spoil in RESUME_CASES if template else []:
+            results.append((name, resume_case(futexlab, template, name,
+                                              spoil)))
         results.append(("run-head", pipe_case(
             futexlab, "run-head", ["run", "mutex", "--threads", "1,2",
                                    "--duration", "0.1", "--reps", "1",
@@ -515,6 +698,7 @@ def main():
         results.append(("matrix-head", pipe_case(
             futexlab, "matrix-head", ["matrix", "matrix/vm.ini"], 1)))
         results.append(("sighup-run", sighup_case(futexlab)))
+        results.append(("orphan-resume", orphan_case(futexlab)))
         results.append(("disk-full-run", disk_full_case(futexlab)))
     finally:
         shutil.rmtree(top, ignore_errors=True)

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "measure/hist.h"
+#include "rundir/hist_file.h"
 
 #define NS_PER_S 1000000000ull
 

@@ -27,6 +27,7 @@
 
 #include "rundir/columns.h"
 #include "rundir/csv.h"
+#include "rundir/hist_file.h"
 #include "rundir/write.h"
 
 /* cell.c's, which would pull in the whole harness; same names. */

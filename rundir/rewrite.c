@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A partial matrix run's rows and histograms rewritten: rewrite.h. */
+#include "rundir/rewrite.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rundir/csv.h"
+#include "rundir/hist_file.h"
+#include "rundir/regular.h"
+#include "rundir/write_at.h"
+
+/* "RUN/name" for messages */
+static const char *shown_in(const struct fl_run *run, const char *name,
+			    char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", run->tmp, name);
+	return buf;
+}
+
+int fl_rw_scan(struct fl_run *run, int flags, int *torn_line,
+	       fl_rd_row_fn fn, void *ctx, char *err, size_t errlen)
+{
+	static const char header[] = FL_CELLS_COLUMNS "\n";
+	struct fl_rd_run r = { .dirfd = -1 };
+	char shown[PATH_MAX + 32], *text;
+	size_t len;
+	int rc;
+
+	shown_in(run, "cells.csv", shown, sizeof(shown));
+	if (fl_read_regular(run->fd, "cells.csv", shown, FL_NOFOLLOW,
+			    FL_MAX_INPUT_BYTES, &text, &len, err, errlen))
+		return -1;
+	/* rows are kept and renumbered field for field: they must be this
+	 * futexlab's columns, in its order */
+	if (len < sizeof(header) - 1 ||
+	    memcmp(text, header, sizeof(header) - 1) != 0) {
+		snprintf(err, errlen, "%s:1: the header is not this futexlab's "
+			 "(%s): resume it with the futexlab that started it",
+			 shown, FL_CELLS_COLUMNS);
+		free(text);
+		return -1;
+	}
+	rc = fl_rd_scan_cells(&r, shown, text, len, flags, torn_line, fn, ctx,
+			      err, errlen);
+	fl_rd_close(&r);
+	free(text);
+	return rc;
+}
+
+struct keeping {
+	fl_rw_keep_fn keep;
+	void *ctx;
+	FILE *out;
+};
+
+static int keep_row(void *ctx, const struct fl_rd_row *row, char *err,
+		    size_t errlen)
+{
+	struct keeping *k = ctx;
+	int rc = k->keep(k->ctx, row, err, errlen);
+
+	if (rc > 0)
+		fwrite(row->text, 1, row->text_len, k->out);
+	return rc < 0 ? -1 : 0;
+}
+
+int fl_rw_keep_rows(struct fl_run *run, int flags, int *torn_line,
+		    fl_rw_keep_fn keep, void *ctx, char *err, size_t errlen)
+{
+	struct keeping k = { keep, ctx, NULL };
+	char shown[PATH_MAX + 32], *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	k.out = open_memstream(&text, &len);
+	if (!k.out) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fprintf(k.out, "%s\n", FL_CELLS_COLUMNS);
+	rc = fl_rw_scan(run, flags, torn_line, keep_row, &k, err, errlen);
+	if (fclose(k.out) && !rc) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	if (!rc)
+		rc = fl_write_at(run->fd, "cells.csv", shown_in(run,
+				 "cells.csv", shown, sizeof(shown)), text, len,
+				 err, errlen);
+	free(text);
+	return rc;
+}
+
+/* ------------------------------------------------------ the cell layout */
+
+struct final_row {
+	unsigned long cell, visit;
+	unsigned int rep;
+	char *text;
+};
+
+struct renumbering {
+	const struct fl_rw_visit *visits;
+	unsigned long nvisits;
+	struct final_row *rows;
+	unsigned long n;
+};
+
+static int cmp_final(const void *a, const void *b)
+{
+	const struct final_row *x = a, *y = b;
+
+	if (x->cell != y->cell)
+		return x->cell < y->cell ? -1 : 1;
+	return (x->rep > y->rep) - (x->rep < y->rep);
+}
+
+/* One row of visit k as its cell's row: cell, rep and hist renumbered. */
+static int renumber(void *ctx, const struct fl_rd_row *row, char *err,
+		    size_t errlen)
+{
+	struct renumbering *rn = ctx;
+	unsigned long k = row->cell;
+	char val[3][64], *text = NULL;
+	const char *f[FL_NCOLS];
+	size_t len = 0;
+	FILE *m;
+
+	if (k >= rn->nvisits || rn->n >= rn->nvisits) {
+		snprintf(err, errlen, "%s:%d: a row of visit %lu, but the run "
+			 "planned %lu visits", row->file, row->line, k,
+			 rn->nvisits);
+		return -1;
+	}
+	snprintf(val[0], sizeof(val[0]), "%lu", rn->visits[k].cell);
+	snprintf(val[1], sizeof(val[1]), "%u", rn->visits[k].rep);
+	snprintf(val[2], sizeof(val[2]), "hist/cell-%04lu.csv",
+		 rn->visits[k].cell);
+	/* the header is this futexlab's (fl_rw_scan): every column, in
+	 * the table's order */
+	for (int c = 0; c < FL_NCOLS; c++)
+		f[c] = fl_rd_row_field(row, (enum fl_col)c);
+	f[FL_COL_CELL] = val[0];
+	f[FL_COL_REP] = val[1];
+	f[FL_COL_HIST] = val[2];
+	m = open_memstream(&text, &len);
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int c = 0; c < FL_NCOLS; c++)
+		fl_csv_field(m, f[c], c == FL_NCOLS - 1);
+	fclose(m);
+	rn->rows[rn->n++] = (struct final_row){ rn->visits[k].cell, k,
+						 rn->visits[k].rep, text };
+	return 0;
+}
+
+/* hist.final/cell-<c>.csv: each cell's visits' histograms merged. */
+static int merge_hists(struct fl_run *run, const struct renumbering *rn,
+		       char *err, size_t errlen)
+{
+	static struct fl_hist acc, h;
+	char name[64], shown[PATH_MAX + 64];
+	int from, to, rc = -1;
+
+	from = fl_open_folder(run->fd, "hist", run->tmp, err, errlen);
+	if (from < 0)
+		return -1;
+	to = fl_folder_at(run->fd, "hist.final", shown_in(run, "hist.final",
+							  shown,
+							  sizeof(shown)),
+			  err, errlen);
+	if (to < 0)
+		goto out;
+	for (unsigned long a = 0; a < rn->n;) {
+		unsigned long cell = rn->rows[a].cell;
+
+		fl_hist_init(&acc);
+		for (; a < rn->n && rn->rows[a].cell == cell; a++) {
+			snprintf(name, sizeof(name), "cell-%04lu.csv",
+				 rn->rows[a].visit);
+			snprintf(shown, sizeof(shown), "%s/hist/%s", run->tmp,
+				 name);
+			if (fl_hist_load_at(from, name, shown, &h, err, errlen))
+				goto out;
+			fl_hist_merge(&acc, &h);
+		}
+		snprintf(name, sizeof(name), "cell-%04lu.csv", cell);
+		snprintf(shown, sizeof(shown), "%s/hist.final/%s", run->tmp,
+			 name);
+		if (fl_hist_save_at(to, name, shown, &acc, err, errlen))
+			goto out;
+	}
+	fsync(to);
+	rc = 0;
+out:
+	close(from);
+	if (to >= 0)
+		close(to);
+	return rc;
+}
+
+/* cells.csv replaced by the renumbered rows: the commit */
+static int commit_rows(struct fl_run *run, const struct renumbering *rn,
+		       char *err, size_t errlen)
+{
+	char shown[PATH_MAX + 32], *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int rc;
+
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fprintf(m, "%s\n", FL_CELLS_COLUMNS);
+	for (unsigned long i = 0; i < rn->n; i++)
+		fputs(rn->rows[i].text, m);
+	if (fclose(m)) {
+		free(text);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = fl_write_at(run->fd, "cells.csv", shown_in(run, "cells.csv",
+							 shown, sizeof(shown)),
+			 text, len, err, errlen);
+	free(text);
+	return rc;
+}
+
+int fl_rw_cell_layout(struct fl_run *run, const struct fl_rw_visit *visits,
+		      unsigned long nvisits, char *err, size_t errlen)
+{
+	struct renumbering rn = { visits, nvisits, NULL, 0 };
+	int rc = -1;
+
+	rn.rows = calloc(nvisits + 1, sizeof(*rn.rows));
+	if (!rn.rows) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (fl_rw_drop_staged(run, err, errlen) ||
+	    fl_rw_scan(run, 0, NULL, renumber, &rn, err, errlen))
+		goto out;
+	qsort(rn.rows, rn.n, sizeof(*rn.rows), cmp_final);
+	if (merge_hists(run, &rn, err, errlen))
+		goto out;
+	fsync(run->fd);
+	if (commit_rows(run, &rn, err, errlen))
+		goto out;
+	rc = fl_rw_swap_hist(run, err, errlen);
+out:
+	for (unsigned long i = 0; i < rn.n; i++)
+		free(rn.rows[i].text);
+	free(rn.rows);
+	return rc;
+}
+
+/* renameat inside the run, the names' own entries (a link is moved as
+ * a link, never followed) */
+static int move_in(struct fl_run *run, const char *from, const char *to,
+		   char *err, size_t errlen)
+{
+	char shown[PATH_MAX + 32];
+
+	if (renameat(run->fd, from, run->fd, to) == 0)
+		return 0;
+	snprintf(err, errlen, "%s: cannot rename to %s: %s",
+		 shown_in(run, from, shown, sizeof(shown)), to,
+		 strerror(errno));
+	return -1;
+}
+
+int fl_rw_swap_hist(struct fl_run *run, char *err, size_t errlen)
+{
+	char shown[PATH_MAX + 32];
+
+	if (fl_exists_at(run->fd, "hist.final")) {
+		if (fl_exists_at(run->fd, "hist")) {
+			/* hist.visits/ comes only from hist/: one left over
+			 * beside both is a stale copy */
+			if (fl_remove_at(run->fd, "hist.visits",
+					 shown_in(run, "hist.visits", shown,
+						  sizeof(shown)), err, errlen) ||
+			    move_in(run, "hist", "hist.visits", err, errlen))
+				return -1;
+		}
+		if (move_in(run, "hist.final", "hist", err, errlen))
+			return -1;
+	}
+	if (fl_remove_at(run->fd, "hist.visits", shown_in(run, "hist.visits",
+							  shown,
+							  sizeof(shown)),
+			 err, errlen))
+		return -1;
+	fsync(run->fd);
+	return 0;
+}
+
+int fl_rw_drop_staged(struct fl_run *run, char *err, size_t errlen)
+{
+	char shown[PATH_MAX + 32];
+
+	return fl_remove_at(run->fd, "hist.final", shown_in(run, "hist.final",
+							    shown,
+							    sizeof(shown)),
+			    err, errlen) ||
+	       fl_remove_at(run->fd, "hist.visits",
+			    shown_in(run, "hist.visits", shown, sizeof(shown)),
+			    err, errlen) ? -1 : 0;
+}

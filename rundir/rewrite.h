@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Rewriting a partial matrix run's rows and histograms, for its resume
+ * and its finalizing (sweep/job_resume.c, sweep/job_finalize.c). While a
+ * matrix runs, cells.csv is in visit layout: the cell column holds the
+ * visit's index, each visit has one row (rep 0) and its own histogram
+ * hist/cell-<visit>.csv. Finished, it is in cell layout, as `futexlab
+ * run` writes it: the cell column the matrix's cell, rep the visit's
+ * repetition, each cell's histogram merged over its visits.
+ *
+ * cells.csv is read only through the readers' parse (read.h), with
+ * their strictness, and only with this futexlab's header; every file is
+ * written through the run's descriptor and replaced whole (write_at.h).
+ * The finalizing stages the merged histograms in hist.final/, then
+ * replaces cells.csv by the rows in cell order (the commit), then swaps
+ * hist.final/ in for hist/ (by way of hist.visits/). A kill at any point
+ * leaves a state the disk alone tells apart: before the commit, cells.csv
+ * is in visit layout and any hist.final/ is a leftover; after it, cells.csv
+ * is in cell layout and fl_rw_swap_hist() finishes the swap.
+ */
+#ifndef FUTEXLAB_RUNDIR_REWRITE_H
+#define FUTEXLAB_RUNDIR_REWRITE_H
+
+#include "rundir/read.h"
+#include "rundir/write.h"
+
+/*
+ * fn sees every row of the run's cells.csv once it passed the readers'
+ * checks (flags: FL_RD_TORN_OK drops a torn last line, its line number
+ * in *torn_line). Nothing is written. 0, or -1 with err: the first bad
+ * field, or fn's own error.
+ */
+int fl_rw_scan(struct fl_run *run, int flags, int *torn_line,
+	       fl_rd_row_fn fn, void *ctx, char *err, size_t errlen);
+
+/* keep(): 1 keeps the row, 0 drops it, -1 stops with err */
+typedef int (*fl_rw_keep_fn)(void *ctx, const struct fl_rd_row *row,
+			     char *err, size_t errlen);
+
+/* The same scan, then cells.csv replaced by its header and the rows
+ * keep() kept, byte for byte; nothing is written unless every row
+ * passed. 0, or -1 with err. */
+int fl_rw_keep_rows(struct fl_run *run, int flags, int *torn_line,
+		    fl_rw_keep_fn keep, void *ctx, char *err, size_t errlen);
+
+/* what visit k of a matrix is: the cell and its repetition */
+struct fl_rw_visit {
+	unsigned long cell;
+	unsigned int rep;
+};
+
+/*
+ * The visit layout into the cell layout: each row of visit k renumbered
+ * to visits[k] (its hist column hist/cell-<cell>.csv), the rows sorted by
+ * cell and repetition, each cell's visit histograms merged; staged,
+ * committed and swapped as above. 0, or -1 with err.
+ */
+int fl_rw_cell_layout(struct fl_run *run, const struct fl_rw_visit *visits,
+		      unsigned long nvisits, char *err, size_t errlen);
+
+/* After the commit: hist.final/ (if any) in place of hist/, hist.visits/
+ * gone. Redone safely after a kill. 0, or -1 with err. */
+int fl_rw_swap_hist(struct fl_run *run, char *err, size_t errlen);
+
+/* Before the commit: a finalizing's leftovers (hist.final/,
+ * hist.visits/) removed. 0, or -1 with err. */
+int fl_rw_drop_staged(struct fl_run *run, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rows of a partial matrix run as its plan sees them. rundir/ reads
+ * and rewrites cells.csv with the readers' strictness (rewrite.h); here
+ * each row is held against the matrix: in visit layout the row of visit
+ * k must be the cell the plan put at visit k, repetition 0, with its own
+ * histogram; in cell layout each row must be a cell and repetition the
+ * plan made, every visit's exactly once, and every cell's histogram must
+ * read. A row that is a visit's but whose histogram is missing is the
+ * only thing dropped (a kill between the two writes): it runs again.
+ */
+#include "sweep/job.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rundir/hist_file.h"
+#include "rundir/regular.h"
+#include "rundir/rewrite.h"
+#include "sweep/job_internal.h"
+
+int matrix_job_rows_init(struct job_rows *jr, unsigned long nvisits)
+{
+	memset(jr, 0, sizeof(*jr));
+	jr->status = malloc(nvisits + 1);
+	jr->primary = calloc(nvisits + 1, sizeof(*jr->primary));
+	if (!jr->status || !jr->primary) {
+		matrix_job_rows_free(jr);
+		return -1;
+	}
+	memset(jr->status, -1, nvisits + 1);
+	return 0;
+}
+
+void matrix_job_rows_free(struct job_rows *jr)
+{
+	free(jr->status);
+	free(jr->primary);
+	jr->status = NULL;
+	jr->primary = NULL;
+}
+
+static int status_of(const char *s)
+{
+	for (int st = FL_STATUS_OK; st <= FL_STATUS_ABORTED; st++)
+		if (strcmp(s, fl_status_name((enum fl_status)st)) == 0)
+			return st;
+	return -1;		/* checked by the reader: not reached */
+}
+
+/* Is the row the cell c? "" with 0, or what it is instead in why. */
+static int row_is_cell(const struct fl_rd_row *row, const struct fl_cell *c,
+		       char *why, size_t len)
+{
+	char th[16], dur[24];
+
+	snprintf(th, sizeof(th), "%u", c->threads);
+	snprintf(dur, sizeof(dur), "%llu", (unsigned long long)c->duration_ns);
+	if (!strcmp(fl_rd_row_field(row, FL_COL_WORKLOAD), c->workload->name) &&
+	    !strcmp(fl_rd_row_field(row, FL_COL_BACKEND), c->backend->name) &&
+	    !strcmp(fl_rd_row_field(row, FL_COL_THREADS), th) &&
+	    !strcmp(fl_rd_row_field(row, FL_COL_PLACEMENT), c->placement) &&
+	    !strcmp(fl_rd_row_field(row, FL_COL_OPTIONS), c->options) &&
+	    (row->col[FL_COL_DURATION] < 0 ||
+	     !strcmp(fl_rd_row_field(row, FL_COL_DURATION), dur)))
+		return 0;
+	snprintf(why, len, "%s %s threads=%s %s %s, but the matrix gives %s "
+		 "%s threads=%u %s %s",
+		 fl_rd_row_field(row, FL_COL_WORKLOAD),
+		 fl_rd_row_field(row, FL_COL_BACKEND),
+		 fl_rd_row_field(row, FL_COL_THREADS),
+		 fl_rd_row_field(row, FL_COL_PLACEMENT),
+		 fl_rd_row_field(row, FL_COL_OPTIONS), c->workload->name,
+		 c->backend->name, c->threads, c->placement, c->options);
+	return -1;
+}
+
+/* The row's status and primary figure, under visit k. */
+static void note_row(struct fl_matrix_job *j, struct job_rows *jr,
+		     unsigned long k, const struct fl_rd_row *row)
+{
+	int latency = j->tracks[j->m.visits[k].cell].latency_primary;
+
+	jr->status[k] = (signed char)status_of(fl_rd_row_field(row,
+							       FL_COL_STATUS));
+	jr->primary[k] = strtod(fl_rd_row_field(row, latency ? FL_COL_P50 :
+						FL_COL_OPS_PER_SEC), NULL);
+	jr->nrows++;
+}
+
+/* ------------------------------------------------------- visit layout */
+
+struct visit_scan {
+	struct fl_matrix_job *j;
+	struct job_rows *jr;
+	int hist_fd;			/* hist/, -1: there is none */
+};
+
+/* keep(): the row of visit k, kept when its histogram reads */
+static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
+		      size_t errlen)
+{
+	static struct fl_cell cell;
+	static struct fl_hist h;
+	struct visit_scan *vs = ctx;
+	struct fl_matrix_job *j = vs->j;
+	unsigned long k = row->cell;
+	char want[64], why[1024], name[64], shown[PATH_MAX + 64];
+
+	if (k >= j->m.nvisits) {
+		snprintf(err, errlen, "%s:%d: a row of visit %lu, but the run "
+			 "planned %lu visits", row->file, row->line, k,
+			 j->m.nvisits);
+		return -1;
+	}
+	if (fl_matrix_visit_cell(&j->m, k, &cell, NULL, err, errlen))
+		return -1;
+	snprintf(want, sizeof(want), "hist/cell-%04lu.csv", k);
+	if (row->rep != 0 || strcmp(fl_rd_row_field(row, FL_COL_HIST), want)) {
+		vs->jr->not_visits = 1;
+		snprintf(err, errlen, "%s:%d: a row of cell %lu repetition %u "
+			 "(%s): not a visit's row", row->file, row->line, k,
+			 row->rep, fl_rd_row_field(row, FL_COL_HIST));
+		return -1;
+	}
+	if (row_is_cell(row, &cell, why, sizeof(why))) {
+		vs->jr->not_visits = 1;
+		snprintf(err, errlen, "%s:%d: visit %lu is %s here: start a "
+			 "new run", row->file, row->line, k, why);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "cell-%04lu.csv", k);
+	snprintf(shown, sizeof(shown), "%s/hist/%s", j->run.tmp, name);
+	errno = ENOENT;
+	if (vs->hist_fd < 0 ||
+	    fl_hist_load_at(vs->hist_fd, name, shown, &h, err, errlen)) {
+		if (errno != ENOENT)
+			return -1;
+		vs->jr->dropped++;	/* killed before its histogram */
+		return 0;
+	}
+	note_row(j, vs->jr, k, row);
+	return 1;
+}
+
+int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
+			   int *torn_line, char *err, size_t errlen)
+{
+	struct visit_scan vs = { j, jr, -1 };
+	int rc;
+
+	vs.hist_fd = fl_open_folder(j->run.fd, "hist", j->run.tmp, err,
+				    errlen);
+	if (vs.hist_fd < 0 && errno != ENOENT)
+		return -1;
+	rc = fl_rw_keep_rows(&j->run, FL_RD_TORN_OK, torn_line, keep_visit,
+			     &vs, err, errlen);
+	if (vs.hist_fd >= 0)
+		close(vs.hist_fd);
+	return rc;
+}
+
+/* -------------------------------------------------------- cell layout */
+
+struct cell_scan {
+	struct fl_matrix_job *j;
+	struct job_rows *jr;
+	unsigned long *first;		/* per cell: its visits' slots */
+	unsigned long *slot_visit;	/* slot -> visit index */
+	unsigned int *nvis;		/* per cell: visits planned */
+	signed char *worst;		/* per cell: its worst status */
+};
+
+static int cell_row(void *ctx, const struct fl_rd_row *row, char *err,
+		    size_t errlen)
+{
+	static struct fl_cell cell;
+	struct cell_scan *cs = ctx;
+	struct fl_matrix_job *j = cs->j;
+	unsigned long c = row->cell, k;
+	char want[64], why[1024];
+
+	if (c >= j->m.ncells || row->rep >= cs->nvis[c]) {
+		snprintf(err, errlen, "%s:%d: cell %lu repetition %u is not one "
+			 "the run planned", row->file, row->line, c, row->rep);
+		return -1;
+	}
+	if (fl_matrix_cell(&j->m, c, &cell, NULL, err, errlen))
+		return -1;
+	snprintf(want, sizeof(want), "hist/cell-%04lu.csv", c);
+	if (strcmp(fl_rd_row_field(row, FL_COL_HIST), want)) {
+		snprintf(err, errlen, "%s:%d: cell %lu's histogram is not %s",
+			 row->file, row->line, c, want);
+		return -1;
+	}
+	if (row_is_cell(row, &cell, why, sizeof(why))) {
+		snprintf(err, errlen, "%s:%d: cell %lu is %s", row->file,
+			 row->line, c, why);
+		return -1;
+	}
+	/* the reader refuses a (cell, rep) twice: each slot fills once */
+	k = cs->slot_visit[cs->first[c] + row->rep];
+	note_row(j, cs->jr, k, row);
+	if (cs->jr->status[k] > cs->worst[c])
+		cs->worst[c] = cs->jr->status[k];
+	return 0;
+}
+
+/* Every cell that has visits has its merged histogram in hist_dir. */
+static int cell_hists(struct fl_matrix_job *j, const char *hist_dir,
+		      const struct cell_scan *cs, char *err, size_t errlen)
+{
+	static struct fl_hist h;
+	char name[64], shown[PATH_MAX + 64];
+	int fd, rc = 0;
+
+	fd = fl_open_folder(j->run.fd, hist_dir, j->run.tmp, err, errlen);
+	if (fd < 0)
+		return -1;
+	for (unsigned long c = 0; c < j->m.ncells && !rc; c++) {
+		if (!cs->nvis[c])
+			continue;
+		snprintf(name, sizeof(name), "cell-%04lu.csv", c);
+		snprintf(shown, sizeof(shown), "%s/%s/%s", j->run.tmp,
+			 hist_dir, name);
+		rc = fl_hist_load_at(fd, name, shown, &h, err, errlen);
+	}
+	close(fd);
+	return rc;
+}
+
+int matrix_job_check_cells(struct fl_matrix_job *j, const char *hist_dir,
+			   struct job_rows *jr, char *err, size_t errlen)
+{
+	unsigned long nc = j->m.ncells, nv = j->m.nvisits;
+	struct cell_scan cs = {
+		j, jr, calloc(nc + 1, sizeof(unsigned long)),
+		calloc(nv + 1, sizeof(unsigned long)),
+		calloc(nc + 1, sizeof(unsigned int)), malloc(nc + 1),
+	};
+	int rc = -1;
+
+	if (!cs.first || !cs.slot_visit || !cs.nvis || !cs.worst) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	memset(cs.worst, -1, nc + 1);
+	/* visit k is repetition visits[k].rep of its cell: slots by cell */
+	for (unsigned long k = 0; k < nv; k++)
+		cs.nvis[j->m.visits[k].cell]++;
+	for (unsigned long c = 1; c < nc; c++)
+		cs.first[c] = cs.first[c - 1] + cs.nvis[c - 1];
+	for (unsigned long k = 0; k < nv; k++)
+		cs.slot_visit[cs.first[j->m.visits[k].cell] +
+			      j->m.visits[k].rep] = k;
+	if (fl_rw_scan(&j->run, 0, NULL, cell_row, &cs, err, errlen))
+		goto out;
+	if (jr->nrows != nv) {
+		snprintf(err, errlen, "%s/cells.csv holds the rows of %lu of "
+			 "the %lu visits the run planned", j->run.tmp,
+			 jr->nrows, nv);
+		goto out;
+	}
+	if (cell_hists(j, hist_dir, &cs, err, errlen))
+		goto out;
+	memset(j->by_status, 0, sizeof(j->by_status));
+	for (unsigned long c = 0; c < nc; c++)
+		if (cs.worst[c] >= 0)
+			j->by_status[cs.worst[c]]++;
+	rc = 0;
+out:
+	free(cs.first);
+	free(cs.slot_visit);
+	free(cs.nvis);
+	free(cs.worst);
+	return rc;
+}
+
+void matrix_job_take_rows(struct fl_matrix_job *j, const struct job_rows *jr)
+{
+	for (unsigned long k = 0; k < j->m.nvisits; k++) {
+		if (jr->status[k] < 0 || j->done[k])
+			continue;
+		j->done[k] = 1;
+		j->ndone++;
+		fl_matrix_job_visited(j, k, jr->status[k], jr->primary[k],
+				      NULL);
+	}
+}
