@@ -141,6 +141,8 @@ int fl_rd_scan_cells(struct fl_rd_run *r, const char *file, char *text,
 		     void *ctx, char *err, size_t errlen);
 /* A field of a row handed on, by its column; "" where the run has none. */
 const char *fl_rd_row_field(const struct fl_rd_row *row, enum fl_col c);
+/* Is the row's histogram hist/cell-<i>.csv? */
+int fl_rd_row_hist_is(const struct fl_rd_row *row, unsigned long i);
 
 /* Fill every cell's t_start from meta.json (fl_rd_open does). A run
  * without the times, or with one that does not parse, keeps NaN there:

@@ -349,6 +349,15 @@ const char *fl_rd_row_field(const struct fl_rd_row *row, enum fl_col c)
 	return row->col[c] < 0 ? "" : row->field[row->col[c]];
 }
 
+int fl_rd_row_hist_is(const struct fl_rd_row *row, unsigned long i)
+{
+	char want[64];
+
+	/* as write.c names it */
+	snprintf(want, sizeof(want), "hist/cell-%04lu.csv", i);
+	return strcmp(fl_rd_row_field(row, FL_COL_HIST), want) == 0;
+}
+
 int fl_rd_scan_cells(struct fl_rd_run *r, const char *file, char *text,
 		     size_t len, int flags, int *torn_line, fl_rd_row_fn fn,
 		     void *ctx, char *err, size_t errlen)

@@ -313,3 +313,74 @@ int fl_rw_drop_staged(struct fl_run *run, char *err, size_t errlen)
 			    shown_in(run, "hist.visits", shown, sizeof(shown)),
 			    err, errlen) ? -1 : 0;
 }
+
+static const char *const folders[] = { "hist", "bins" };
+
+int fl_rw_check_folders(struct fl_run *run, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(folders) / sizeof(*folders); i++) {
+		int fd = fl_open_folder(run->fd, folders[i], run->tmp, err,
+					errlen);
+
+		if (fd < 0 && errno != ENOENT)
+			return -1;
+		if (fd >= 0)
+			close(fd);
+	}
+	return 0;
+}
+
+int fl_rw_make_folders(struct fl_run *run, char *err, size_t errlen)
+{
+	char shown[PATH_MAX + 32];
+
+	for (size_t i = 0; i < sizeof(folders) / sizeof(*folders); i++) {
+		int fd = fl_folder_at(run->fd, folders[i],
+				      shown_in(run, folders[i], shown,
+					       sizeof(shown)), err, errlen);
+
+		if (fd < 0)
+			return -1;
+		close(fd);
+	}
+	return 0;
+}
+
+/* folder/cell-<i>.csv of the run read as a histogram; 0, or -1 with err
+ * and errno (ENOENT: no such file or folder) */
+static int load_cell_hist(struct fl_run *run, const char *folder,
+			  unsigned long i, char *err, size_t errlen)
+{
+	static struct fl_hist h;
+	char name[96], shown[PATH_MAX + 96];
+
+	snprintf(name, sizeof(name), "%s/cell-%04lu.csv", folder, i);
+	return fl_hist_load_at(run->fd, name, shown_in(run, name, shown,
+							sizeof(shown)),
+			       &h, err, errlen);
+}
+
+int fl_rw_visit_hist(struct fl_run *run, unsigned long k, char *err,
+		     size_t errlen)
+{
+	if (load_cell_hist(run, "hist", k, err, errlen) == 0)
+		return 0;
+	return errno == ENOENT ? 1 : -1;
+}
+
+int fl_rw_cell_hist(struct fl_run *run, unsigned long c, char *err,
+		    size_t errlen)
+{
+	return load_cell_hist(run, fl_exists_at(run->fd, "hist.final") ?
+			      "hist.final" : "hist", c, err, errlen);
+}
+
+int fl_rw_append_rows(struct fl_run *run, char *err, size_t errlen)
+{
+	char shown[PATH_MAX + 32];
+
+	run->cells = fl_append_at(run->fd, "cells.csv",
+				  shown_in(run, "cells.csv", shown,
+					   sizeof(shown)), err, errlen);
+	return run->cells ? 0 : -1;
+}

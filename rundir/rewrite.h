@@ -66,4 +66,23 @@ int fl_rw_swap_hist(struct fl_run *run, char *err, size_t errlen);
  * hist.visits/) removed. 0, or -1 with err. */
 int fl_rw_drop_staged(struct fl_run *run, char *err, size_t errlen);
 
+/* hist/ and bins/ are the run's own folders, never links out of it:
+ * one that is not is refused (-1 with err); a missing one is fine here
+ * and made by fl_rw_make_folders() once the rows have been read. */
+int fl_rw_check_folders(struct fl_run *run, char *err, size_t errlen);
+int fl_rw_make_folders(struct fl_run *run, char *err, size_t errlen);
+
+/* Visit k's histogram in visit layout (hist/cell-<k>.csv): 0 when it
+ * reads, 1 when there is none, -1 with err when it does not read. */
+int fl_rw_visit_hist(struct fl_run *run, unsigned long k, char *err,
+		     size_t errlen);
+/* Cell c's merged histogram in cell layout, from hist.final/ while the
+ * swap is not made, else hist/: 0 when it reads, -1 with err. */
+int fl_rw_cell_hist(struct fl_run *run, unsigned long c, char *err,
+		    size_t errlen);
+
+/* run->cells: cells.csv, which this resume has just rewritten, opened to
+ * append the rows of the visits it runs. 0, or -1 with err. */
+int fl_rw_append_rows(struct fl_run *run, char *err, size_t errlen);
+
 #endif

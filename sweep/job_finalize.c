@@ -51,7 +51,7 @@ int fl_matrix_job_finalize(struct fl_matrix_job *j, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	rc = matrix_job_check_cells(j, "hist", &jr, err, errlen);
+	rc = matrix_job_check_cells(j, &jr, err, errlen);
 	matrix_job_rows_free(&jr);
 	return rc;
 }

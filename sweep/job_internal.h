@@ -54,10 +54,10 @@ void matrix_job_rows_free(struct job_rows *jr);
 int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 			   int *torn_line, char *err, size_t errlen);
 /* Cell layout: one row for every visit planned, each its cell's, and
- * every cell's histogram in the folder hist_dir; j->by_status counted.
- * 0, or -1 with err. */
-int matrix_job_check_cells(struct fl_matrix_job *j, const char *hist_dir,
-			   struct job_rows *jr, char *err, size_t errlen);
+ * every cell's merged histogram; j->by_status counted. 0, or -1 with
+ * err. */
+int matrix_job_check_cells(struct fl_matrix_job *j, struct job_rows *jr,
+			   char *err, size_t errlen);
 /* The rows found into the tracks and j->done, visit by visit. */
 void matrix_job_take_rows(struct fl_matrix_job *j,
 			  const struct job_rows *jr);

@@ -26,7 +26,6 @@
 #include "rundir/meta.h"
 #include "rundir/regular.h"
 #include "rundir/rewrite.h"
-#include "rundir/write_at.h"
 #include "sweep/job_internal.h"
 
 /* matrix.json is written by futexlab; a larger one is not its */
@@ -151,42 +150,6 @@ static int same_matrix(struct fl_matrix_job *j, const char *file, char *err,
 	return 0;
 }
 
-/* hist/ and bins/ are folders of the run, never links out of it; a
- * missing one is made once the rows have been read. */
-static int check_folders(struct fl_matrix_job *j, char *err, size_t errlen)
-{
-	static const char *const names[] = { "hist", "bins" };
-
-	for (size_t i = 0; i < 2; i++) {
-		int fd;
-
-		fd = fl_open_folder(j->run.fd, names[i], j->run.tmp, err,
-				    errlen);
-		if (fd < 0 && errno != ENOENT)
-			return -1;
-		if (fd >= 0)
-			close(fd);
-	}
-	return 0;
-}
-
-static int make_folders(struct fl_matrix_job *j, char *err, size_t errlen)
-{
-	static const char *const names[] = { "hist", "bins" };
-	char shown[PATH_MAX + 32];
-
-	for (size_t i = 0; i < 2; i++) {
-		int fd;
-
-		snprintf(shown, sizeof(shown), "%s/%s", j->run.tmp, names[i]);
-		fd = fl_folder_at(j->run.fd, names[i], shown, err, errlen);
-		if (fd < 0)
-			return -1;
-		close(fd);
-	}
-	return 0;
-}
-
 /* Rows in visit layout kept: what the run did before it was killed. */
 static int keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 		       char *err, size_t errlen)
@@ -195,7 +158,7 @@ static int keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 
 	if (matrix_job_keep_visits(j, jr, &torn, err, errlen) ||
 	    fl_rw_drop_staged(&j->run, err, errlen) ||
-	    make_folders(j, err, errlen))
+	    fl_rw_make_folders(&j->run, err, errlen))
 		return -1;
 	matrix_job_take_rows(j, jr);
 	if (torn)
@@ -212,21 +175,18 @@ static int keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 /*
  * The rows already in cell order (a kill after the finalizing's commit)
  * and complete: every visit is done, only the histograms' swap is left.
- * The merged histograms are in hist.final/ until that swap is made.
  */
 static int took_cell_layout(struct fl_matrix_job *j, char *err,
 			    size_t errlen)
 {
 	struct job_rows jr;
-	const char *hists = fl_exists_at(j->run.fd, "hist.final") ?
-			    "hist.final" : "hist";
 	int rc;
 
 	if (matrix_job_rows_init(&jr, j->m.nvisits)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	rc = matrix_job_check_cells(j, hists, &jr, err, errlen);
+	rc = matrix_job_check_cells(j, &jr, err, errlen);
 	if (!rc) {
 		matrix_job_take_rows(j, &jr);
 		j->cell_layout = 1;
@@ -242,7 +202,7 @@ static int recover_rows(struct fl_matrix_job *j, char *err, size_t errlen)
 	char cell_err[1024];
 	int rc;
 
-	if (check_folders(j, err, errlen))
+	if (fl_rw_check_folders(&j->run, err, errlen))
 		return -1;
 	if (matrix_job_rows_init(&jr, j->m.nvisits)) {
 		snprintf(err, errlen, "out of memory");
@@ -258,12 +218,7 @@ static int recover_rows(struct fl_matrix_job *j, char *err, size_t errlen)
 	matrix_job_rows_free(&jr);
 	if (rc || j->cell_layout)
 		return rc;
-	char shown[PATH_MAX + 32];
-
-	snprintf(shown, sizeof(shown), "%s/cells.csv", j->run.tmp);
-	j->run.cells = fl_append_at(j->run.fd, "cells.csv", shown, err,
-				    errlen);
-	return j->run.cells ? 0 : -1;
+	return fl_rw_append_rows(&j->run, err, errlen);
 }
 
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,

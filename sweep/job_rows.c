@@ -11,13 +11,9 @@
  */
 #include "sweep/job.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "rundir/hist_file.h"
-#include "rundir/regular.h"
 #include "rundir/rewrite.h"
 #include "sweep/job_internal.h"
 
@@ -95,7 +91,6 @@ static void note_row(struct fl_matrix_job *j, struct job_rows *jr,
 struct visit_scan {
 	struct fl_matrix_job *j;
 	struct job_rows *jr;
-	int hist_fd;			/* hist/, -1: there is none */
 };
 
 /* keep(): the row of visit k, kept when its histogram reads */
@@ -103,11 +98,11 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 		      size_t errlen)
 {
 	static struct fl_cell cell;
-	static struct fl_hist h;
 	struct visit_scan *vs = ctx;
 	struct fl_matrix_job *j = vs->j;
 	unsigned long k = row->cell;
-	char want[64], why[1024], name[64], shown[PATH_MAX + 64];
+	char why[1024];
+	int rc;
 
 	if (k >= j->m.nvisits) {
 		snprintf(err, errlen, "%s:%d: a row of visit %lu, but the run "
@@ -117,8 +112,7 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 	}
 	if (fl_matrix_visit_cell(&j->m, k, &cell, NULL, err, errlen))
 		return -1;
-	snprintf(want, sizeof(want), "hist/cell-%04lu.csv", k);
-	if (row->rep != 0 || strcmp(fl_rd_row_field(row, FL_COL_HIST), want)) {
+	if (row->rep != 0 || !fl_rd_row_hist_is(row, k)) {
 		vs->jr->not_visits = 1;
 		snprintf(err, errlen, "%s:%d: a row of cell %lu repetition %u "
 			 "(%s): not a visit's row", row->file, row->line, k,
@@ -131,13 +125,10 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 			 "new run", row->file, row->line, k, why);
 		return -1;
 	}
-	snprintf(name, sizeof(name), "cell-%04lu.csv", k);
-	snprintf(shown, sizeof(shown), "%s/hist/%s", j->run.tmp, name);
-	errno = ENOENT;
-	if (vs->hist_fd < 0 ||
-	    fl_hist_load_at(vs->hist_fd, name, shown, &h, err, errlen)) {
-		if (errno != ENOENT)
-			return -1;
+	rc = fl_rw_visit_hist(&j->run, k, err, errlen);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
 		vs->jr->dropped++;	/* killed before its histogram */
 		return 0;
 	}
@@ -148,18 +139,10 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 			   int *torn_line, char *err, size_t errlen)
 {
-	struct visit_scan vs = { j, jr, -1 };
-	int rc;
+	struct visit_scan vs = { j, jr };
 
-	vs.hist_fd = fl_open_folder(j->run.fd, "hist", j->run.tmp, err,
-				    errlen);
-	if (vs.hist_fd < 0 && errno != ENOENT)
-		return -1;
-	rc = fl_rw_keep_rows(&j->run, FL_RD_TORN_OK, torn_line, keep_visit,
-			     &vs, err, errlen);
-	if (vs.hist_fd >= 0)
-		close(vs.hist_fd);
-	return rc;
+	return fl_rw_keep_rows(&j->run, FL_RD_TORN_OK, torn_line, keep_visit,
+			       &vs, err, errlen);
 }
 
 /* -------------------------------------------------------- cell layout */
@@ -180,7 +163,7 @@ static int cell_row(void *ctx, const struct fl_rd_row *row, char *err,
 	struct cell_scan *cs = ctx;
 	struct fl_matrix_job *j = cs->j;
 	unsigned long c = row->cell, k;
-	char want[64], why[1024];
+	char why[1024];
 
 	if (c >= j->m.ncells || row->rep >= cs->nvis[c]) {
 		snprintf(err, errlen, "%s:%d: cell %lu repetition %u is not one "
@@ -189,10 +172,9 @@ static int cell_row(void *ctx, const struct fl_rd_row *row, char *err,
 	}
 	if (fl_matrix_cell(&j->m, c, &cell, NULL, err, errlen))
 		return -1;
-	snprintf(want, sizeof(want), "hist/cell-%04lu.csv", c);
-	if (strcmp(fl_rd_row_field(row, FL_COL_HIST), want)) {
-		snprintf(err, errlen, "%s:%d: cell %lu's histogram is not %s",
-			 row->file, row->line, c, want);
+	if (!fl_rd_row_hist_is(row, c)) {
+		snprintf(err, errlen, "%s:%d: cell %lu's histogram is not its "
+			 "own", row->file, row->line, c);
 		return -1;
 	}
 	if (row_is_cell(row, &cell, why, sizeof(why))) {
@@ -208,31 +190,8 @@ static int cell_row(void *ctx, const struct fl_rd_row *row, char *err,
 	return 0;
 }
 
-/* Every cell that has visits has its merged histogram in hist_dir. */
-static int cell_hists(struct fl_matrix_job *j, const char *hist_dir,
-		      const struct cell_scan *cs, char *err, size_t errlen)
-{
-	static struct fl_hist h;
-	char name[64], shown[PATH_MAX + 64];
-	int fd, rc = 0;
-
-	fd = fl_open_folder(j->run.fd, hist_dir, j->run.tmp, err, errlen);
-	if (fd < 0)
-		return -1;
-	for (unsigned long c = 0; c < j->m.ncells && !rc; c++) {
-		if (!cs->nvis[c])
-			continue;
-		snprintf(name, sizeof(name), "cell-%04lu.csv", c);
-		snprintf(shown, sizeof(shown), "%s/%s/%s", j->run.tmp,
-			 hist_dir, name);
-		rc = fl_hist_load_at(fd, name, shown, &h, err, errlen);
-	}
-	close(fd);
-	return rc;
-}
-
-int matrix_job_check_cells(struct fl_matrix_job *j, const char *hist_dir,
-			   struct job_rows *jr, char *err, size_t errlen)
+int matrix_job_check_cells(struct fl_matrix_job *j, struct job_rows *jr,
+			   char *err, size_t errlen)
 {
 	unsigned long nc = j->m.ncells, nv = j->m.nvisits;
 	struct cell_scan cs = {
@@ -263,8 +222,9 @@ int matrix_job_check_cells(struct fl_matrix_job *j, const char *hist_dir,
 			 jr->nrows, nv);
 		goto out;
 	}
-	if (cell_hists(j, hist_dir, &cs, err, errlen))
-		goto out;
+	for (unsigned long c = 0; c < nc; c++)
+		if (cs.nvis[c] && fl_rw_cell_hist(&j->run, c, err, errlen))
+			goto out;
 	memset(j->by_status, 0, sizeof(j->by_status));
 	for (unsigned long c = 0; c < nc; c++)
 		if (cs.worst[c] >= 0)
