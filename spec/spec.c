@@ -92,6 +92,13 @@ int fl_spec_cell(const struct fl_spec *s, unsigned long i,
 	cell->ncpus_online = online > 0 ? (unsigned int)online : 1;
 	unsigned int n = fl_cell_nthreads(cell);
 
+	if (n > FL_MAX_THREADS && n > cell->threads) {
+		/* the count asked may be within bounds: say what adds to it */
+		snprintf(err, errlen, "%u threads, and %s runs %u of its own "
+			 "besides: %u in all, at most %u", cell->threads,
+			 w->name, n - cell->threads, n, FL_MAX_THREADS);
+		return -1;
+	}
 	if (n > FL_MAX_THREADS) {
 		snprintf(err, errlen, "%u threads: at most %u", n,
 			 FL_MAX_THREADS);

@@ -3,7 +3,8 @@
  * Reading a matrix file's lines for libinih: every key = value with its
  * line number, every [section] line (even one with no keys), and the
  * problem on the earliest line (a line too long, a NUL byte, a value
- * too long, too many sections).
+ * too long, too many sections). Lines longer than libinih's own buffer
+ * are shortened for it without changing what they say (shorten()).
  */
 #include "sweep/matrix.h"
 
@@ -40,28 +41,82 @@ static void note_section(struct parse *ps, const char *line)
 	s->line = ps->line;
 }
 
+/* What inih hands the handler as the value of a long key line. */
+static const char long_marker[] = "\001";
+
+/* inih's inline comment: a ';' after a blank (ini.h's defaults) */
+static size_t before_comment(const char *s)
+{
+	for (size_t i = 1; s[i]; i++)
+		if (s[i] == ';' && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+			return i;
+	return strlen(s);
+}
+
+/*
+ * A line longer than libinih's buffer (Debian builds it with 200 bytes,
+ * which cut thread lists with a comment after them): a comment line is
+ * handed on empty, a [section] line up to its ']', a key line as its key
+ * and a marker, its value (inline comment and blanks removed, as inih
+ * would) kept in ps for the handler. What is handed on fits.
+ */
+static void shorten(struct parse *ps, char *line, char *out, int num)
+{
+	char *p = line + strspn(line, " \t");
+	size_t eq = strcspn(p, "=:"), n;
+
+	if (*p == ';' || *p == '#' || *p == '\0') {
+		snprintf(out, (size_t)num, "\n");
+		return;
+	}
+	if (*p == '[') {
+		/* a name too long is note_section()'s to say */
+		n = strcspn(p, "]") + 1;
+		if (n > (size_t)num - 2)
+			n = (size_t)num - 2;
+		snprintf(out, (size_t)num, "%.*s\n", (int)n, p);
+		return;
+	}
+	if (!p[eq] || eq > 63 || before_comment(p) < eq) {
+		/* no key = value, or a key no option has: inih says so */
+		snprintf(out, (size_t)num, "%.*s\n", num - 2, line);
+		return;
+	}
+	char *v = p + eq + 1;
+
+	v[before_comment(v)] = '\0';
+	trimmed(v, ps->long_value, sizeof(ps->long_value));
+	ps->long_line = ps->line;
+	snprintf(out, (size_t)num, "%.*s %s\n", (int)(eq + 1), p,
+		 long_marker);
+}
+
 /* ini_reader over the file's bytes: one line per call, counted. */
 char *matrix_ini_reader(char *str, int num, void *stream)
 {
 	struct parse *ps = stream;
+	static char full[FL_MATRIX_MAX_LINE + 2];
 
 	if (ps->p >= ps->end)
 		return NULL;
 	const char *nl = memchr(ps->p, '\n', (size_t)(ps->end - ps->p));
-	size_t full = nl ? (size_t)(nl - ps->p) + 1 : (size_t)(ps->end - ps->p);
-	size_t n = full;
+	size_t n = nl ? (size_t)(nl - ps->p) + 1 : (size_t)(ps->end - ps->p);
 
 	ps->line++;
-	if (n > (size_t)num - 1) {
-		problem(ps, ps->line, "line longer than %d characters",
-			num - 2);
-		n = (size_t)num - 1;
+	if (n > FL_MATRIX_MAX_LINE + 1) {
+		problem(ps, ps->line, "line longer than %d characters, the most "
+			"a matrix file's line may have", FL_MATRIX_MAX_LINE);
+		n = FL_MATRIX_MAX_LINE + 1;
 	}
-	memcpy(str, ps->p, n);
-	str[n] = '\0';
-	if (memchr(str, '\0', n))
+	memcpy(full, ps->p, n);
+	full[n] = '\0';
+	if (memchr(full, '\0', n))
 		problem(ps, ps->line, "NUL byte in the file");
-	ps->p += full;
+	ps->p += nl ? (size_t)(nl - ps->p) + 1 : (size_t)(ps->end - ps->p);
+	if (n > (size_t)num - 1)
+		shorten(ps, full, str, num);
+	else
+		memcpy(str, full, n + 1);
 	note_section(ps, str);
 	return str;
 }
@@ -86,9 +141,12 @@ int matrix_ini_handler(void *user, const char *section, const char *name,
 	memset(e, 0, sizeof(*e));
 	snprintf(e->section, sizeof(e->section), "%s", section);
 	snprintf(e->key, sizeof(e->key), "%s", name);
+	if (ps->long_line == ps->line && strcmp(value, long_marker) == 0)
+		value = ps->long_value;
 	if (strlen(value) >= sizeof(e->value))
-		problem(ps, ps->line, "%s: value longer than %zu characters",
-			name, sizeof(e->value) - 1);
+		problem(ps, ps->line, "%s: value longer than %d characters, "
+			"the most a matrix file's value may have", name,
+			FL_MATRIX_MAX_VALUE);
 	snprintf(e->value, sizeof(e->value), "%s", value);
 	e->line = ps->line;
 	return 1;

@@ -28,6 +28,11 @@ struct parse {
 	struct section sections[MAX_SECTIONS];
 	unsigned int nsections;
 	int err_line;		/* the earliest problem so far (0: none) */
+	int not_key_line;	/* the first line inih could not parse */
+	/* a key line longer than libinih's line buffer: its value, split
+	 * off by the reader, stands in for the marker inih hands on */
+	int long_line;
+	char long_value[FL_MATRIX_MAX_LINE];
 	char *err;
 	size_t errlen;
 };

@@ -43,11 +43,16 @@
 #include "spec/spec.h"
 
 #define FL_MATRIX_MAX_EXPS 64
+/* The longest line a matrix file may have (a comment after a long list
+ * included), and the longest value of a key; both named in their
+ * errors. */
+#define FL_MATRIX_MAX_LINE 4096
+#define FL_MATRIX_MAX_VALUE 255
 
 struct fl_matrix_entry {		/* one key = value line, as written */
 	char section[80];
 	char key[64];
-	char value[256];
+	char value[FL_MATRIX_MAX_VALUE + 1];
 	int line;
 };
 

@@ -137,6 +137,19 @@ static void parse_defaults(struct parse *ps, const char *raw,
 	}
 }
 
+/* Is line in the section sec, between its header and the next one? */
+static int section_holds(const struct parse *ps, const struct section *sec,
+			 int line)
+{
+	if (line <= sec->line)
+		return 0;
+	for (unsigned int i = 0; i < ps->nsections; i++)
+		if (ps->sections[i].line > sec->line &&
+		    ps->sections[i].line <= line)
+			return 0;
+	return 1;
+}
+
 /* The workload an experiment names, or NULL (said, with the known ones). */
 static const struct fl_workload *
 experiment_workload(struct parse *ps, const struct section *sec,
@@ -147,8 +160,10 @@ experiment_workload(struct parse *ps, const struct section *sec,
 	size_t used = 0;
 
 	if (!we) {
-		problem(ps, sec->line, "[%s] has no 'workload =' key",
-			sec->raw);
+		/* "workload mutex" in it is that line's problem, not this */
+		if (!section_holds(ps, sec, ps->not_key_line))
+			problem(ps, sec->line, "[%s] has no 'workload =' key",
+				sec->raw);
 		return NULL;
 	}
 	w = fl_workload_find(we->value);
@@ -400,6 +415,25 @@ out:
 	free(v);
 }
 
+/* Line n (from 1) of text, blanks around it trimmed, cut to fit buf. */
+static const char *line_text(const char *text, int n, char *buf, size_t len)
+{
+	const char *p = text + (strncmp(text, "\xef\xbb\xbf", 3) ? 0 : 3);
+
+	for (int i = 1; i < n && p; i++)
+		if ((p = strchr(p, '\n')))
+			p++;
+	if (!p) {
+		buf[0] = '\0';
+		return buf;
+	}
+	char line[256];
+
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(p, "\r\n"), p);
+	trimmed(line, buf, len);
+	return buf;
+}
+
 int fl_matrix_parse(const char *name, const char *text, size_t len,
 		    struct fl_matrix *m, char *err, size_t errlen)
 {
@@ -431,9 +465,14 @@ int fl_matrix_parse(const char *name, const char *text, size_t len,
 	err[0] = '\0';
 	rc = ini_parse_stream(matrix_ini_reader, &ps,
 			      matrix_ini_handler, &ps);
-	if (rc > 0)
-		problem(&ps, rc, "not a 'key = value' line, a [section] or a "
-			"comment");
+	if (rc > 0) {
+		char text[64];
+
+		ps.not_key_line = rc;
+		problem(&ps, rc, "'%s' is not a 'key = value' line, a [section] "
+			"or a comment", line_text(m->text, rc, text,
+						  sizeof(text)));
+	}
 	else if (rc < 0)
 		problem(&ps, 1, "cannot parse (out of memory)");
 

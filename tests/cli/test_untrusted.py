@@ -341,6 +341,21 @@ CASES = [
     ("compare-twins-in-a", twin_run, ["compare", "TMP/twin", "RUN"]),
     ("compare-twins-in-b", twin_run, ["compare", "RUN", "TMP/twin"]),
     # and a matrix file that would make such a run is refused up front
+    # item 9, smaller: each message says what is wrong
+    ("matrix-workload-no-equals", lambda r, t: open(os.path.join(
+        t, "m.ini"), "w").write("[experiment a]\nworkload mutex\n"),
+     ["matrix", "TMP/m.ini", "--list"]),
+    ("run-wake-1024-threads", None, ["run", "wake", "--threads", "1024",
+                                     "--results", "TMP/results"]),
+    # a comment after a list made a line of more than 198 characters
+    ("matrix-long-line-accepted", lambda r, t: open(os.path.join(
+        t, "m.ini"), "w").write("[experiment a]\nworkload = mutex\n"
+                                "threads = 1, 2 ; " + "why " * 60 + "\n"),
+     ["matrix", "TMP/m.ini", "--list"]),
+    ("matrix-line-too-long", lambda r, t: open(os.path.join(
+        t, "m.ini"), "w").write("[experiment a]\nworkload = mutex\n; " +
+                                "x" * 5000 + "\n"),
+     ["matrix", "TMP/m.ini", "--list"]),
     ("matrix-twin-experiments", lambda r, t: open(os.path.join(
         t, "m.ini"), "w").write("[defaults]\nduration = 0.05\n"
                                 "[experiment a]\nworkload = mutex\n"

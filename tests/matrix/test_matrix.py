@@ -160,7 +160,8 @@ GOLDEN = [
      "1: 'reps' is outside any section: put it under [defaults] or an "
      "[experiment NAME]"),
     ("[experiment x]\nworkload = mutex\njust some words\n",
-     "3: not a 'key = value' line, a [section] or a comment"),
+     "3: 'just some words' is not a 'key = value' line, a [section] or "
+     "a comment"),
     ("[defaults]\nreps = 2\n",
      "2: no [experiment NAME] section: nothing to run"),
     ("[experiment a/b]\nworkload = mutex\n",
