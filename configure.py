@@ -120,7 +120,7 @@ SHIM_TEST_SOURCES = ["test_shim.c", "run_case.c", "cases_checks.c",
 # Fuzz targets: tests/fuzz/<name>.c, each linked with the libraries below
 # built again by clang with libFuzzer, AddressSanitizer and UBSan; seed
 # inputs in tests/fuzz/<name>/seeds, crashes found in .../regressions.
-FUZZ_TARGETS = ["fuzz_rundir", "fuzz_matrix", "fuzz_options"]
+FUZZ_TARGETS = ["fuzz_rundir", "fuzz_matrix", "fuzz_options", "fuzz_resume"]
 # what the targets reach: the readers and parsers, and what they call
 FUZZ_LIBRARIES = {
     "spec": LIBRARIES["spec"],

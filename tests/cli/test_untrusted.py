@@ -6,14 +6,21 @@
 One tiny real run is made, then each case copies it into a fresh
 temporary tree, spoils it (a backquoted command in meta.json or in the
 directory's name, a workload named ../../X, a symbolic link under a
-plot's name, a FIFO under a file's name, NaN or wrapped numbers, a closed
-pipe, SIGHUP, a full file system: a 64 KiB tmpfs, when it can be
+plot's name, a FIFO under a file's name, NaN or wrapped numbers in any
+column, a torn last line, bad bins files, two cells of one setup, a
+closed pipe, SIGHUP, a full file system: a 64 KiB tmpfs, when it can be
 mounted) and runs one command under a 10 s timeout. Each must end
 with the status and the first stderr line in tests/cli/untrusted.golden
 (`NAME: STATUS: LINE`, the tree's path written @TMP@), run no command (no
 CANARY file appears anywhere in the tree), and create nothing outside
-RUN/plots/. --update rewrites the golden file from what the binary does
-now (review the diff). Ends with `untrusted: N passed, N failed`.
+RUN/plots/. A tiny matrix run is turned back into a partial directory
+(partials.py) and each RESUME_CASES case spoils a copy and resumes it:
+nothing outside the directory may change, nothing but it be renamed, to
+its own name, and a resume that succeeds must leave a whole run
+(@PARTIAL@ in the golden line). A matrix killed while a visit runs is
+resumed at once (orphan-resume). --update rewrites the golden file from
+what the binary does now (review the diff). Ends with `untrusted: N
+passed, N failed`.
 """
 
 import argparse
