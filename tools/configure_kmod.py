@@ -76,6 +76,10 @@ KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_unmount.c", "kmodtest_boost_end.c",
                     "kmodtest_tid_rights.c"]
 
+# Guest programs linked dynamically, each from one file of tests/guest/:
+# what a static binary cannot show (shared libraries glibc loads itself)
+GUEST_DYNAMIC_PROGRAMS = ["pthread_exit_cancel"]
+
 # The long fuzzer run (ninja vm-fuzz-long): operations issued per design
 # (a killed worker loses the one it was in: above 10^5 completed).
 FUZZ_LONG_OPS = 120000
@@ -161,6 +165,8 @@ def emit(n, ctx):
     n.rule("kmod_vm", "$command", description="$desc", pool="console")
     n.rule("kmod_guest_cc", "${cc} %s -o $out $in" % " ".join(GUEST_CFLAGS),
            description="CC $out")
+    n.rule("guest_cc_dynamic", "${cc} %s -o $out $in" % " ".join(
+        f for f in GUEST_CFLAGS if f != "-static"), description="CC $out")
 
     ko = ctx.built("kmod/futexlab.ko")
     n.build(ko, "kmod_build", [ctx.src(s) for s in _kmod_sources()],
@@ -179,7 +185,11 @@ def emit(n, ctx):
         "command": "python3 %s --builddir $builddir --fetch-only" % runner,
         "desc": "VM-KERNEL"})
 
-    guest_inputs = [kmodtest, ctx.src("tests/guest/run-all.sh")]
+    dynamic = [n.build(ctx.built("tests/guest/" + p), "guest_cc_dynamic",
+                       [ctx.src("tests/guest/%s.c" % p)])[0]
+               for p in GUEST_DYNAMIC_PROGRAMS]
+
+    guest_inputs = [kmodtest, ctx.src("tests/guest/run-all.sh")] + dynamic
     guest_inputs += list(ctx.test_binaries or [])
     if ctx.futexlab_binary:
         guest_inputs.append(ctx.futexlab_binary)

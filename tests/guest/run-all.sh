@@ -179,6 +179,22 @@ if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' /tmp/shim.out; then
 	bad shim "tests/guest/shim.sh exited $rc without a FAIL line"
 fi
 
+# a dynamically linked program that exits and cancels threads: glibc
+# dlopens libgcc_s.so.1 then, which vm/run must have put in the guest
+P=$B/tests/guest/pthread_exit_cancel
+if [ ! -x "$P" ]; then
+	bad pthread-exit-cancel "$P is not in the guest"
+else
+	"$P" > /tmp/pthread.out 2>&1
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q '^PASS' /tmp/pthread.out; then
+		ok pthread-exit-cancel
+	else
+		cat /tmp/pthread.out
+		bad pthread-exit-cancel "exit status $rc"
+	fi
+fi
+
 # after all of it the kernel log holds no BUG, WARNING, Oops or busy inode
 if dmesg | grep -E 'BUG|WARNING|Oops|Call Trace|general protection|corruption|Busy inodes' > /tmp/dmesg.bad; then
 	cat /tmp/dmesg.bad

@@ -11,6 +11,8 @@ with panic_on_warn=1 and a console loglevel that shows KERN_WARNING
 neither. The trees here are made up (no kernel is built or booted), so
 this runs in CI in well under a second. $FUTEXLAB_VM_KERNEL stands for
 --kernel (so `FUTEXLAB_VM_KERNEL=TREE ninja matrix-vm` boots TREE).
+And the guest's initramfs carries libgcc_s.so.1 beside libc, which glibc
+loads itself when a thread exits or is cancelled.
 
   tests/vm/test_kernel_tree.py --builddir build
 """
@@ -125,6 +127,21 @@ def command_line_case(name, options, want_debug):
     check(name, problems)
 
 
+def guest_libs_case():
+    """The initramfs carries libgcc_s.so.1 for a dynamic program: glibc
+    dlopens it when a thread exits or is cancelled, and ldd does not list
+    it (tests/guest/pthread_exit_cancel.c runs that in the guest)."""
+    libs = load_vm_run().guest_libs([sys.executable])
+    problems = []
+    if not any(os.path.basename(l).startswith("libc.so") for l in libs):
+        problems.append("%s links no libc here: %r" % (sys.executable,
+                                                        sorted(libs)))
+    gcc_s = [l for l in libs if os.path.basename(l) == "libgcc_s.so.1"]
+    if not gcc_s or not all(os.path.exists(l) for l in gcc_s):
+        problems.append("no libgcc_s.so.1 among %r" % sorted(libs))
+    check("the guest gets libgcc_s.so.1 beside libc", problems)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--builddir", default="build")
@@ -150,6 +167,7 @@ def main():
                       "console", dict(full, PROVE_LOCKING="y"), True)
     command_line_case("a lab tree: the command line unchanged", full,
                       False)
+    guest_libs_case()
     print("vm-kernel-tree: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
