@@ -278,8 +278,17 @@ static int hist_name_ok(const char *s)
 	return d >= 1 && d <= 9 && strcmp(s + 10 + d, ".csv") == 0;
 }
 
+/* in order of how bad, as measure/cell.h's enum fl_status */
 static const char *const statuses[] = { "ok", "failed", "skipped",
 					"aborted" };
+
+int fl_col_status_rank(const char *s)
+{
+	for (size_t i = 0; i < sizeof(statuses) / sizeof(*statuses); i++)
+		if (strcmp(s, statuses[i]) == 0)
+			return (int)i;
+	return -1;
+}
 
 int fl_col_check(enum fl_col c, const char *s, int ok, char *why,
 		 size_t len)
@@ -331,10 +340,8 @@ int fl_col_check(enum fl_col c, const char *s, int ok, char *why,
 			 FL_RD_MAX_REPS - 1);
 		return -1;
 	case K_STATUS:
-		for (size_t i = 0; i < sizeof(statuses) / sizeof(*statuses);
-		     i++)
-			if (strcmp(s, statuses[i]) == 0)
-				return 0;
+		if (fl_col_status_rank(s) >= 0)
+			return 0;
 		snprintf(why, len, "is not ok, failed, skipped or aborted");
 		return -1;
 	case K_TEXT:

@@ -46,6 +46,10 @@ int fl_col_find(const char *name);
 int fl_col_check(enum fl_col c, const char *value, int ok, char *why,
 		 size_t len);
 
+/* A status's rank, in order of how bad: ok 0, failed 1, skipped 2,
+ * aborted 3 (measure/cell.h's enum fl_status); -1 for no status. */
+int fl_col_status_rank(const char *s);
+
 /* A finite decimal number >= 0 of the text's first len characters:
  * digits, an optional fraction and exponent; no sign, hex, inf or nan.
  * 0 with *v, or -1. */

@@ -50,17 +50,6 @@ struct row {
 	size_t errlen;
 };
 
-static const char *const status_order[] = { "ok", "failed", "skipped",
-					    "aborted" };
-
-static int status_rank(const char *s)
-{
-	for (int i = 0; i < 4; i++)
-		if (strcmp(s, status_order[i]) == 0)
-			return i;
-	return -1;
-}
-
 static const char *field(const struct row *w, enum fl_col c)
 {
 	return w->col[c] < 0 ? "" : w->f[w->col[c]];
@@ -253,7 +242,7 @@ static int add_row(struct cells_parse *p, struct row *w)
 	/* what a repetition's bins must add up to (read_bins.c) */
 	c->rep_ops[rep] = w->col[FL_COL_OPS] < 0 ? UINT64_MAX :
 			  strtoull(field(w, FL_COL_OPS), NULL, 10);
-	if (status_rank(field(w, FL_COL_STATUS)) > status_rank(c->status)) {
+	if (fl_col_status_rank(field(w, FL_COL_STATUS)) > fl_col_status_rank(c->status)) {
 		snprintf(c->status, sizeof(c->status), "%s",
 			 field(w, FL_COL_STATUS));
 		snprintf(c->reason, sizeof(c->reason), "%s",

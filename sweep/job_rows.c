@@ -38,14 +38,6 @@ void matrix_job_rows_free(struct job_rows *jr)
 	jr->primary = NULL;
 }
 
-static int status_of(const char *s)
-{
-	for (int st = FL_STATUS_OK; st <= FL_STATUS_ABORTED; st++)
-		if (strcmp(s, fl_status_name((enum fl_status)st)) == 0)
-			return st;
-	return -1;		/* checked by the reader: not reached */
-}
-
 /* Is the row the cell c? "" with 0, or what it is instead in why. */
 static int row_is_cell(const struct fl_rd_row *row, const struct fl_cell *c,
 		       char *why, size_t len)
@@ -79,8 +71,9 @@ static void note_row(struct fl_matrix_job *j, struct job_rows *jr,
 {
 	int latency = j->tracks[j->m.visits[k].cell].latency_primary;
 
-	jr->status[k] = (signed char)status_of(fl_rd_row_field(row,
-							       FL_COL_STATUS));
+	/* checked by the reader: a rank, which is the enum fl_status */
+	jr->status[k] = (signed char)fl_col_status_rank(
+		fl_rd_row_field(row, FL_COL_STATUS));
 	jr->primary[k] = strtod(fl_rd_row_field(row, latency ? FL_COL_P50 :
 						FL_COL_OPS_PER_SEC), NULL);
 	jr->nrows++;

@@ -39,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # partials.py leaves no __pycache__
 import partials as pt  # noqa: E402
+from test_cli import children  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GOLDEN = os.path.join(HERE, "untrusted.golden")
 TIMEOUT = 10
@@ -264,44 +265,34 @@ CASES = [
     # every column is checked, not only the figures the plots draw
     # (issue 26, item 6): numbers are decimal, whole where the writer
     # writes whole numbers, and bounded
-] + [("busy-end-%s" % tag, lambda r, t, v=value: edit_cells(
-    r, set_field("busy_loops_per_us_end", v)), ["plot", "RUN"])
-     for tag, value in (("nan", "nan"), ("inf", "inf"), ("negative", "-1"),
-                        ("abc", "abc"), ("empty", ""),
-                        ("2to64", str(2 ** 64)), ("1e300", "1e300"))] + [
-    ("busy-end-1e300-compare", lambda r, t: edit_cells(
-        r, set_field("busy_loops_per_us_end", "1e300")),
-     ["compare", "RUN", "RUN"]),
-    ("busy-start-huge", lambda r, t: edit_cells(
-        r, set_field("busy_loops_per_us_start", "99999999")),
-     ["report", "RUN"]),
-    ("busy-used-abc", lambda r, t: edit_cells(
-        r, set_field("busy_loops_per_us_used", "abc")), ["plot", "RUN"]),
-    ("idle-wake-short-nan", lambda r, t: edit_cells(
-        r, set_field("idle_wake_short_ns", "nan")), ["report", "RUN"]),
-    ("idle-wake-long-negative", lambda r, t: edit_cells(
-        r, set_field("idle_wake_long_ns", "-1")), ["compare", "RUN", "RUN"]),
-    ("bin-ns-nan", lambda r, t: edit_cells(
-        r, set_field("bin_ns", "nan")), ["plot", "RUN"]),
-    ("bin-ns-zero", lambda r, t: edit_cells(
-        r, set_field("bin_ns", "0")), ["plot", "RUN"]),
-    ("bin-ns-negative", lambda r, t: edit_cells(
-        r, set_field("bin_ns", "-1e9")), ["plot", "RUN"]),
-    ("sample-every-zero", lambda r, t: edit_cells(
-        r, set_field("sample_every", "0")), ["report", "RUN"]),
-    ("hash-slots-negative", lambda r, t: edit_cells(
-        r, set_field("futex_hash_slots", "-5")), ["plot", "RUN"]),
-    ("hash-slots-1e20", lambda r, t: edit_cells(
-        r, set_field("futex_hash_slots", "1e20")), ["plot", "RUN"]),
-    ("hash-slots-command", lambda r, t: edit_cells(
-        r, set_field("futex_hash_slots", "x;rm -rf")), ["plot", "RUN"]),
-    ("ops-hex", lambda r, t: edit_cells(
-        r, set_field("ops_per_sec", "0x10")), ["plot", "RUN"]),
+] + [(name, lambda r, t, c=column, v=value: edit_cells(
+    r, set_field(c, v)), [command, "RUN"] + ["RUN"] * (command == "compare"))
+     for name, column, value, command in (
+    ("busy-end-nan", "busy_loops_per_us_end", "nan", "plot"),
+    ("busy-end-inf", "busy_loops_per_us_end", "inf", "plot"),
+    ("busy-end-negative", "busy_loops_per_us_end", "-1", "plot"),
+    ("busy-end-abc", "busy_loops_per_us_end", "abc", "plot"),
+    ("busy-end-empty", "busy_loops_per_us_end", "", "plot"),
+    ("busy-end-2to64", "busy_loops_per_us_end", str(2 ** 64), "plot"),
+    ("busy-end-1e300", "busy_loops_per_us_end", "1e300", "plot"),
+    ("busy-end-1e300-compare", "busy_loops_per_us_end", "1e300",
+     "compare"),
+    ("busy-start-huge", "busy_loops_per_us_start", "99999999", "report"),
+    ("busy-used-abc", "busy_loops_per_us_used", "abc", "plot"),
+    ("idle-wake-short-nan", "idle_wake_short_ns", "nan", "report"),
+    ("idle-wake-long-negative", "idle_wake_long_ns", "-1", "compare"),
+    ("bin-ns-nan", "bin_ns", "nan", "plot"),
+    ("bin-ns-zero", "bin_ns", "0", "plot"),
+    ("bin-ns-negative", "bin_ns", "-1e9", "plot"),
+    ("sample-every-zero", "sample_every", "0", "report"),
+    ("hash-slots-negative", "futex_hash_slots", "-5", "plot"),
+    ("hash-slots-1e20", "futex_hash_slots", "1e20", "plot"),
+    ("hash-slots-command", "futex_hash_slots", "x;rm -rf", "plot"),
+    ("ops-hex", "ops_per_sec", "0x10", "plot"),
+    ("cpus-command", "cpus", "`touch CANARY`", "plot"))] + [
     ("ops-column-twice", lambda r, t: edit_cells(
         r, rename_column("ops_per_sec_per_thread", "ops_per_sec")),
      ["report", "RUN"]),
-    ("cpus-command", lambda r, t: edit_cells(
-        r, set_field("cpus", "`touch CANARY`")), ["plot", "RUN"]),
     ("hist-folder-link", lambda r, t: link_folder_out(r, t, "hist"),
      ["plot", "RUN"]),
     # a torn last line: a finished run never has one (item 9)
@@ -610,14 +601,6 @@ def disk_full_case(futexlab):
     finally:
         subprocess.run(["umount", mnt])
         os.rmdir(mnt)
-
-
-def children(pid):
-    try:
-        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-            return [int(p) for p in f.read().split()]
-    except OSError:
-        return []
 
 
 def orphan_case(futexlab):

@@ -288,14 +288,16 @@ static void spit(const char *name, const char *text, size_t len)
 	close(fd);
 }
 
-/* Set field col of data row `row` of cells.csv. */
-static void set_field(unsigned int row, unsigned int col, const char *v)
+/* cells.csv rewritten line by line: edit() writes what becomes of line
+ * n (0: the header) to out. */
+static void edit_lines(void (*edit)(FILE *out, const char *l, size_t len,
+				    unsigned int n, const void *ctx),
+		       const void *ctx)
 {
-	size_t len;
+	size_t len, olen = 0;
 	char *text = slurp("cells.csv", &len), *out = NULL;
-	size_t olen = 0;
+	unsigned int n = 0;
 	FILE *f;
-	unsigned int line = 0;
 
 	if (!text)
 		return;
@@ -303,22 +305,7 @@ static void set_field(unsigned int row, unsigned int col, const char *v)
 	for (char *l = text, *nl; *l; l = nl) {
 		nl = strchr(l, '\n');
 		nl = nl ? nl + 1 : l + strlen(l);
-		if (line++ != row + 1) {
-			fwrite(l, 1, (size_t)(nl - l), f);
-			continue;
-		}
-		unsigned int c = 0;
-
-		for (char *p = l; p < nl; p++) {
-			if (c == col && (*p == ',' || *p == '\n')) {
-				fputs(v, f);
-				c++;
-			}
-			if (c != col)
-				fputc(*p, f);
-			if (*p == ',')
-				c++;
-		}
+		edit(f, l, (size_t)(nl - l), n++, ctx);
 	}
 	fclose(f);
 	spit("cells.csv", out, olen);
@@ -326,30 +313,58 @@ static void set_field(unsigned int row, unsigned int col, const char *v)
 	free(text);
 }
 
-/* Row `row` of cells.csv doubled (dup) or dropped. */
+struct field_edit {
+	unsigned int row, col;
+	const char *value;
+};
+
+/* field col of data row `row` set to value */
+static void set_field_line(FILE *f, const char *l, size_t len,
+			   unsigned int n, const void *ctx)
+{
+	const struct field_edit *fe = ctx;
+	unsigned int c = 0;
+
+	if (n != fe->row + 1) {
+		fwrite(l, 1, len, f);
+		return;
+	}
+	for (const char *p = l; p < l + len; p++) {
+		if (c == fe->col && (*p == ',' || *p == '\n')) {
+			fputs(fe->value, f);
+			c++;
+		}
+		if (c != fe->col)
+			fputc(*p, f);
+		if (*p == ',')
+			c++;
+	}
+}
+
+static void set_field(unsigned int row, unsigned int col, const char *v)
+{
+	struct field_edit fe = { row, col, v };
+
+	edit_lines(set_field_line, &fe);
+}
+
+/* data row `row` doubled (dup) or dropped */
+static void row_line(FILE *f, const char *l, size_t len, unsigned int n,
+		     const void *ctx)
+{
+	const unsigned int *row_dup = ctx;
+
+	if (n != row_dup[0] + 1 || row_dup[1])
+		fwrite(l, 1, len, f);
+	if (n == row_dup[0] + 1 && row_dup[1])
+		fwrite(l, 1, len, f);
+}
+
 static void row_edit(unsigned int row, int dup)
 {
-	size_t len;
-	char *text = slurp("cells.csv", &len), *out = NULL;
-	size_t olen = 0;
-	unsigned int line = 0;
-	FILE *f;
+	unsigned int row_dup[2] = { row, dup != 0 };
 
-	if (!text)
-		return;
-	f = open_memstream(&out, &olen);
-	for (char *l = text, *nl; *l; l = nl) {
-		nl = strchr(l, '\n');
-		nl = nl ? nl + 1 : l + strlen(l);
-		if (line++ != row + 1 || dup)
-			fwrite(l, 1, (size_t)(nl - l), f);
-		if (line == row + 2 && dup)
-			fwrite(l, 1, (size_t)(nl - l), f);
-	}
-	fclose(f);
-	spit("cells.csv", out, olen);
-	free(out);
-	free(text);
+	edit_lines(row_line, row_dup);
 }
 
 /* "key": VALUE put first in matrix.json (the parse rejects duplicates,
