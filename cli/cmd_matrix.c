@@ -41,7 +41,10 @@ static void usage(FILE *f)
 		"                  results/.partial-* directory left by an\n"
 		"                  interrupted or killed matrix run); only\n"
 		"                  cells without all their rows run. Refused\n"
-		"                  if the matrix file changed since.\n"
+		"                  if the matrix file changed since, or if\n"
+		"                  the directory fails a check (links,\n"
+		"                  FIFOs, bad rows: docs/matrix.md, \"What\n"
+		"                  a resume checks\").\n"
 		"  --help          this help\n");
 }
 
