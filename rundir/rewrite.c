@@ -303,15 +303,19 @@ int fl_rw_swap_hist(struct fl_run *run, char *err, size_t errlen)
 
 int fl_rw_drop_staged(struct fl_run *run, char *err, size_t errlen)
 {
+	/* cells.csv.final: what a futexlab before this one staged the rows
+	 * in, before its commit renamed it over cells.csv */
+	static const char *const staged[] = { "hist.final", "hist.visits",
+					      "cells.csv.final" };
 	char shown[PATH_MAX + 32];
 
-	return fl_remove_at(run->fd, "hist.final", shown_in(run, "hist.final",
-							    shown,
-							    sizeof(shown)),
-			    err, errlen) ||
-	       fl_remove_at(run->fd, "hist.visits",
-			    shown_in(run, "hist.visits", shown, sizeof(shown)),
-			    err, errlen) ? -1 : 0;
+	for (size_t i = 0; i < sizeof(staged) / sizeof(*staged); i++)
+		if (fl_remove_at(run->fd, staged[i], shown_in(run, staged[i],
+							      shown,
+							      sizeof(shown)),
+				 err, errlen))
+			return -1;
+	return 0;
 }
 
 static const char *const folders[] = { "hist", "bins" };

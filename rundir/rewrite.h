@@ -63,7 +63,8 @@ int fl_rw_cell_layout(struct fl_run *run, const struct fl_rw_visit *visits,
 int fl_rw_swap_hist(struct fl_run *run, char *err, size_t errlen);
 
 /* Before the commit: a finalizing's leftovers (hist.final/,
- * hist.visits/) removed. 0, or -1 with err. */
+ * hist.visits/, an older futexlab's cells.csv.final) removed. 0, or -1
+ * with err. */
 int fl_rw_drop_staged(struct fl_run *run, char *err, size_t errlen);
 
 /* hist/ and bins/ are the run's own folders, never links out of it:

@@ -189,7 +189,7 @@ static const char *const names[] = {
 	"hist/cell-0000.csv", "hist/cell-0003.csv", "hist.final",
 	"hist.visits", ".cells.csv.tmp", ".matrix.json.tmp", "meta.json",
 	"hist/.cell-0000.csv.tmp", "bins/cell-0000-rep-000.csv",
-	"hist.final/cell-0000.csv",
+	"hist.final/cell-0000.csv", "cells.csv.final",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
