@@ -72,7 +72,8 @@ LIBRARIES = {
               "shift.c", "stats.c"],
     # the run directory: its one writer and its one reader
     "rundir": ["columns.c", "csv.c", "hist_file.c", "meta.c", "partial.c",
-               "read.c", "read_bins.c", "read_cells.c", "read_times.c",
+               "read.c", "read_bins.c", "read_cells.c", "read_plots.c",
+               "read_times.c",
                "regular.c", "rewrite.c", "write.c", "write_at.c"],
     # the matrix engine: matrix files, cells, visits, resume
     "sweep": ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
@@ -104,7 +105,7 @@ CONFORMANCE = ["conformance.c", "waiters.c", "cases_wait.c", "cases_requeue.c",
 UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_placement", "test_results", "test_rounds", "test_sample",
               "test_stats", "test_compare_sim", "test_empty_rep",
-              "test_busy_size"]
+              "test_busy_size", "test_rundir_plots"]
 
 # The preload shim, libfutexlab-shim.so (shim/, docs/kmod.md): a shared
 # library of its own, compiled position-independent with only syscall()

@@ -12,7 +12,6 @@
 
 #include "plot/gp.h"
 #include "plot/plot.h"
-#include "spec/workload.h"
 
 #define MAX_SERIES 48
 #define MAX_X 64
@@ -29,10 +28,10 @@ struct wl {
 	int vary_placement;
 };
 
-/* the figures a panel draws: the descriptors' enum, shorter */
+/* the figures a panel draws: the columns of cells.csv they are, shorter */
 enum fig {
-	F_OPS = FL_FIG_OPS, F_P50 = FL_FIG_P50, F_P99 = FL_FIG_P99,
-	F_P999 = FL_FIG_P999, F_JAIN = FL_FIG_JAIN, F_EXTRA = FL_FIG_EXTRA,
+	F_OPS = FL_COL_OPS_PER_SEC, F_P50 = FL_COL_P50, F_P99 = FL_COL_P99,
+	F_P999 = FL_COL_P999, F_JAIN = FL_COL_JAIN, F_EXTRA = FL_COL_EXTRA,
 };
 
 struct panel {
@@ -80,9 +79,9 @@ int plot_cdf(const struct fl_rd_run *r, const struct wl *w, const struct fl_gp_d
 int plot_timeline(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 		  const struct fl_gp_dir *dir, const struct fl_plot_opts *o,
 		  FILE *log, char *err, size_t errlen);
-/* the workload's own plot, from its descriptor (spec/workload.h) */
+/* a workload's own plot, as the run describes it (rundir/read.h) */
 int plot_special(const struct fl_rd_run *r, const struct wl *w,
-		 const struct fl_special_plot *sp, const struct fl_gp_dir *dir,
+		 const struct fl_rd_special *sp, const struct fl_gp_dir *dir,
 		 const struct fl_plot_opts *o, FILE *log, char *err,
 		 size_t errlen);
 

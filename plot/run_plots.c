@@ -8,7 +8,8 @@
  * line per backend and algorithm, and one that does not stays uncluttered.
  *
  * This file walks the workloads and picks their plots; the plots are in
- * plot_threads.c, plot_cdf.c and plot_special.c.
+ * threads.c, cdf.c and special.c (the workload's own plots, as the run
+ * describes them: a workload this futexlab lacks is drawn all the same).
  */
 #include "plot/plot.h"
 
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "plot/internal.h"
+#include "rundir/meta.h"
 
 static int plot_workload(const struct fl_rd_run *r, const char *name,
 			 const struct fl_gp_dir *dir, const struct fl_plot_opts *o,
@@ -76,12 +78,19 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 				     "threads (Jain's index of per-thread ops)",
 				     fair, 1, o, log, err, errlen);
 	}
-	/* a plot of the workload's own, declared in its descriptor */
-	const struct fl_workload *wd = fl_workload_find(name);
+	/* plots of the workload's own, as the run describes them */
+	static struct fl_rd_plots own;
 
-	if (rc >= 0 && wd && wd->plot) {
+	fl_rd_plots(r, name, &own);
+	if (own.from == FL_RD_PLOTS_NEWER && log)
+		fprintf(log, "%s: its own plots are described in a newer "
+			"format (plots version %lld; this futexlab reads %d): "
+			"generic plots only\n", name, own.version,
+			FL_PLOTS_VERSION);
+	for (unsigned int i = 0; rc >= 0 && i < own.n; i++) {
 		n += rc;
-		rc = plot_special(r, &w, wd->plot, dir, o, log, err, errlen);
+		rc = plot_special(r, &w, &own.special[i], dir, o, log, err,
+				  errlen);
 	}
 	free(w.cells);
 	return rc < 0 ? -1 : n + rc;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A workload's own plot, declared in its descriptor (condvar's wake
- * strategies, pi's lock types, numa's memory locality): a bar per series
+ * A workload's own plot, as its run directory describes it (condvar's
+ * wake strategies, pi's lock types, numa's memory locality: meta.json's
+ * workloads.W.plots, rundir/read_plots.c): a bar per series
  * and option value at the largest thread count, the median with its 95%
  * interval as error bars (none below six repetitions).
  */
@@ -11,17 +12,18 @@
 
 #include "plot/internal.h"
 
-/* A descriptor's panel as the plot files' own. */
-static struct panel panel_of(const struct fl_plot_panel *p)
+/* A described panel as the plot files' own. */
+static struct panel panel_of(const struct fl_rd_panel *p)
 {
-	return (struct panel){ .fig = (enum fig)p->fig, .extra = p->extra,
-			       .title = p->title, .ylabel = p->ylabel };
+	return (struct panel){ .fig = (enum fig)p->fig, .extra = p->counter,
+			       .title = p->title,
+			       .ylabel = *p->ylabel ? p->ylabel : NULL };
 }
 
 /* What the steps of one special plot share. */
 struct special {
 	const struct wl *w;
-	const struct fl_special_plot *sp;
+	const struct fl_rd_special *sp;
 	unsigned int threads;		/* the largest where the option is */
 	unsigned int ncat, ns;
 	char cats[MAX_X][128];		/* the option's values, the x axis */
@@ -143,7 +145,7 @@ static void draw_panel(const struct special *s, const struct fl_rd_run *r,
 	char yl[256];
 
 	plot_ylabel_of(r, s->w, &pn, yl, sizeof(yl));
-	if (!pn.ylabel && s->sp->ylabel && pn.fig != F_OPS)
+	if (!pn.ylabel && *s->sp->ylabel && pn.fig != F_OPS)
 		snprintf(yl, sizeof(yl), "%s", s->sp->ylabel);
 	fprintf(g->f, "set title ");
 	fl_gp_str(g->f, pn.title);
@@ -165,7 +167,7 @@ static void draw_panel(const struct special *s, const struct fl_rd_run *r,
 }
 
 int plot_special(const struct fl_rd_run *r, const struct wl *w,
-		 const struct fl_special_plot *sp, const struct fl_gp_dir *dir,
+		 const struct fl_rd_special *sp, const struct fl_gp_dir *dir,
 		 const struct fl_plot_opts *o, FILE *log, char *err,
 		 size_t errlen)
 {
@@ -186,10 +188,10 @@ int plot_special(const struct fl_rd_run *r, const struct wl *w,
 	note_not_run(&s, r);
 	if (fl_gp_open_at(&g, dir, sp->name, s.title, err, errlen))
 		return -1;
-	for (unsigned int p = 0; p < 2; p++)
+	for (unsigned int p = 0; p < sp->npanels; p++)
 		logy[p] = write_block(&s, &g, p);
-	fl_gp_begin_draw(&g, 1100, 800);
-	fprintf(g.f, "set multiplot layout 2,1 title ");
+	fl_gp_begin_draw(&g, 1100, sp->npanels > 1 ? 800 : 480);
+	fprintf(g.f, "set multiplot layout %u,1 title ", sp->npanels);
 	fl_gp_dstr(g.f, s.title);
 	fprintf(g.f, "\nset style data histograms\n"
 		"set style histogram errorbars gap 1 lw 1\n"
@@ -197,7 +199,7 @@ int plot_special(const struct fl_rd_run *r, const struct wl *w,
 		"set xlabel ");
 	fl_gp_str(g.f, sp->option);
 	fprintf(g.f, "\n");
-	for (unsigned int p = 0; p < 2; p++)
+	for (unsigned int p = 0; p < sp->npanels; p++)
 		draw_panel(&s, r, &g, p, logy[p]);
 	fprintf(g.f, "unset multiplot\n");
 	return plot_finish(&g, o, log, err, errlen);

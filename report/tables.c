@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "report/internal.h"
-#include "spec/workload.h"
 #include "stats/figures.h"
 #include "stats/drift.h"
 #include "stats/percentile.h"
@@ -38,15 +37,20 @@ static void plots(FILE *f, const struct fl_rd_run *r, const char *w)
 			plot_kinds[k][1], w, plot_kinds[k][0]);
 		any = 1;
 	}
-	/* the workload's own plot, as its descriptor declares it */
-	const struct fl_workload *wd = fl_workload_find(w);
-	const struct fl_special_plot *sp = wd ? wd->plot : NULL;
+	/* the workload's own plots, as the run describes them */
+	static struct fl_rd_plots own;
 
-	snprintf(path, sizeof(path), "%s/plots/%s.png", r->dir,
-		 sp ? sp->name : "");
-	if (sp && access(path, R_OK) == 0) {
-		fprintf(f, "![%s: %s](plots/%s.png)\n\n", w, sp->caption,
-			sp->name);
+	fl_rd_plots(r, w, &own);
+	for (unsigned int i = 0; i < own.n; i++) {
+		const struct fl_rd_special *sp = &own.special[i];
+
+		snprintf(path, sizeof(path), "%s/plots/%s.png", r->dir,
+			 sp->name);
+		if (access(path, R_OK))
+			continue;
+		fprintf(f, "![%s: ", w);
+		report_md(f, sp->caption);
+		fprintf(f, "](plots/%s.png)\n\n", sp->name);
 		any = 1;
 	}
 	if (!any)

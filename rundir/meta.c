@@ -8,6 +8,7 @@
 
 #include "buildinfo.h"
 #include "measure/cell.h"
+#include "rundir/columns.h"
 #include "spec/spec.h"
 #include "stats/percentile.h"
 #include "stats/stats.h"
@@ -142,6 +143,55 @@ void fl_meta_finish(json_t *meta, unsigned int ncells,
 		"aborted", (int)by_status[FL_STATUS_ABORTED]));
 }
 
+/* A descriptor's figure as the cells.csv column it is read from. */
+static const enum fl_col figure_column[] = {
+	[FL_FIG_OPS] = FL_COL_OPS_PER_SEC,
+	[FL_FIG_P50] = FL_COL_P50,
+	[FL_FIG_P99] = FL_COL_P99,
+	[FL_FIG_P999] = FL_COL_P999,
+	[FL_FIG_JAIN] = FL_COL_JAIN,
+	[FL_FIG_EXTRA] = FL_COL_EXTRA,
+};
+
+/* Set key to s, unless s is NULL (the reader's default then holds). */
+static void set_str(json_t *o, const char *key, const char *s)
+{
+	if (s)
+		json_object_set_new(o, key, json_string(s));
+}
+
+static json_t *special_json(const struct fl_special_plot *sp)
+{
+	json_t *panels = json_array(), *o;
+
+	for (unsigned int i = 0; i < 2; i++) {
+		const struct fl_plot_panel *pn = &sp->panels[i];
+
+		o = json_pack("{s:s, s:s}", "figure",
+			      fl_col_name(figure_column[pn->fig]),
+			      "title", pn->title);
+		if (pn->fig == FL_FIG_EXTRA)
+			set_str(o, "counter", pn->extra);
+		set_str(o, "ylabel", pn->ylabel);
+		json_array_append_new(panels, o);
+	}
+	o = json_pack("{s:s, s:s, s:s, s:o, s:s}", "name", sp->name,
+		      "option", sp->option, "title", sp->title,
+		      "panels", panels, "caption", sp->caption);
+	set_str(o, "ylabel", sp->ylabel);
+	return o;
+}
+
+json_t *fl_meta_plots_json(const struct fl_workload *w)
+{
+	json_t *special = json_array();
+
+	if (w->plot)
+		json_array_append_new(special, special_json(w->plot));
+	return json_pack("{s:i, s:o}", "version", FL_PLOTS_VERSION,
+			 "special", special);
+}
+
 void fl_meta_add_workload(json_t *meta, const struct fl_workload *w)
 {
 	json_t *all = json_object_get(meta, "workloads");
@@ -158,13 +208,14 @@ void fl_meta_add_workload(json_t *meta, const struct fl_workload *w)
 		json_array_append_new(counters,
 				      json_string(w->counters[c].name));
 	json_object_set_new(all, w->name, json_pack(
-		"{s:s, s:s, s:s, s:o, s:b, s:i, s:s}", "summary", w->summary,
+		"{s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:o}",
+		"summary", w->summary,
 		"ops_unit", w->ops_unit, "latency", w->latency,
 		"counters", counters, "fairness", !w->ops_by_one_thread,
 		"default_sample_every",
 		(int)(w->sample_every ? w->sample_every : 1),
 		"primary", w->primary == FL_PRIMARY_LATENCY_P50 ?
-		"latency_p50" : "throughput"));
+		"latency_p50" : "throughput", "plots", fl_meta_plots_json(w)));
 }
 
 json_t *fl_meta_settings(const struct fl_spec *s)

@@ -10,6 +10,11 @@
 #include "measure/probe.h"
 
 #define FL_RESULTS_SCHEMA 1
+/* meta.json's workloads.W.plots: its format's version (results/README.md).
+ * A reader draws the plots of a version it knows, and only the generic
+ * ones for any other, so a change that an older reader would misdraw
+ * takes a new version. */
+#define FL_PLOTS_VERSION 1
 
 json_t *fl_machine_json(const struct fl_machine *m);
 /* The start of a run's meta.json: command, version, machine, overhead. */
@@ -24,9 +29,12 @@ json_t *fl_meta_settings(const struct fl_spec *s);
  * average at the start and the end, under "load". */
 void fl_meta_set_load(json_t *meta, double foreign_share,
 		      double loadavg_start);
-/* Add a workload's description (summary, units, counters) under
- * meta.json's "workloads", once: plots and reports read units from it. */
+/* Add a workload's description (summary, units, counters, its own plots)
+ * under meta.json's "workloads", once: plots and reports read what they
+ * know of a workload from it, never from the binary's registry. */
 void fl_meta_add_workload(json_t *meta, const struct fl_workload *w);
+/* Its "plots": {"version": FL_PLOTS_VERSION, "special": [...]}. */
+json_t *fl_meta_plots_json(const struct fl_workload *w);
 /* Record the end time and the cell counts by status. */
 void fl_meta_finish(json_t *meta, unsigned int ncells, const unsigned int
 		    *by_status, int interrupted);

@@ -180,6 +180,59 @@ const char *fl_rd_ops_unit(const struct fl_rd_run *r, const char *workload);
 /* What its latency histogram holds, or "latency". */
 const char *fl_rd_latency_what(const struct fl_rd_run *r,
 			       const char *workload);
+
+/*
+ * A workload's own plot beside the generic ones, as the run directory
+ * describes it (meta.json's workloads.W.plots, results/README.md;
+ * read_plots.c): a bar per series and value of option, at the largest
+ * thread count, on one or two panels, and the report's caption for it.
+ */
+#define FL_RD_MAX_SPECIAL	4
+
+struct fl_rd_panel {
+	/* its figure: the column ops_per_sec, lat_p50_ns, lat_p99_ns,
+	 * lat_p999_ns or jain, or extra for one of the counters */
+	enum fl_col fig;
+	char counter[64];		/* extra: the counter's name */
+	char title[256];
+	char ylabel[256];		/* the quantity without its unit, or
+					 * "" for the figure's own */
+};
+
+struct fl_rd_special {
+	char name[64];			/* the file: plots/<name>.png */
+	char option[64];		/* a bar group per value of it */
+	char title[256];
+	char ylabel[256];		/* its time panels' quantity, or "" */
+	char caption[256];		/* the report's words for it */
+	unsigned int npanels;
+	struct fl_rd_panel panels[2];
+};
+
+/* Where a workload's plots were learnt. */
+enum fl_rd_plots_from {
+	FL_RD_PLOTS_RUN,	/* meta.json describes them */
+	FL_RD_PLOTS_REGISTRY,	/* an older run: this binary's description */
+	FL_RD_PLOTS_NONE,	/* neither knows the workload: generic only */
+	FL_RD_PLOTS_NEWER,	/* a version this futexlab cannot read (in
+				 * version): generic only */
+};
+
+struct fl_rd_plots {
+	enum fl_rd_plots_from from;
+	long long version;
+	unsigned int n;
+	struct fl_rd_special special[FL_RD_MAX_SPECIAL];
+};
+
+/* The workload's own plots into p (none for a workload unknown both to
+ * the run and to this futexlab: it is drawn with the generic ones). */
+void fl_rd_plots(const struct fl_rd_run *r, const char *workload,
+		 struct fl_rd_plots *p);
+/* Check meta.json's descriptions of plots (fl_rd_parse_meta does): 0, or
+ * -1 with err naming file and the member that is wrong. */
+int fl_rd_check_plots(json_t *meta, const char *file, char *err,
+		      size_t errlen);
 /* The cell's merged histogram (checked when the run was opened); 0 or -1
  * (its file changed since). */
 int fl_rd_hist(const struct fl_rd_run *r, const struct fl_rd_cell *c,

@@ -40,6 +40,12 @@ static void read_back_meta(struct fl_rd_run *r)
 	fl_rd_ops_unit(r, "mutex");
 	fl_rd_latency_what(r, "mutex");
 	fl_rd_has_fairness(r, "mutex");
+	/* a description that passed the check reads back whole */
+	static struct fl_rd_plots p;
+
+	fl_rd_plots(r, "pi", &p);
+	if (p.n > FL_RD_MAX_SPECIAL || (p.n && !*p.special[0].name))
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -12,10 +12,18 @@
                     time not judged
   report_drift      a workload whose cells all follow the machine over
                     time is reported as drifting, a steady one as not
+  report_busy_host  the busy loop's speed over the run; a busy host
+  unknown_workload  a workload this futexlab lacks plots and reports with
+                    the generic plots, and with its own plot where
+                    meta.json describes one; the run's description wins
+                    over the registry; a newer description's plots are
+                    left out, a bad one refused
+  time_axes         time axes read in ns, us, ms or s by their range
 Ends with `plot_report: N passed, N failed` (tests/run.py reads it).
 """
 
 import glob
+import json
 import os
 import re
 import subprocess
@@ -181,8 +189,130 @@ def test_report_busy_host(tmp):
           in rows["busy"][0], "busy: %r" % rows["busy"])
 
 
+def lock_cells(wl, lat_ns):
+    """Cells of workload wl with lock=plain and lock=pi at 3 threads, whose
+    latencies (lat_ns of plain, a ninth of it for pi) come from their
+    ops/s as fake_run makes them."""
+    return [(wl, "futex-private", 3, "lock=%s" % lock, "ok",
+             [1e9 / (lat_ns / div) * (1 + k / 100) for k in range(6)],
+             "rounds=10")
+            for lock, div in (("plain", 1), ("pi", 9))]
+
+
+# what a futexlab with a workload "frobnicate" would record of it
+FROB_PLOTS = {"version": 1, "special": [{
+    "name": "frobnicate-lock", "option": "lock",
+    "title": "frobnicate: blocked time per lock type",
+    "ylabel": "blocked time",
+    "panels": [{"figure": "lat_p50_ns", "title": "p50"},
+               {"figure": "lat_p99_ns", "title": "p99"}],
+    "caption": "blocked time per lock kind"}]}
+
+
+def plot_and_report(run, render=False):
+    """futexlab plot and report of run: the plot scripts written and the
+    report's text (which shows only plots drawn, so render to see them)."""
+    fl("plot", run, *([] if render else ["--scripts-only"]), check_rc=0,
+       timeout=120)
+    fl("report", run, check_rc=0)
+    plots = os.path.join(run, "plots")
+    names = sorted(f[:-3] for f in os.listdir(plots) if f.endswith(".gp")) \
+        if os.path.isdir(plots) else []
+    md = os.path.join(run, "report.md")
+    return names, open(md).read() if os.path.exists(md) else ""
+
+
+def test_unknown_workload(tmp):
+    generic = ["frobnicate-cdf", "frobnicate-fairness", "frobnicate-latency",
+               "frobnicate-throughput"]
+    # no description at all: the generic plots, a table, never refused
+    run = os.path.join(tmp, "bare")
+    fake_run(run, lock_cells("frobnicate", 9e6))
+    names, md = plot_and_report(run)
+    check(names == generic, "bare: plots %r" % names)
+    check("## frobnicate" in md and "| lock=plain |" in md, "bare: %r" % md)
+    # described by the futexlab that wrote it: its own plot too
+    run = os.path.join(tmp, "described")
+    fake_run(run, lock_cells("frobnicate", 9e6), meta_extra={"workloads": {
+        "frobnicate": {"ops_unit": "rounds", "latency": "blocked time",
+                       "fairness": False, "primary": "latency_p50",
+                       "plots": FROB_PLOTS}}})
+    names, md = plot_and_report(run, render=True)
+    check(names == sorted(generic[:1] + generic[2:] + ["frobnicate-lock"]),
+          "described: plots %r" % names)
+    gp = open(os.path.join(run, "plots", "frobnicate-lock.gp")).read()
+    check("frobnicate: blocked time per lock type" in gp and
+          "set xlabel 'lock'" in gp, "frobnicate-lock.gp: %r" % gp)
+    check("![frobnicate: blocked time per lock kind]"
+          "(plots/frobnicate-lock.png)" in md,
+          "the report does not show it: %r" % md)
+    # the run's description wins over this binary's registry: a pi run
+    # that says it has no plot of its own gets none
+    run = os.path.join(tmp, "pi-none")
+    fake_run(run, lock_cells("pi", 9e6), meta_extra={"workloads": {
+        "pi": {"plots": {"version": 1, "special": []}}}})
+    names, _ = plot_and_report(run)
+    check("pi-blocked" not in names, "pi-none: plots %r" % names)
+    # ... and one written before the description falls back to it
+    run = os.path.join(tmp, "pi-old")
+    fake_run(run, lock_cells("pi", 9e6))
+    names, md = plot_and_report(run)
+    check("pi-blocked" in names, "pi-old: plots %r" % names)
+    # a newer futexlab's description: generic plots, said so, not refused
+    run = os.path.join(tmp, "newer")
+    fake_run(run, lock_cells("frobnicate", 9e6), meta_extra={"workloads": {
+        "frobnicate": {"plots": {"version": 99, "special": "anything"}}}})
+    r = fl("plot", run, "--scripts-only", check_rc=0)
+    check("plots version 99" in r.stdout, "newer: %r" % r.stdout)
+    names, _ = plot_and_report(run)
+    check(names == generic, "newer: plots %r" % names)
+    # a description that would write outside plots/ is refused
+    for key, bad in (("name", "../frobnicate-lock"), ("option", ""),
+                     ("title", "two\nlines")):
+        run = os.path.join(tmp, "bad-" + key)
+        plots = json.loads(json.dumps(FROB_PLOTS))
+        plots["special"][0][key] = bad
+        fake_run(run, lock_cells("frobnicate", 9e6), meta_extra={
+            "workloads": {"frobnicate": {"plots": plots}}})
+        r = fl("plot", run, "--scripts-only", check_rc=2)
+        check("meta.json" in r.stderr and
+              "workloads.frobnicate.plots.special[0].%s" % key in r.stderr,
+              "bad %s: %r" % (key, r.stderr))
+        fl("report", run, check_rc=2)
+
+
+def test_time_axes(tmp):
+    """pi's blocked time is milliseconds: its axes say ms, not "9M ns"."""
+    run = os.path.join(tmp, "pi")
+    fake_run(run, lock_cells("pi", 9e6))
+    fl("plot", run, "--scripts-only", check_rc=0)
+    plots = os.path.join(run, "plots")
+    gp = open(os.path.join(plots, "pi-blocked.gp")).read()
+    check("set ylabel 'blocked time (ms)'" in gp and "($2/1e+06)" in gp,
+          "pi-blocked.gp: %r" % gp)
+    lat = open(os.path.join(plots, "pi-latency.gp")).read()
+    check("(ms)'" in lat and "(ns)'" not in lat, "pi-latency.gp: %r" % lat)
+    # a log axis (a spread above 30x) labels each decade in its unit
+    run = os.path.join(tmp, "wide")
+    fake_run(run, [("mutex", be, t, "", "ok", [1e9 / lat] * 3, "")
+                   for t in (1, 2) for be, lat in (("spin", 80),
+                                                   ("futex-private", 9e4))])
+    fl("plot", run, "--scripts-only", check_rc=0)
+    lat = open(os.path.join(run, "plots", "mutex-latency.gp")).read()
+    check("set logscale y" in lat and "'100 ns' 100" in lat and
+          "'10 us' 10000" in lat and "%c" not in lat.split("EOD")[-1],
+          "mutex-latency.gp: %r" % lat)
+    cdf = open(os.path.join(run, "plots", "mutex-cdf.gp")).read()
+    check("'100 ns' 100" in cdf and "(ns)" not in cdf,
+          "mutex-cdf.gp: %r" % cdf)
+    # no SI prefix on a time axis ("9M ns"): throughput keeps its own
+    for name in ("pi-blocked", "pi-latency"):
+        gp = open(os.path.join(plots, name + ".gp")).read()
+        check("%.0s%c" not in gp, "%s.gp: %r" % (name, gp))
+
+
 TESTS = [test_plot_smoke, test_report, test_report_drift,
-         test_report_busy_host]
+         test_report_busy_host, test_unknown_workload, test_time_axes]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "plot_report"))

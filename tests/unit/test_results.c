@@ -30,14 +30,6 @@
 #include "rundir/hist_file.h"
 #include "rundir/write.h"
 
-/* cell.c's, which would pull in the whole harness; same names. */
-const char *fl_status_name(enum fl_status s)
-{
-	static const char *const names[] = { "ok", "failed", "skipped",
-					     "aborted" };
-	return s <= FL_STATUS_ABORTED ? names[s] : "?";
-}
-
 static const struct fl_counter_desc counters[] = {
 	FL_COUNTER_SUM("violations"),
 	FL_COUNTER_SUM("wait_calls"),
