@@ -85,7 +85,7 @@ LIBRARIES = {
     "compare": ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
                 "plot.c", "verdict.c"],
     "plot": ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
-             "special.c", "threads.c", "timeline.c"],
+             "special.c", "threads.c", "time_axis.c", "timeline.c"],
     # the subcommands: parse flags, call a library, map to exit statuses
     "cli": ["cmd_compare.c", "cmd_list.c", "cmd_matrix.c", "cmd_plot.c",
             "cmd_report.c", "cmd_run.c", "estimate.c", "flags.c",
@@ -105,7 +105,7 @@ CONFORMANCE = ["conformance.c", "waiters.c", "cases_wait.c", "cases_requeue.c",
 UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_placement", "test_results", "test_rounds", "test_sample",
               "test_stats", "test_compare_sim", "test_empty_rep",
-              "test_busy_size", "test_rundir_plots"]
+              "test_busy_size", "test_rundir_plots", "test_time_axis"]
 
 # The preload shim, libfutexlab-shim.so (shim/, docs/kmod.md): a shared
 # library of its own, compiled position-independent with only syscall()

@@ -70,10 +70,12 @@ void plot_ylabel_of(const struct fl_rd_run *r, const struct wl *w,
 			 fl_rd_ops_unit(r, w->name));
 	else if (p->fig == F_JAIN)
 		snprintf(buf, len, "Jain's fairness index (1 = fair)");
+	else if (p->fig == F_EXTRA)
+		snprintf(buf, len, "%s", p->extra);
 	else if (strlen(fl_rd_latency_what(r, w->name)) <= 24)
-		snprintf(buf, len, "%s (ns)", fl_rd_latency_what(r, w->name));
+		snprintf(buf, len, "%s", fl_rd_latency_what(r, w->name));
 	else	/* a long description goes in the title: the axis is short */
-		snprintf(buf, len, "latency (ns)");
+		snprintf(buf, len, "latency");
 }
 
 void plot_set_yformat(FILE *f, const struct panel *p)
@@ -82,7 +84,7 @@ void plot_set_yformat(FILE *f, const struct panel *p)
 		fprintf(f, "set format y '%%.1s%%c'\n");
 	else if (p->fig == F_JAIN)
 		fprintf(f, "set format y '%%.2f'\nset yrange [0:1.05]\n");
-	else	/* SI prefixes: 10k, 1M (ns on the label) */
+	else	/* a counter: SI prefixes, 10k, 1M */
 		fprintf(f, "set format y '%%.0s%%c'\n");
 }
 

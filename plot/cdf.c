@@ -64,10 +64,11 @@ static void draw_cdf(struct fl_gp *g, const char *title,
 	fl_gp_begin_draw(g, 1100, 760);
 	fprintf(g->f, "set multiplot layout 2,1 title ");
 	fl_gp_dstr(g->f, title);
-	fprintf(g->f, "\nset logscale x 10\nset format x '%%.0s%%c'\n"
-		"set xrange [%g:%g]\nset xlabel 'latency (ns)'\n"
-		"set format y '%%g'\n", lo > 1 ? (double)lo / 1.5 : 1.0,
-		(double)hi * 1.5);
+	double xlo = lo > 1 ? (double)lo / 1.5 : 1.0, xhi = (double)hi * 1.5;
+
+	fprintf(g->f, "\nset logscale x 10\nset xrange [%g:%g]\n", xlo, xhi);
+	plot_time_axis(g->f, 'x', "latency", xlo, xhi, 1);
+	fprintf(g->f, "set format y '%%g'\n");
 	for (int panel = 0; panel < 2; panel++) {
 		if (panel == 0)
 			fprintf(g->f, "set title 'CDF'\nunset logscale y\n"

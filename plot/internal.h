@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the plot files share and nothing else needs: a workload's ok cells
- * and their series (plot_series.c), the axis and finishing helpers
- * (plot_axes.c), and the plots themselves (plot_threads.c, plot_cdf.c,
- * plot_special.c) that run_plots.c calls per workload.
+ * and their series (series.c), the axis and finishing helpers (axes.c,
+ * time_axis.c), and the plots themselves (threads.c, cdf.c, special.c,
+ * timeline.c) that run_plots.c calls.
  */
 #ifndef FUTEXLAB_PLOT_PLOT_INTERNAL_H
 #define FUTEXLAB_PLOT_PLOT_INTERNAL_H
@@ -41,7 +41,7 @@ struct panel {
 	const char *ylabel;
 };
 
-/* plot_series.c: the workload's ok cells, their thread counts and the
+/* series.c: the workload's ok cells, their thread counts and the
  * options that vary; w->cells is NULL when out of memory */
 void plot_wl_init(struct wl *w, const struct fl_rd_run *r, const char *name);
 /* A cell's series label (backend, then what varies), without skip. */
@@ -55,13 +55,36 @@ const struct fl_rd_fig *plot_fig_at(const struct wl *w, const char *label,
 				    unsigned int threads,
 				    const struct panel *p);
 
-/* plot_axes.c: the settings every plot shares */
+/* axes.c: the settings every plot shares; a time figure's label is its
+ * quantity alone (plot_time_axis adds the unit) */
 int plot_logx(const struct wl *w);
 void plot_set_xaxis(FILE *f, const struct wl *w);
 int plot_wants_logy(const double *v, unsigned int n);
 void plot_ylabel_of(const struct fl_rd_run *r, const struct wl *w,
 		    const struct panel *p, char *buf, size_t len);
 void plot_set_yformat(FILE *f, const struct panel *p);
+/* time_axis.c: time axes in ns, us, ms or s by their range */
+struct plot_unit {
+	const char *name;
+	double ns;			/* how many ns one is */
+};
+
+/* The largest unit that ns is at least one of (ns below 1 us). */
+const struct plot_unit *plot_time_unit(double ns);
+/* Is the panel's figure a time in ns (a latency percentile, a counter
+ * whose name ends in _ns)? */
+int plot_is_time(const struct panel *p);
+/* Widen [*lo, *hi] to take in a figure's positive values (its median and
+ * interval), from *lo INFINITY and *hi 0. */
+void plot_widen(double *lo, double *hi, const struct fl_rd_fig *f);
+/* Column col of a data block divided by div, as a term of `using`:
+ * "2", or "($2/1e+06)". */
+void plot_scaled(char *buf, size_t len, unsigned int col, double div);
+/* An axis ('x' or 'y') of times from lo to hi ns, labelled quantity: its
+ * tics, number format and label. What the plot divides its ns by: the
+ * unit of a linear axis, 1 on a logarithmic one (its tics carry theirs). */
+double plot_time_axis(FILE *f, char axis, const char *quantity, double lo,
+		      double hi, int logscale);
 /* Close the script and render it; 1 (one plot), or -1 with err. */
 int plot_finish(struct fl_gp *g, const struct fl_plot_opts *o, FILE *log,
 		char *err, size_t errlen);

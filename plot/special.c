@@ -8,6 +8,7 @@
  */
 #include "plot/plot.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "plot/internal.h"
@@ -29,6 +30,7 @@ struct special {
 	char cats[MAX_X][128];		/* the option's values, the x axis */
 	char labels[MAX_SERIES][256];	/* the series */
 	char title[512];
+	double lo[2], hi[2];		/* each panel's positive values */
 };
 
 static unsigned int cat_index(const struct special *s, const char *v)
@@ -107,12 +109,15 @@ static const struct fl_rd_fig *special_fig(const struct special *s,
 }
 
 /* Panel @p's data block; whether its values want a log y axis. */
-static int write_block(const struct special *s, struct fl_gp *g,
+static int write_block(struct special *s, struct fl_gp *g,
 		       unsigned int p)
 {
 	const struct panel pn = panel_of(&s->sp->panels[p]);
 	double vals[MAX_SERIES * MAX_X];
 	unsigned int nv = 0;
+
+	s->lo[p] = INFINITY;
+	s->hi[p] = 0;
 
 	fprintf(g->f, "$b%u << EOD\n# %s, then median and its 95%% interval "
 		"of:\n", p, s->sp->option);
@@ -126,9 +131,11 @@ static int write_block(const struct special *s, struct fl_gp *g,
 
 			if (f && nv < MAX_SERIES * MAX_X)
 				vals[nv++] = f->med;
-			if (f)
+			if (f) {
 				fprintf(g->f, " %.6g %.6g %.6g", f->med, f->lo,
 					f->hi);
+				plot_widen(&s->lo[p], &s->hi[p], f);
+			}
 			else
 				fprintf(g->f, " NaN NaN NaN");
 		}
@@ -142,24 +149,33 @@ static void draw_panel(const struct special *s, const struct fl_rd_run *r,
 		       struct fl_gp *g, unsigned int p, int logy)
 {
 	const struct panel pn = panel_of(&s->sp->panels[p]);
-	char yl[256];
+	int is_time = plot_is_time(&pn);
+	char yl[256], y[3][32];
+	double div = 1;
 
 	plot_ylabel_of(r, s->w, &pn, yl, sizeof(yl));
-	if (!pn.ylabel && *s->sp->ylabel && pn.fig != F_OPS)
+	if (!pn.ylabel && *s->sp->ylabel && is_time)
 		snprintf(yl, sizeof(yl), "%s", s->sp->ylabel);
 	fprintf(g->f, "set title ");
 	fl_gp_str(g->f, pn.title);
-	fprintf(g->f, "\nset ylabel ");
-	fl_gp_str(g->f, yl);
 	fprintf(g->f, "\n");
-	plot_set_yformat(g->f, &pn);
+	if (is_time) {
+		div = plot_time_axis(g->f, 'y', yl, s->lo[p], s->hi[p], logy);
+	} else {	/* after a time panel's tics, the figure's own */
+		fprintf(g->f, "set ytics autofreq\nset ylabel ");
+		fl_gp_str(g->f, yl);
+		fprintf(g->f, "\n");
+		plot_set_yformat(g->f, &pn);
+	}
 	/* a spinning outlier 100x above would flatten the rest */
 	fprintf(g->f, "%s\n", logy ? "set logscale y 10\nset yrange [*:*]" :
 		"unset logscale y\nset yrange [0:*]");
 	fprintf(g->f, "plot ");
 	for (unsigned int j = 0; j < s->ns; j++) {
-		fprintf(g->f, "%s$b%u using %u:%u:%u%s lt %u title ",
-			j ? ", \\\n\t" : "", p, 2 + 3 * j, 3 + 3 * j, 4 + 3 * j,
+		for (unsigned int k = 0; k < 3; k++)
+			plot_scaled(y[k], sizeof(y[k]), 2 + 3 * j + k, div);
+		fprintf(g->f, "%s$b%u using %s:%s:%s%s lt %u title ",
+			j ? ", \\\n\t" : "", p, y[0], y[1], y[2],
 			j ? "" : ":xtic(1)", j + 1);
 		fl_gp_str(g->f, s->labels[j]);
 	}

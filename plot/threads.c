@@ -6,6 +6,8 @@
  */
 #include "plot/plot.h"
 
+#include <math.h>
+
 #include "plot/internal.h"
 
 int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
@@ -16,7 +18,7 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 {
 	static char labels[MAX_SERIES][256];
 	char name[128], title[512], sub[512], yl[256];
-	double vals[MAX_SERIES * MAX_X];
+	double vals[MAX_SERIES * MAX_X], lo[4], hi[4];
 	unsigned int ns = plot_series_of(w, NULL, labels);
 	struct fl_gp g;
 	int logy[4];
@@ -29,13 +31,17 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 	for (unsigned int p = 0; p < np; p++) {
 		unsigned int nv = 0;
 
+		lo[p] = INFINITY;
+		hi[p] = 0;
 		for (unsigned int s = 0; s < ns; s++)
 			for (unsigned int t = 0; t < w->nthreads; t++) {
 				const struct fl_rd_fig *f = plot_fig_at(w,
 					labels[s], w->threads[t], &pn[p]);
 
-				if (f)
-					vals[nv++] = f->med;
+				if (!f)
+					continue;
+				vals[nv++] = f->med;
+				plot_widen(lo + p, hi + p, f);
 			}
 		logy[p] = pn[p].fig != F_JAIN && plot_wants_logy(vals, nv);
 		for (unsigned int s = 0; s < ns; s++) {
@@ -65,14 +71,27 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 		fprintf(g.f, "\n");
 	}
 	for (unsigned int p = 0; p < np; p++) {
+		char y[3][32];
+		double div = 1;
+
 		plot_ylabel_of(r, w, &pn[p], yl, sizeof(yl));
 		fprintf(g.f, "set title ");
 		fl_gp_dstr(g.f, np > 1 ? pn[p].title : title);
-		fprintf(g.f, "\nset ylabel ");
-		fl_gp_str(g.f, yl);
-		fprintf(g.f, "\n%s\nset yrange [*:*]\n", logy[p] ?
+		fprintf(g.f, "\n");
+		if (plot_is_time(&pn[p])) {
+			div = plot_time_axis(g.f, 'y', yl, lo[p], hi[p],
+					     logy[p]);
+		} else {
+			fprintf(g.f, "set ylabel ");
+			fl_gp_str(g.f, yl);
+			fprintf(g.f, "\n");
+		}
+		fprintf(g.f, "%s\nset yrange [*:*]\n", logy[p] ?
 			"set logscale y 10" : "unset logscale y");
-		plot_set_yformat(g.f, &pn[p]);
+		if (!plot_is_time(&pn[p]))
+			plot_set_yformat(g.f, &pn[p]);
+		for (unsigned int k = 0; k < 3; k++)
+			plot_scaled(y[k], sizeof(y[k]), 2 + k, div);
 		fprintf(g.f, "plot ");
 		for (unsigned int s = 0; s < ns; s++) {
 			/* nudge each series sideways so error bars at one
@@ -86,9 +105,9 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 					 0.12 * d);
 			else
 				snprintf(x, sizeof(x), "($1+%.4f)", 0.12 * d);
-			fprintf(g.f, "%s$p%u_s%u using %s:2:3:4 with "
+			fprintf(g.f, "%s$p%u_s%u using %s:%s:%s:%s with "
 				"yerrorlines lt %u title ", s ? ", \\\n\t" : "", p, s,
-				x, s + 1);
+				x, y[0], y[1], y[2], s + 1);
 			fl_gp_str(g.f, labels[s]);
 		}
 		fprintf(g.f, "\n");

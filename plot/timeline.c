@@ -65,7 +65,7 @@ int fl_plot_check(const struct fl_rd_run *r, const struct fl_plot_opts *o,
 }
 
 /* Write repetition rep's bins as the datablock $r<rep>: the start of
- * each bin in seconds and its rate, the last rate repeated at the end so
+ * each bin in ns and its rate, the last rate repeated at the end so
  * that `steps` draws the last bin too. */
 static void rep_block(struct fl_gp *g, unsigned int rep,
 		      const struct fl_rd_bins *b)
@@ -80,10 +80,10 @@ static void rep_block(struct fl_gp *g, unsigned int rep,
 		unsigned long long len = b->end_ns[k] - start;
 
 		rate = len ? (double)b->ops[k] * 1e9 / (double)len : 0;
-		fprintf(g->f, "%.6f %.6g\n", (double)start / 1e9, rate);
+		fprintf(g->f, "%llu %.6g\n", start, rate);
 		start = b->end_ns[k];
 	}
-	fprintf(g->f, "%.6f %.6g\n", (double)start / 1e9, rate);
+	fprintf(g->f, "%llu %.6g\n", start, rate);
 	fl_gp_end_block(g);
 }
 
@@ -96,7 +96,9 @@ int plot_timeline(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 	char name[128], title[1024], sub[512], yl[128];
 	unsigned int reps[FL_RD_MAX_REPS], nreps = 0;
 	unsigned long long bin_ns = 0;
+	double end_ns = 0, div;
 	struct fl_gp g;
+	char x[32];
 
 	snprintf(name, sizeof(name), "%s-timeline-cell-%lu", c->workload,
 		 c->index);
@@ -120,6 +122,8 @@ int plot_timeline(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 		}
 		rep_block(&g, rep, &b);
 		reps[nreps++] = rep;
+		if (b.end_ns[b.n - 1] > end_ns)
+			end_ns = (double)b.end_ns[b.n - 1];
 	}
 	if (!nreps) {
 		if (log)
@@ -131,13 +135,16 @@ int plot_timeline(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 	fl_gp_begin_draw(&g, 1100, 600);
 	fprintf(g.f, "set title ");
 	fl_gp_dstr(g.f, title);
-	fprintf(g.f, "\nset xlabel 'time since the start (s)'\nset ylabel ");
+	fprintf(g.f, "\n");
+	div = plot_time_axis(g.f, 'x', "time since the start", 0, end_ns, 0);
+	plot_scaled(x, sizeof(x), 1, div);
+	fprintf(g.f, "set ylabel ");
 	fl_gp_str(g.f, yl);
 	fprintf(g.f, "\nset yrange [0:*]\nset format y '%%.1s%%c'\nplot ");
 	for (unsigned int i = 0; i < nreps; i++)
-		fprintf(g.f, "%s$r%u using 1:2 with steps lt %u title "
-			"'repetition %u'", i ? ", \\\n\t" : "", reps[i], i + 1,
-			reps[i] + 1);
+		fprintf(g.f, "%s$r%u using %s:2 with steps lt %u title "
+			"'repetition %u'", i ? ", \\\n\t" : "", reps[i], x,
+			i + 1, reps[i] + 1);
 	fprintf(g.f, "\n");
 	return plot_finish(&g, o, log, err, errlen);
 }

@@ -119,14 +119,16 @@ struct fl_plot_panel {
 	enum fl_plot_figure fig;
 	const char *extra;		/* FL_FIG_EXTRA: the counter's name */
 	const char *title;
-	const char *ylabel;		/* NULL: the figure's own */
+	/* NULL: the figure's own; a time's quantity without its unit,
+	 * which the plot chooses by the range (ns, us, ms, s) */
+	const char *ylabel;
 };
 
 struct fl_special_plot {
 	const char *option;		/* one bar group per value of it */
 	const char *name;		/* the file: plots/<name>.png */
 	const char *title;
-	const char *ylabel;		/* latency panels' label, or NULL */
+	const char *ylabel;		/* latency panels' quantity, or NULL */
 	struct fl_plot_panel panels[2];
 	const char *caption;		/* the report's words for it */
 };

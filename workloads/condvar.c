@@ -220,7 +220,7 @@ static const struct fl_special_plot wake_plot = {
 	.name = "condvar-wake",
 	.title = "condvar: time until the last waiter holds the mutex, per "
 		 "wake strategy",
-	.ylabel = "time (ns)",
+	.ylabel = "time",
 	.panels = {
 		{ .fig = FL_FIG_P50, .title = "median of the rounds (p50)" },
 		{ .fig = FL_FIG_P99, .title = "p99 of the rounds" },

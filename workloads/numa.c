@@ -283,7 +283,7 @@ static const struct fl_special_plot locality_plot = {
 	.panels = {
 		{ .fig = FL_FIG_OPS, .title = "throughput" },
 		{ .fig = FL_FIG_P99, .title = "p99 latency",
-		  .ylabel = "latency (ns)" },
+		  .ylabel = "latency" },
 	},
 	.caption = "local against remote memory",
 };

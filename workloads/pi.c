@@ -304,7 +304,7 @@ static const struct fl_special_plot blocked_plot = {
 	.option = "lock",
 	.name = "pi-blocked",
 	.title = "pi: high-priority thread's blocked time per lock type",
-	.ylabel = "blocked time (ns)",
+	.ylabel = "blocked time",
 	.panels = {
 		{ .fig = FL_FIG_P50, .title = "p50" },
 		{ .fig = FL_FIG_P99, .title = "p99" },
