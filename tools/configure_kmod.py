@@ -23,6 +23,9 @@ Edges written by emit():
 ctx fields used: args.kdir, built(path), src(path), futexlab_binary,
 test_binaries.
 
+build_module(kdir, out) is the module build itself, the one both the
+`kmod` edge and vm/run (for the guest's kernel) use.
+
 The same file is the helper the edges run:
   configure_kmod.py build-kmod --kdir DIR --out DIR
   configure_kmod.py lint [--builddir DIR]
@@ -140,6 +143,8 @@ def default_kdir():
 
 
 def _kmod_sources():
+    """kmod/'s sources, relative to the repository: what the module build
+    copies and its edge depends on, and what lint checks."""
     out = []
     for dirpath, _, files in os.walk(os.path.join(ROOT, "kmod")):
         for f in files:
@@ -218,9 +223,13 @@ def emit(n, ctx):
 
 
 # ------------------------------------------------------------------ helpers
-def cmd_build_kmod(args):
-    """Copy kmod/ to --out and run Kbuild there (the tree stays clean)."""
-    out = os.path.abspath(args.out)
+def build_module(kdir, out):
+    """Build kmod/ against the kernel build tree kdir in the folder out,
+    which gets a copy of kmod/'s sources (the source tree stays clean);
+    a file is copied only when it changed, so Kbuild rebuilds only what
+    did. Returns (ok, what Kbuild and make printed, or why it could not
+    start); out/futexlab.ko is the module."""
+    out = os.path.abspath(out)
     os.makedirs(out, exist_ok=True)
     for rel in _kmod_sources():
         dst = os.path.join(out, os.path.relpath(rel, "kmod"))
@@ -229,14 +238,22 @@ def cmd_build_kmod(args):
         if (not os.path.exists(dst)
                 or open(dst, "rb").read() != open(src, "rb").read()):
             shutil.copyfile(src, dst)
-    if not os.path.exists(os.path.join(args.kdir, "Makefile")):
-        print("kmod: no kernel build tree at %s: install the headers "
-              "(./configure.py --install-deps, or apt-get install %s) or "
-              "pass --kdir" % (args.kdir, HEADERS_META), file=sys.stderr)
-        return 1
-    r = subprocess.run(["make", "-s", "-C", args.kdir, "M=" + out,
-                        "modules"])
-    return r.returncode
+    if not os.path.exists(os.path.join(kdir, "Makefile")):
+        return False, ("kmod: no kernel build tree at %s: install the "
+                       "headers (./configure.py --install-deps, or apt-get "
+                       "install %s) or pass --kdir\n" % (kdir, HEADERS_META))
+    r = subprocess.run(["make", "-s", "-C", kdir, "M=" + out, "modules"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    return r.returncode == 0, r.stdout
+
+
+def cmd_build_kmod(args):
+    """The `kmod` edge: the module in --out, Kbuild's words shown (its
+    warnings too when it builds)."""
+    ok, output = build_module(args.kdir, args.out)
+    sys.stderr.write(output)
+    return 0 if ok else 1
 
 
 def fetch_checkpatch(dest):
