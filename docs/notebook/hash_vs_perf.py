@@ -2,7 +2,10 @@
 """Run `futexlab run hash` and `perf bench futex hash` back to back,
 alternated, and print a Markdown table of both and their medians.
 
-  tools/hash_vs_perf.py [--rounds 3] [--runtime 3] [--threads 1]
+  python3 docs/notebook/hash_vs_perf.py [--rounds 3] [--runtime 3] [--threads 1]
+
+(from the repository's top, after ninja: it runs build/futexlab; the
+notebook entry 2026-12-03-hash-vs-perf.md is its output)
 
 Both tools report the average operations per second of one thread (perf's
 "Averaged N operations/sec"; futexlab's ops_per_sec_per_thread, the median
@@ -19,7 +22,9 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# docs/notebook/ is two levels below the repository's top
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 FUTEXLAB = os.path.join(ROOT, "build", "futexlab")
 
 

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# In the QEMU guest, under -icount (tools/failwait_icount.py): the cost of
+# In the QEMU guest, under -icount (docs/notebook/failwait_icount.py): the cost of
 # a failing wait on the stock futex and the module's designs, for one or
 # two builds of the module, alternated within this one boot.
 #
-#   sh tools/failwait_guest.sh TOOL ROUNDS PASSES OPS FUTEXLAB BASE_KO TRACE
+#   sh docs/notebook/failwait_guest.sh TOOL ROUNDS PASSES OPS FUTEXLAB BASE_KO TRACE
 #
 # TOOL is build/tools/failwait-cost. Each round loads every module in turn
 # (the one vm/run loaded, labelled "new", and BASE_KO, labelled "base",

@@ -3,7 +3,7 @@
  * failwait-cost: the cost of one failing wait (a wait whose word does not
  * hold the expected value: EAGAIN at once) on the stock futex and on each
  * design of the futexlab module, with the cost of merely entering the
- * module beside it. Run in the QEMU guest by tools/failwait_icount.py,
+ * module beside it. Run in the QEMU guest by docs/notebook/failwait_icount.py,
  * under -icount, where guest time counts executed instructions (one a
  * nanosecond): the figures are instruction counts per call, not times.
  *

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """The cost of a failing wait, module against stock, counted in instructions.
 
-  tools/failwait_icount.py [--base REV] [--rounds 3] [--passes 3]
-                           [--ops 20000] [--hash] [--trace] [--append ARGS]
-                           [--builddir build] [--timeout 1200]
-  tools/failwait_icount.py table FILE
+  docs/notebook/failwait_icount.py [--base REV] [--rounds 3] [--passes 3]
+                                   [--ops 20000] [--hash] [--trace]
+                                   [--append ARGS] [--builddir build]
+                                   [--timeout 1200]
+  docs/notebook/failwait_icount.py table FILE
 
 Boots one QEMU guest with -icount shift=0,sleep=off (vm/run --icount),
 where guest time follows the instructions executed, one a nanosecond, and
-runs tools/failwait_cost.c in it (built here, static, into
-BUILDDIR/tools/failwait-cost) through tools/failwait_guest.sh: rounds of
-passes of N calls per case, the cases in an order rotated every pass (see
+runs docs/notebook/failwait_cost.c in it (built here, static, into
+BUILDDIR/tools/failwait-cost) through docs/notebook/failwait_guest.sh:
+rounds of passes of N calls per case, the cases in an order rotated every pass (see
 failwait_cost.c for the cases), with an idle second thread alive (as in
 futexlab's cell processes) and single-threaded.
 
@@ -51,7 +52,9 @@ import sys
 import tarfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# docs/notebook/ is two levels below the repository's top
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
 CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra", "-Werror",
           "-pthread", "-static"]
 LINE_RE = re.compile(r"^\[(base|new)\] (.*)$")
@@ -61,7 +64,7 @@ STOCK, STOCK_ENTRY, KMOD_ENTRY = "futex-private", "futex-enosys", "ioctl-enotty"
 
 def build_tool(builddir):
     out = os.path.join(builddir, "tools", "failwait-cost")
-    src = os.path.join(ROOT, "tools", "failwait_cost.c")
+    src = os.path.join(HERE, "failwait_cost.c")
     hdr = os.path.join(ROOT, "kmod", "uapi", "futexlab.h")
     if (os.path.exists(out) and os.path.getmtime(out) >=
             max(os.path.getmtime(src), os.path.getmtime(hdr))):
@@ -191,7 +194,7 @@ def cmd_run(args):
     tool = build_tool(builddir)
     outdir = os.path.join(builddir, "vm", "failwait")
     os.makedirs(outdir, exist_ok=True)
-    includes = [tool, os.path.join(ROOT, "tools", "failwait_guest.sh")]
+    includes = [tool, os.path.join(HERE, "failwait_guest.sh")]
     base_ko = "-"
     if args.base:
         ko, sha = build_base(builddir, args.base)
@@ -215,7 +218,9 @@ def cmd_run(args):
         cmd += ["--append", args.append]
     for inc in includes:
         cmd += ["--include", os.path.relpath(inc, ROOT)]
-    cmd += ["--", "sh", "tools/failwait_guest.sh",
+    cmd += ["--", "sh", os.path.relpath(os.path.join(HERE,
+                                                     "failwait_guest.sh"),
+                                        ROOT),
             os.path.relpath(tool, ROOT), str(args.rounds), str(args.passes),
             str(args.ops), futexlab, base_ko, "1" if args.trace else "0"]
     print("failwait: " + shlex.join(cmd), file=sys.stderr, flush=True)
