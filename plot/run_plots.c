@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "plot/internal.h"
-#include "rundir/meta.h"
 
 static int plot_workload(const struct fl_rd_run *r, const char *name,
 			 const struct fl_gp_dir *dir, const struct fl_plot_opts *o,
@@ -83,10 +82,9 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 
 	fl_rd_plots(r, name, &own);
 	if (own.from == FL_RD_PLOTS_NEWER && log)
-		fprintf(log, "%s: its own plots are described in a newer "
-			"format (plots version %lld; this futexlab reads %d): "
-			"generic plots only\n", name, own.version,
-			FL_PLOTS_VERSION);
+		fprintf(log, "%s: its own plots are described in a format "
+			"this futexlab does not know (plots version %lld): "
+			"generic plots only\n", name, own.version);
 	for (unsigned int i = 0; rc >= 0 && i < own.n; i++) {
 		n += rc;
 		rc = plot_special(r, &w, &own.special[i], dir, o, log, err,
