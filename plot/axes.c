@@ -2,7 +2,7 @@
 /*
  * What every plot shares: the subtitle naming the run and machine, the
  * thread axis, when the y axis goes logarithmic, its label and number
- * format, and closing and rendering the script.
+ * format (a time's by time_axis.c), and closing and rendering the script.
  */
 #include "plot/plot.h"
 
@@ -78,7 +78,8 @@ void plot_ylabel_of(const struct fl_rd_run *r, const struct wl *w,
 		snprintf(buf, len, "latency");
 }
 
-void plot_set_yformat(FILE *f, const struct panel *p)
+/* The number format of a figure that is not a time. */
+static void set_yformat(FILE *f, const struct panel *p)
 {
 	if (p->fig == F_OPS)
 		fprintf(f, "set format y '%%.1s%%c'\n");
@@ -86,6 +87,19 @@ void plot_set_yformat(FILE *f, const struct panel *p)
 		fprintf(f, "set format y '%%.2f'\nset yrange [0:1.05]\n");
 	else	/* a counter: SI prefixes, 10k, 1M */
 		fprintf(f, "set format y '%%.0s%%c'\n");
+}
+
+double plot_set_yaxis(FILE *f, const struct panel *p, const char *label,
+		      double lo, double hi, int logscale)
+{
+	if (plot_is_time(p))
+		return plot_time_axis(f, 'y', label, lo, hi, logscale);
+	/* the figure's own tics, after a time panel's list of them */
+	fprintf(f, "set ytics autofreq\nset ylabel ");
+	fl_gp_str(f, label);
+	fprintf(f, "\n");
+	set_yformat(f, p);
+	return 1;
 }
 
 int plot_finish(struct fl_gp *g, const struct fl_plot_opts *o, FILE *log,

@@ -62,7 +62,10 @@ void plot_set_xaxis(FILE *f, const struct wl *w);
 int plot_wants_logy(const double *v, unsigned int n);
 void plot_ylabel_of(const struct fl_rd_run *r, const struct wl *w,
 		    const struct panel *p, char *buf, size_t len);
-void plot_set_yformat(FILE *f, const struct panel *p);
+/* A panel's y axis: label, tics and number format; a time's in the unit
+ * its range [lo, hi] reads in. What the plot divides its values by. */
+double plot_set_yaxis(FILE *f, const struct panel *p, const char *label,
+		      double lo, double hi, int logscale);
 /* time_axis.c: time axes in ns, us, ms or s by their range */
 struct plot_unit {
 	const char *name;

@@ -149,24 +149,16 @@ static void draw_panel(const struct special *s, const struct fl_rd_run *r,
 		       struct fl_gp *g, unsigned int p, int logy)
 {
 	const struct panel pn = panel_of(&s->sp->panels[p]);
-	int is_time = plot_is_time(&pn);
 	char yl[256], y[3][32];
-	double div = 1;
+	double div;
 
 	plot_ylabel_of(r, s->w, &pn, yl, sizeof(yl));
-	if (!pn.ylabel && *s->sp->ylabel && is_time)
+	if (!pn.ylabel && *s->sp->ylabel && plot_is_time(&pn))
 		snprintf(yl, sizeof(yl), "%s", s->sp->ylabel);
 	fprintf(g->f, "set title ");
 	fl_gp_str(g->f, pn.title);
 	fprintf(g->f, "\n");
-	if (is_time) {
-		div = plot_time_axis(g->f, 'y', yl, s->lo[p], s->hi[p], logy);
-	} else {	/* after a time panel's tics, the figure's own */
-		fprintf(g->f, "set ytics autofreq\nset ylabel ");
-		fl_gp_str(g->f, yl);
-		fprintf(g->f, "\n");
-		plot_set_yformat(g->f, &pn);
-	}
+	div = plot_set_yaxis(g->f, &pn, yl, s->lo[p], s->hi[p], logy);
 	/* a spinning outlier 100x above would flatten the rest */
 	fprintf(g->f, "%s\n", logy ? "set logscale y 10\nset yrange [*:*]" :
 		"unset logscale y\nset yrange [0:*]");

@@ -72,24 +72,14 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 	}
 	for (unsigned int p = 0; p < np; p++) {
 		char y[3][32];
-		double div = 1;
+		double div;
 
 		plot_ylabel_of(r, w, &pn[p], yl, sizeof(yl));
 		fprintf(g.f, "set title ");
 		fl_gp_dstr(g.f, np > 1 ? pn[p].title : title);
-		fprintf(g.f, "\n");
-		if (plot_is_time(&pn[p])) {
-			div = plot_time_axis(g.f, 'y', yl, lo[p], hi[p],
-					     logy[p]);
-		} else {
-			fprintf(g.f, "set ylabel ");
-			fl_gp_str(g.f, yl);
-			fprintf(g.f, "\n");
-		}
-		fprintf(g.f, "%s\nset yrange [*:*]\n", logy[p] ?
+		fprintf(g.f, "\n%s\nset yrange [*:*]\n", logy[p] ?
 			"set logscale y 10" : "unset logscale y");
-		if (!plot_is_time(&pn[p]))
-			plot_set_yformat(g.f, &pn[p]);
+		div = plot_set_yaxis(g.f, &pn[p], yl, lo[p], hi[p], logy[p]);
 		for (unsigned int k = 0; k < 3; k++)
 			plot_scaled(y[k], sizeof(y[k]), 2 + k, div);
 		fprintf(g.f, "plot ");
