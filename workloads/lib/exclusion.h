@@ -58,6 +58,27 @@ static inline void fl_guarded_leave(struct fl_guarded *g)
 			 __ATOMIC_RELAXED);
 }
 
+/*
+ * The same check for a caller that keeps the value in a register, as a
+ * bare loop's counter++ would: enter returns the value found (odd: another
+ * owner was inside, a violation for the caller to count), and leave stores
+ * that value + 2 without reading the counter again, so the critical
+ * section holds one load and two stores. An owner that entered in between
+ * is still seen: it found the counter odd, and the total comes out short.
+ */
+static inline uint64_t fl_guarded_enter_seq(struct fl_guarded *g)
+{
+	uint64_t v = __atomic_load_n(&g->seq, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&g->seq, v + 1, __ATOMIC_RELAXED);
+	return v;
+}
+
+static inline void fl_guarded_leave_seq(struct fl_guarded *g, uint64_t v)
+{
+	__atomic_store_n(&g->seq, v + 2, __ATOMIC_RELAXED);
+}
+
 /* After the threads joined: how many entries the counter saw. */
 static inline uint64_t fl_guarded_entries(const struct fl_guarded *g)
 {

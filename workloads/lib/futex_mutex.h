@@ -95,13 +95,15 @@ static inline int fl_mutex3_lock_contended(uint32_t *w,
 	return 0;
 }
 
-static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
-				 uint64_t *waits)
+/*
+ * The slow paths below (*_slow) take over after a first compare-and-swap
+ * that found c, not the value hoped for; a measured loop can keep them
+ * out of line, so that its fast path is the lock's alone (mutex.c).
+ */
+static inline int fl_mutex3_lock_slow(uint32_t *w, uint32_t c,
+				      const struct timespec *deadline,
+				      uint64_t *waits)
 {
-	uint32_t c = fl_cas_acquire(w, 0, 1);
-
-	if (c == 0)
-		return 0;
 	/* already marked contended: sleep before the first swap */
 	if (c == 2) {
 		int r = fl_mutex_wait2(w, deadline, waits);
@@ -110,6 +112,16 @@ static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
 			return r;
 	}
 	return fl_mutex3_lock_contended(w, deadline, waits);
+}
+
+static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
+				 uint64_t *waits)
+{
+	uint32_t c = fl_cas_acquire(w, 0, 1);
+
+	if (c == 0)
+		return 0;
+	return fl_mutex3_lock_slow(w, c, deadline, waits);
 }
 
 /*
@@ -121,12 +133,10 @@ static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
  * swaps in 2 (a spinner never does: a sleeper's 2 is never lost, since
  * the unlock that wakes it stores 0 and the woken waiter swaps 2 again).
  */
-static inline int fl_mutex3_spin_lock(uint32_t *w, unsigned int spins,
-				      const struct timespec *deadline,
-				      uint64_t *waits, uint64_t *spun)
+static inline int fl_mutex3_spin_lock_slow(uint32_t *w, unsigned int spins,
+					   const struct timespec *deadline,
+					   uint64_t *waits, uint64_t *spun)
 {
-	if (fl_cas_acquire(w, 0, 1) == 0)
-		return 0;
 	for (unsigned int i = 0; i < spins; i++) {
 		fl_cpu_relax();
 		if (__atomic_load_n(w, __ATOMIC_RELAXED) == 0 &&
@@ -138,11 +148,19 @@ static inline int fl_mutex3_spin_lock(uint32_t *w, unsigned int spins,
 	return fl_mutex3_lock_contended(w, deadline, waits);
 }
 
-static inline int fl_mutex2_lock(uint32_t *w, const struct timespec *deadline,
-				 uint64_t *waits)
+static inline int fl_mutex3_spin_lock(uint32_t *w, unsigned int spins,
+				      const struct timespec *deadline,
+				      uint64_t *waits, uint64_t *spun)
 {
-	uint32_t c = fl_cas_acquire(w, 0, 1);
+	if (fl_cas_acquire(w, 0, 1) == 0)
+		return 0;
+	return fl_mutex3_spin_lock_slow(w, spins, deadline, waits, spun);
+}
 
+static inline int fl_mutex2_lock_slow(uint32_t *w, uint32_t c,
+				      const struct timespec *deadline,
+				      uint64_t *waits)
+{
 	while (c != 0) {
 		if (c == 2 || fl_cas_acquire(w, 1, 2) != 0) {
 			int r = fl_mutex_wait2(w, deadline, waits);
@@ -155,15 +173,35 @@ static inline int fl_mutex2_lock(uint32_t *w, const struct timespec *deadline,
 	return 0;
 }
 
+static inline int fl_mutex2_lock(uint32_t *w, const struct timespec *deadline,
+				 uint64_t *waits)
+{
+	uint32_t c = fl_cas_acquire(w, 0, 1);
+
+	if (c == 0)
+		return 0;
+	return fl_mutex2_lock_slow(w, c, deadline, waits);
+}
+
 /* Both Drepper mutexes unlock alike: 1 -> 0 quietly, 2 -> 0 and wake one
- * (counted in *wakes). */
+ * (counted in *wakes). The fast path: 1 when the decrement found 2 and
+ * the slow path must follow. */
+static inline int fl_drepper_release(uint32_t *w)
+{
+	return __atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1;
+}
+
+static inline void fl_drepper_unlock_slow(uint32_t *w, uint64_t *wakes)
+{
+	__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+	fl_count(wakes);
+	fl_wake(w, 1);
+}
+
 static inline void fl_drepper_unlock(uint32_t *w, uint64_t *wakes)
 {
-	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
-		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
-		fl_count(wakes);
-		fl_wake(w, 1);
-	}
+	if (fl_drepper_release(w))
+		fl_drepper_unlock_slow(w, wakes);
 }
 
 /*
