@@ -187,37 +187,30 @@ FL_WORKLOAD_DESCRIPTOR(mutex) = {
 #else /* one build per backend */
 
 /*
- * The Drepper locks' slow paths, out of line: the measured loop then holds
- * the lock's fast path alone, as a bare loop does, and the compiler keeps
- * the loop's counts in registers; inlined, the system calls' paths took
- * them, and the loop stored its counts on the stack at every acquisition,
+ * The Drepper locks' sleeping parts, out of line: the measured loop holds
+ * every atomic step of the lock inline, in the bare loop's order (the
+ * swap after a failed attempt, the store of 0 after a decrement that found
+ * 2), and calls out only where the lock makes a system call anyway. With
+ * the system calls' paths inline, the compiler gave them the registers
+ * and the loop stored its counts on the stack at every acquisition,
  * between the unlock and the next lock.
  */
 static __attribute__((noinline, cold)) int
-mutex3_lock_slow(uint32_t *w, uint32_t c, const struct timespec *deadline,
-		 uint64_t *waits)
+mutex3_sleep(uint32_t *w, const struct timespec *deadline, uint64_t *waits)
 {
-	return fl_mutex3_lock_slow(w, c, deadline, waits);
+	return fl_mutex3_sleep(w, deadline, waits);
 }
 
 static __attribute__((noinline, cold)) int
-mutex2_lock_slow(uint32_t *w, uint32_t c, const struct timespec *deadline,
-		 uint64_t *waits)
+mutex2_sleep(uint32_t *w, const struct timespec *deadline, uint64_t *waits)
 {
-	return fl_mutex2_lock_slow(w, c, deadline, waits);
-}
-
-static __attribute__((noinline, cold)) int
-spin_lock_slow(uint32_t *w, unsigned int spins,
-	       const struct timespec *deadline, uint64_t *waits, uint64_t *spun)
-{
-	return fl_mutex3_spin_lock_slow(w, spins, deadline, waits, spun);
+	return fl_mutex2_sleep(w, deadline, waits);
 }
 
 static __attribute__((noinline, cold)) void
-drepper_unlock_slow(uint32_t *w, uint64_t *wakes)
+drepper_wake(uint32_t *w, uint64_t *wakes)
 {
-	fl_drepper_unlock_slow(w, wakes);
+	fl_drepper_wake(w, wakes);
 }
 
 /* The lock of algo (a constant where this inlines; the three glibc kinds
@@ -232,19 +225,23 @@ static inline int lock(const int algo, struct mutex_state *s, uint32_t tid,
 
 	switch (algo) {
 	case ALGO_MUTEX3:
-	case ALGO_MUTEX2:
-	case ALGO_SPIN_THEN_WAIT:
 		found = fl_cas_acquire(w, 0, 1);
-		if (__builtin_expect(found == 0, 1))
+		if (__builtin_expect(found == 0, 1) ||
+		    fl_mutex3_swap(w, found) == 0)
 			return 0;
-		if (algo == ALGO_MUTEX3)
-			return mutex3_lock_slow(w, found, deadline,
-						&c[C_WAITS]);
-		if (algo == ALGO_MUTEX2)
-			return mutex2_lock_slow(w, found, deadline,
-						&c[C_WAITS]);
-		return spin_lock_slow(w, spins, deadline, &c[C_WAITS],
-				      &c[C_SPUN]);
+		return mutex3_sleep(w, deadline, &c[C_WAITS]);
+	case ALGO_MUTEX2:
+		found = fl_cas_acquire(w, 0, 1);
+		if (__builtin_expect(found == 0, 1) ||
+		    fl_mutex2_mark(w, found) == 0)
+			return 0;
+		return mutex2_sleep(w, deadline, &c[C_WAITS]);
+	case ALGO_SPIN_THEN_WAIT:
+		if (__builtin_expect(fl_cas_acquire(w, 0, 1) == 0, 1) ||
+		    fl_mutex3_spin(w, spins, &c[C_SPUN]) == 0 ||
+		    fl_mutex3_swap(w, 1) == 0)
+			return 0;
+		return mutex3_sleep(w, deadline, &c[C_WAITS]);
 	case ALGO_PI:
 	case ALGO_ADAPTIVE:
 		return fl_owner_mutex_lock(w, tid, algo == ALGO_ADAPTIVE,
@@ -267,8 +264,10 @@ static inline void unlock(const int algo, struct mutex_state *s,
 		fl_libc_mutex_unlock(&s->lock.pthread);
 		break;
 	default:
-		if (__builtin_expect(fl_drepper_release(s->lock.word), 0))
-			drepper_unlock_slow(s->lock.word, &c[C_WAKES]);
+		if (__builtin_expect(fl_drepper_release(s->lock.word), 0)) {
+			fl_drepper_clear(s->lock.word);
+			drepper_wake(s->lock.word, &c[C_WAKES]);
+		}
 		break;
 	}
 }
