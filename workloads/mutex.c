@@ -302,9 +302,11 @@ acquire_release(struct fl_thread *t, struct mutex_state *s, const int algo,
 		return r;
 	if (timed)
 		*lat = fl_now_ns() - t0;
-	uint64_t v = fl_guarded_enter_seq(&s->guarded);
+	/* with busy work inside, the counter is odd while we are; without,
+	 * the check is the bare loop's counter++ (exclusion.h) */
+	uint64_t v = fl_guarded_enter_seq(&s->guarded, busy);
 
-	if (__builtin_expect(v & 1, 0))
+	if (busy && __builtin_expect(v & 1, 0))
 		t->counters[C_VIOLATIONS]++;
 	/* register work only, off the path to the unlock: the counter
 	 * only grows, so another thread's entry since ours leaves it above
