@@ -3,7 +3,7 @@
 written for the purpose, alternated in one run, as ratios held to
 two-sided bounds.
 
-  tools/fidelity.py [--builddir build] [--rounds 10] [--duration 1]
+  tools/fidelity.py [--builddir build] [--rounds 20] [--duration 1]
                     [--only NAME]
   ninja fidelity
 
@@ -29,6 +29,12 @@ its timed one, so its timed loop carries no counter.
 Exit status 1 when a ratio's interval leaves its bound (within 5% of the
 bare loop at 1 thread, 10% at 2 and more, either way), or has none
 (under 6 rounds); 0 when all are inside.
+
+20 rounds by default (about 5 minutes): a contended loop's rate moves
+from run to run by about as much as the 10% bound (the bare loop against
+a copy of itself, 12 rounds at 2 threads: median 1.033, interval [0.979,
+1.162]), and 10 rounds' interval (the 2nd and 9th of 10) holds almost all
+of that scatter, where 20 rounds' (the 6th and 15th) holds the middle.
 """
 
 import argparse
@@ -162,7 +168,7 @@ def counts_cell(fl, bare, name):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--builddir", default="build")
-    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--duration", type=float, default=1.0,
                     help="seconds per measurement (perf: whole seconds)")
     ap.add_argument("--only", action="append", default=[],
@@ -181,9 +187,12 @@ def main():
             for name, _, _, _, one in todo:
                 fl, bare, flc, barec = one(r % 2 == 1)
                 got[name].append((fl, bare, flc, barec))
+                waits = ("  waits/acq %.4f / %.4f" % (flc["waits"],
+                                                     barec["waits"])
+                         if flc and barec else "")
                 print("round %d/%d %-22s futexlab %.4g/s  bare %.4g/s  "
-                      "ratio %.3f" % (r + 1, args.rounds, name, fl, bare,
-                                      fl / bare), file=sys.stderr)
+                      "ratio %.3f%s" % (r + 1, args.rounds, name, fl, bare,
+                                        fl / bare, waits), file=sys.stderr)
     finally:
         shutil.rmtree(args.results, ignore_errors=True)
     with open("/proc/loadavg") as f:
