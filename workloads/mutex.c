@@ -198,13 +198,13 @@ FL_WORKLOAD_DESCRIPTOR(mutex) = {
 static __attribute__((noinline, cold)) int
 mutex3_sleep(uint32_t *w, const struct timespec *deadline, uint64_t *waits)
 {
-	return fl_mutex3_sleep(w, deadline, waits);
+	return fl_drepper_sleep(w, 0, deadline, waits);
 }
 
 static __attribute__((noinline, cold)) int
 mutex2_sleep(uint32_t *w, const struct timespec *deadline, uint64_t *waits)
 {
-	return fl_mutex2_sleep(w, deadline, waits);
+	return fl_drepper_sleep(w, 1, deadline, waits);
 }
 
 static __attribute__((noinline, cold)) void
@@ -376,49 +376,40 @@ measured_loop(struct fl_thread *t, const int algo, const int busy)
  * own: inlined together into one switch, the six loops shared one
  * register allocation, and the measured loop kept its counts on the
  * stack, a store per acquisition between the unlock and the next lock. */
-#define LOOP(name, algo, busy) \
+#define LOOPS(name, algo) \
 	static __attribute__((noinline)) void name(struct fl_thread *t) \
 	{ \
-		measured_loop(t, algo, busy); \
+		measured_loop(t, algo, 0); \
+	} \
+	static __attribute__((noinline)) void name##_busy(struct fl_thread *t) \
+	{ \
+		measured_loop(t, algo, 1); \
 	}
-LOOP(loop_mutex3, ALGO_MUTEX3, 0)
-LOOP(loop_mutex3_busy, ALGO_MUTEX3, 1)
-LOOP(loop_mutex2, ALGO_MUTEX2, 0)
-LOOP(loop_mutex2_busy, ALGO_MUTEX2, 1)
-LOOP(loop_spin, ALGO_SPIN_THEN_WAIT, 0)
-LOOP(loop_spin_busy, ALGO_SPIN_THEN_WAIT, 1)
-LOOP(loop_pi, ALGO_PI, 0)
-LOOP(loop_pi_busy, ALGO_PI, 1)
-LOOP(loop_adaptive, ALGO_ADAPTIVE, 0)
-LOOP(loop_adaptive_busy, ALGO_ADAPTIVE, 1)
-LOOP(loop_pthread, ALGO_PTHREAD, 0)
-LOOP(loop_pthread_busy, ALGO_PTHREAD, 1)
+LOOPS(loop_mutex3, ALGO_MUTEX3)
+LOOPS(loop_mutex2, ALGO_MUTEX2)
+LOOPS(loop_spin, ALGO_SPIN_THEN_WAIT)
+LOOPS(loop_pi, ALGO_PI)
+LOOPS(loop_adaptive, ALGO_ADAPTIVE)
+LOOPS(loop_pthread, ALGO_PTHREAD)
+
+/* Each algorithm's loop without busy work and with (the three glibc kinds
+ * are one loop: the kind lives in the mutex). */
+static void (*const loops[][2])(struct fl_thread *t) = {
+	[ALGO_MUTEX3] = { loop_mutex3, loop_mutex3_busy },
+	[ALGO_MUTEX2] = { loop_mutex2, loop_mutex2_busy },
+	[ALGO_PI] = { loop_pi, loop_pi_busy },
+	[ALGO_SPIN_THEN_WAIT] = { loop_spin, loop_spin_busy },
+	[ALGO_ADAPTIVE] = { loop_adaptive, loop_adaptive_busy },
+	[ALGO_PTHREAD] = { loop_pthread, loop_pthread_busy },
+	[ALGO_PTHREAD_ADAPTIVE] = { loop_pthread, loop_pthread_busy },
+	[ALGO_PTHREAD_PI] = { loop_pthread, loop_pthread_busy },
+};
 
 static void thread(struct fl_thread *t)
 {
 	const int64_t *opt = t->rep->cell->opt;
-	const int busy = opt[OPT_CRITICAL] || opt[OPT_THINK];
 
-	switch ((int)opt[OPT_ALGO]) {
-	case ALGO_MUTEX3:
-		(busy ? loop_mutex3_busy : loop_mutex3)(t);
-		break;
-	case ALGO_MUTEX2:
-		(busy ? loop_mutex2_busy : loop_mutex2)(t);
-		break;
-	case ALGO_SPIN_THEN_WAIT:
-		(busy ? loop_spin_busy : loop_spin)(t);
-		break;
-	case ALGO_PI:
-		(busy ? loop_pi_busy : loop_pi)(t);
-		break;
-	case ALGO_ADAPTIVE:
-		(busy ? loop_adaptive_busy : loop_adaptive)(t);
-		break;
-	default:	/* the three glibc kinds */
-		(busy ? loop_pthread_busy : loop_pthread)(t);
-		break;
-	}
+	loops[opt[OPT_ALGO]][opt[OPT_CRITICAL] || opt[OPT_THINK]](t);
 }
 
 FL_WORKLOAD_IMPL(mutex, thread, NULL);

@@ -80,8 +80,8 @@ static inline int fl_mutex_wait2(uint32_t *w, const struct timespec *deadline,
  * Each Drepper lock's contended path comes in two parts, split where it
  * first sleeps: the atomic steps up to it (*_swap, *_mark, *_spin: no
  * system call, 0 when they took the lock) and the part from the first
- * sleep on (*_sleep). A measured loop keeps the first inline, in the
- * order a bare loop runs them, and can keep the second out of line
+ * sleep on (fl_drepper_sleep()). A measured loop keeps the first inline,
+ * in the order a bare loop runs them, and can keep the second out of line
  * (mutex.c); the locks below join them.
  */
 
@@ -92,17 +92,37 @@ static inline uint32_t fl_mutex3_swap(uint32_t *w, uint32_t c)
 	return c == 2 ? 2 : __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
 }
 
-/* Mutex 3 from its first sleep: sleep while the word is 2, then swap in 2
- * until the old value says it was free. 0, or the wait's error. */
-static inline int fl_mutex3_sleep(uint32_t *w, const struct timespec *deadline,
-				  uint64_t *waits)
+/* Mutex 2 after an attempt that found c, up to its first sleep: mark the
+ * word contended (1 -> 2) and take it if it came free on the way. 0 took
+ * the lock; else the caller sleeps. */
+static inline uint32_t fl_mutex2_mark(uint32_t *w, uint32_t c)
+{
+	while (c != 0) {
+		if (c == 2 || fl_cas_acquire(w, 1, 2) != 0)
+			return 2;
+		c = fl_cas_acquire(w, 0, 2);
+	}
+	return 0;
+}
+
+/*
+ * A Drepper mutex from its first sleep (mutex2 a constant where this
+ * inlines): sleep while the word is 2, then try again, mutex 3 by swapping
+ * in 2 until the old value says it was free, mutex 2 by 0 -> 2 and, that
+ * failing, its marking again; sleep after each try that found it taken.
+ * 0, or the wait's error.
+ */
+static inline int fl_drepper_sleep(uint32_t *w, const int mutex2,
+				   const struct timespec *deadline,
+				   uint64_t *waits)
 {
 	do {
 		int r = fl_mutex_wait2(w, deadline, waits);
 
 		if (r)
 			return r;
-	} while (__atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE) != 0);
+	} while (mutex2 ? fl_mutex2_mark(w, fl_cas_acquire(w, 0, 2)) != 0 :
+		 __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE) != 0);
 	return 0;
 }
 
@@ -118,7 +138,7 @@ static inline int fl_mutex3_lock_contended(uint32_t *w,
 {
 	if (fl_mutex3_swap(w, 1) == 0)
 		return 0;
-	return fl_mutex3_sleep(w, deadline, waits);
+	return fl_drepper_sleep(w, 0, deadline, waits);
 }
 
 static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
@@ -128,7 +148,7 @@ static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
 
 	if (c == 0 || fl_mutex3_swap(w, c) == 0)
 		return 0;
-	return fl_mutex3_sleep(w, deadline, waits);
+	return fl_drepper_sleep(w, 0, deadline, waits);
 }
 
 /*
@@ -165,32 +185,6 @@ static inline int fl_mutex3_spin_lock(uint32_t *w, unsigned int spins,
 	return fl_mutex3_lock_contended(w, deadline, waits);
 }
 
-/* Mutex 2 after an attempt that found c, up to its first sleep: mark the
- * word contended (1 -> 2) and take it if it came free on the way. 0 took
- * the lock; else the caller sleeps. */
-static inline uint32_t fl_mutex2_mark(uint32_t *w, uint32_t c)
-{
-	while (c != 0) {
-		if (c == 2 || fl_cas_acquire(w, 1, 2) != 0)
-			return 2;
-		c = fl_cas_acquire(w, 0, 2);
-	}
-	return 0;
-}
-
-/* Mutex 2 from its first sleep. 0, or the wait's error. */
-static inline int fl_mutex2_sleep(uint32_t *w, const struct timespec *deadline,
-				  uint64_t *waits)
-{
-	do {
-		int r = fl_mutex_wait2(w, deadline, waits);
-
-		if (r)
-			return r;
-	} while (fl_mutex2_mark(w, fl_cas_acquire(w, 0, 2)) != 0);
-	return 0;
-}
-
 static inline int fl_mutex2_lock(uint32_t *w, const struct timespec *deadline,
 				 uint64_t *waits)
 {
@@ -198,7 +192,7 @@ static inline int fl_mutex2_lock(uint32_t *w, const struct timespec *deadline,
 
 	if (c == 0 || fl_mutex2_mark(w, c) == 0)
 		return 0;
-	return fl_mutex2_sleep(w, deadline, waits);
+	return fl_drepper_sleep(w, 1, deadline, waits);
 }
 
 /*
