@@ -30,11 +30,12 @@ Exit status 1 when a ratio's interval leaves its bound (within 5% of the
 bare loop at 1 thread, 10% at 2 and more, either way), or has none
 (under 6 rounds); 0 when all are inside.
 
-20 rounds by default (about 5 minutes): a contended loop's rate moves
-from run to run by about as much as the 10% bound (the bare loop against
-a copy of itself, 12 rounds at 2 threads: median 1.033, interval [0.979,
-1.162]), and 10 rounds' interval (the 2nd and 9th of 10) holds almost all
-of that scatter, where 20 rounds' (the 6th and 15th) holds the middle.
+20 rounds by default (about 4.5 minutes on a 2-CPU machine): a contended
+loop's rate moves from run to run by about as much as the 10% bound (the
+bare loop against a copy of itself, 12 rounds at 2 threads: median 1.033,
+interval [0.979, 1.162]), and 10 rounds' interval (the 2nd and 9th of 10)
+holds almost all of that scatter, where 20 rounds' (the 6th and 15th)
+holds the middle.
 """
 
 import argparse
