@@ -293,7 +293,12 @@ acquire_release(struct fl_thread *t, struct mutex_state *s, const int algo,
 		const int timed, const int busy, unsigned int spins,
 		uint64_t crit, uint64_t *lat, struct carried *c)
 {
-	const struct timespec *deadline = &t->rep->hard_deadline;
+	/* no deadline of its own, as a program's lock has none (a timed
+	 * futex wait arms a timer: the bare loop with one ran at 0.898 of
+	 * itself); the repetition's hard deadline bounds every wait: a
+	 * thread still asleep a second after it aborts the repetition and
+	 * the process goes (measure/cell_child.c) */
+	const struct timespec *deadline = NULL;
 	const uint32_t tid = (uint32_t)t->tid;
 	uint64_t t0 = timed ? fl_now_ns() : 0;
 	int r = lock(algo, s, tid, spins, deadline, t->counters);
