@@ -546,7 +546,10 @@ def write_ninja(n, args, configure_args, kmod_part):
     bare = n.build(built("tools/fidelity-mutex3"), "link",
                    [compile_c(n, src("tools/fidelity_mutex3.c"))],
                    variables={"libs_of": [], "libs": ["-lpthread"]})[0]
-    n.build("fidelity", "run", [futexlab, bare],
+    # the interval of a cell's figure, for scripts (tools/median_ci.c)
+    median_ci = link("tools/median-ci",
+                     [compile_c(n, src("tools/median_ci.c"))])
+    n.build("fidelity", "run", [futexlab, bare, median_ci],
             implicit=["$root/tools/fidelity.py", built("gen/always")],
             variables={"command": "python3 $root/tools/fidelity.py "
                        "--builddir $builddir", "desc": "FIDELITY"})

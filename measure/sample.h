@@ -40,6 +40,7 @@ static inline uint64_t fl_rand(uint64_t *state)
 
 struct fl_sampler {
 	uint64_t first;		/* the number of the first operation timed */
+	uint64_t next;		/* a loop's next one, if it keeps it here */
 	uint64_t rng;		/* xorshift64* state, from the seed */
 	double inv_log_miss;	/* 1 / ln(1 - 1/every); 0 when every is 1 */
 };

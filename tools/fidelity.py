@@ -1,27 +1,45 @@
 #!/usr/bin/env python3
 """The fidelity benchmark: futexlab's measured loops against bare loops
-written for the purpose, alternated in one run, as ratios.
+written for the purpose, alternated in one run, as ratios held to
+two-sided bounds.
 
-  tools/fidelity.py [--builddir build] [--rounds 7] [--duration 1]
+  tools/fidelity.py [--builddir build] [--rounds 20] [--duration 1]
+                    [--only NAME]
   ninja fidelity
 
 Pairs, each run in turn within every round (the order flips each round,
 so neither side always runs first on a warmer or quieter machine):
-  mutex, 1 and 2 threads: `futexlab run mutex --backend futex-private
-    --critical 0 --think 0` against fidelity-mutex3 (Drepper's mutex 3
-    and nothing else), pinned to the CPUs futexlab's cell used;
+  mutex --algo mutex3, 1, 2 and 4 threads (4 oversubscribes a 2-CPU
+    machine): `futexlab run mutex --backend futex-private --critical 0
+    --think 0` against fidelity-mutex3 (Drepper's mutex 3 and nothing
+    else), pinned to the CPUs futexlab's cell used;
   hash, 1 thread: `futexlab run hash` against `perf bench futex hash -t 1`
     (same 1024 private futexes; perf runs whole seconds).
 A ratio is futexlab's operations/s over the bare loop's, from the same
-round. Printed: the median ratio over the rounds with its distribution-free
-95% confidence interval (order statistics, as futexlab's own cells: see
-docs/statistics.md; at least 6 rounds), as a Markdown table
-(docs/measurement.md shows one).
+round. Printed, as a Markdown table (docs/measurement.md shows one): the
+median ratio over the rounds with its distribution-free 95% interval
+(build/tools/median-ci: the code of futexlab's own cells, see
+docs/statistics.md; at least 6 rounds), the bound it is held to, and for
+the mutex pairs what the lock did per acquisition on each side: futex
+waits, wakes, and handoffs (acquisitions whose previous one was another
+thread's), medians over the rounds. futexlab counts them in its measured
+loop (mutex's counters); the bare loop in a second, counting run after
+its timed one, so its timed loop carries no counter.
+
+Exit status 1 when a ratio's interval leaves its bound (within 5% of the
+bare loop at 1 thread, 10% at 2 and more, either way), or has none
+(under 6 rounds); 0 when all are inside.
+
+20 rounds by default (about 4.5 minutes on a 2-CPU machine): a contended
+loop's rate moves from run to run by about as much as the 10% bound (the
+bare loop against a copy of itself, 12 rounds at 2 threads: median 1.033,
+interval [0.979, 1.162]), and 10 rounds' interval (the 2nd and 9th of 10)
+holds almost all of that scatter, where 20 rounds' (the 6th and 15th)
+holds the middle.
 """
 
 import argparse
 import csv
-import math
 import os
 import re
 import shutil
@@ -30,9 +48,16 @@ import subprocess
 import sys
 import tempfile
 
+# a measured loop may be this far from its bare loop, either way
+BOUND_ONE_THREAD = 0.05
+BOUND_CONTENDED = 0.10
+
+COUNTS = ("waits", "wakes", "handoffs")
+
 
 def futexlab(args, workload, threads, extra):
-    """One cell, one repetition: (ops/s, the cell's CPU list)."""
+    """One cell, one repetition: (ops/s, the cell's CPU list, counts per
+    operation)."""
     cmd = [os.path.join(args.builddir, "futexlab"), "run", workload,
            "--backend", "futex-private", "--threads", str(threads),
            "--duration", str(args.duration), "--reps", "1",
@@ -45,15 +70,26 @@ def futexlab(args, workload, threads, extra):
     if row["status"] != "ok":
         sys.exit("futexlab %s: %s %s" % (workload, row["status"],
                                           row["reason"]))
-    return float(row["ops_per_sec"]), row["cpus"]
+    extra = dict(kv.split("=", 1) for kv in row["extra"].split(";") if kv)
+    ops = float(row["ops"])
+    per = {}
+    for name, key in zip(COUNTS, ("wait_calls", "wake_calls", "handoffs")):
+        if key in extra and ops > 0:
+            per[name] = float(extra[key]) / ops
+    return float(row["ops_per_sec"]), row["cpus"], per
 
 
 def bare_mutex3(args, cpus):
+    """The bare loop's acquisitions/s and its counting run's counts per
+    acquisition."""
     cmd = [os.path.join(args.builddir, "tools", "fidelity-mutex3"), cpus,
            str(args.duration)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
-    return float(re.search(r"acquisitions_per_sec ([\d.]+)",
-                           out.stdout).group(1))
+    rate = re.search(r"^acquisitions_per_sec ([\d.]+)", out.stdout, re.M)
+    counted = dict(re.findall(r"(\w+)_per_acq ([\d.]+)", out.stdout))
+    if not rate or set(counted) != set(COUNTS):
+        sys.exit("cannot read fidelity-mutex3's output:\n" + out.stdout)
+    return float(rate.group(1)), {k: float(v) for k, v in counted.items()}
 
 
 def perf_hash(args):
@@ -62,93 +98,137 @@ def perf_hash(args):
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
     m = re.search(r"Averaged (\d+) operations/sec", out.stdout)
     if not m:
-        sys.exit("cannot parse perf bench output:\n" + out.stdout)
-    return float(m.group(1))
+        sys.exit("cannot read perf bench's output:\n" + out.stdout)
+    return float(m.group(1)), {}
 
 
-def median_ci(v, conf=0.95):
-    """The median of v and the order-statistic interval (x(k), x(n+1-k))
-    with the largest k whose binomial coverage is at least conf; None
-    below 6 values, where no such interval exists."""
-    v = sorted(v)
-    n = len(v)
-    best = None
-    for k in range(1, n // 2 + 1):
-        tail = sum(math.comb(n, i) for i in range(k)) / 2.0 ** n
-        if 1 - 2 * tail >= conf:
-            best = (v[k - 1], v[n - k])
-    return statistics.median(v), best
+def median_ci(args, values):
+    """The median and its 95% interval (lo, hi), or None under 6 values,
+    from futexlab's own statistics (tools/median_ci.c)."""
+    out = subprocess.run([os.path.join(args.builddir, "tools", "median-ci")],
+                         input=" ".join(repr(v) for v in values),
+                         check=True, capture_output=True, text=True)
+    f = out.stdout.split()
+    return float(f[0]), (None if f[1] == "n/a" else
+                         (float(f[1]), float(f[2])))
 
 
 def pairs(args):
-    """(name, futexlab command shown, bare command shown, one-round fn)."""
-    mutex = ["--critical", "0", "--think", "0"]
-
+    """(name, bound, futexlab command shown, bare command shown, one-round
+    fn(flip) -> (futexlab ops/s, bare ops/s, futexlab counts, bare
+    counts))."""
     cpus_of = {}
 
-    def mutex_round(threads):
+    def mutex_round(threads, algo):
+        flags = ["--algo", algo, "--critical", "0", "--think", "0"]
+
         def one(flip):
-            if flip or threads not in cpus_of:
-                fl, cpus_of[threads] = futexlab(args, "mutex", threads,
-                                                mutex)
-                return fl, bare_mutex3(args, cpus_of[threads])
+            key = (threads, algo)
+            if flip or key not in cpus_of:
+                fl, cpus_of[key], flc = futexlab(args, "mutex", threads,
+                                                 flags)
+                bare, barec = bare_mutex3(args, cpus_of[key])
+                return fl, bare, flc, barec
             # bare first, pinned where futexlab's cells ran
-            bare = bare_mutex3(args, cpus_of[threads])
-            return futexlab(args, "mutex", threads, mutex)[0], bare
+            bare, barec = bare_mutex3(args, cpus_of[key])
+            fl, _, flc = futexlab(args, "mutex", threads, flags)
+            return fl, bare, flc, barec
         return one
 
     def hash_round(flip):
         if flip:
-            return futexlab(args, "hash", 1, [])[0], perf_hash(args)
-        bare = perf_hash(args)
-        return futexlab(args, "hash", 1, [])[0], bare
+            fl = futexlab(args, "hash", 1, [])[0]
+            return (fl,) + perf_hash(args) + ({},)
+        bare, _ = perf_hash(args)
+        return futexlab(args, "hash", 1, [])[0], bare, {}, {}
 
     base = "futexlab run %s --backend futex-private --threads %d"
-    return [
-        ("mutex, 1 thread", base % ("mutex", 1) + " --critical 0 --think 0",
-         "fidelity-mutex3 CPU", mutex_round(1)),
-        ("mutex, 2 threads", base % ("mutex", 2) + " --critical 0 --think 0",
-         "fidelity-mutex3 CPU,CPU", mutex_round(2)),
-        ("hash, 1 thread", base % ("hash", 1),
-         "perf bench futex hash -t 1", hash_round),
-    ]
+    todo = []
+    for threads in (1, 2, 4):
+        todo.append((
+            "mutex mutex3, %d thread%s" % (threads, "s"[threads == 1:]),
+            BOUND_ONE_THREAD if threads == 1 else BOUND_CONTENDED,
+            base % ("mutex", threads) +
+            " --algo mutex3 --critical 0 --think 0",
+            "fidelity-mutex3 " + ",".join(["CPU"] * threads),
+            mutex_round(threads, "mutex3")))
+    todo.append(("hash, 1 thread", BOUND_ONE_THREAD, base % ("hash", 1),
+                 "perf bench futex hash -t 1", hash_round))
+    return [t for t in todo if not args.only or
+            any(t[0].startswith(o) for o in args.only)]
+
+
+def counts_cell(fl, bare, name):
+    """'futexlab / bare' medians of one count per acquisition."""
+    if not fl or not bare:
+        return ""
+    return "%.4f / %.4f" % (statistics.median(c[name] for c in fl),
+                            statistics.median(c[name] for c in bare))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--builddir", default="build")
-    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--duration", type=float, default=1.0,
                     help="seconds per measurement (perf: whole seconds)")
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only pairs whose name starts so "
+                    "(repeatable), e.g. 'mutex mutex3, 2'")
     args = ap.parse_args()
-    args.results = tempfile.mkdtemp(prefix="fidelity-")
     todo = pairs(args)
-    ratios = {name: [] for name, _, _, _ in todo}
-    rates = {name: ([], []) for name, _, _, _ in todo}
+    if not todo:
+        sys.exit("fidelity: no pair matches --only")
+    args.results = tempfile.mkdtemp(prefix="fidelity-")
+    got = {t[0]: [] for t in todo}
+    with open("/proc/loadavg") as f:
+        load_before = " ".join(f.read().split()[:3])
     try:
         for r in range(args.rounds):
-            for name, _, _, one in todo:
-                fl, bare = one(r % 2 == 1)
-                ratios[name].append(fl / bare)
-                rates[name][0].append(fl)
-                rates[name][1].append(bare)
-                print("round %d/%d %-17s futexlab %.4g/s  bare %.4g/s  "
-                      "ratio %.3f" % (r + 1, args.rounds, name, fl, bare,
-                                      fl / bare), file=sys.stderr)
+            for name, _, _, _, one in todo:
+                fl, bare, flc, barec = one(r % 2 == 1)
+                got[name].append((fl, bare, flc, barec))
+                waits = ("  waits/acq %.4f / %.4f" % (flc["waits"],
+                                                     barec["waits"])
+                         if flc and barec else "")
+                print("round %d/%d %-22s futexlab %.4g/s  bare %.4g/s  "
+                      "ratio %.3f%s" % (r + 1, args.rounds, name, fl, bare,
+                                        fl / bare, waits), file=sys.stderr)
     finally:
         shutil.rmtree(args.results, ignore_errors=True)
+    with open("/proc/loadavg") as f:
+        load_after = " ".join(f.read().split()[:3])
+
     print("| loop | futexlab ops/s | bare ops/s | futexlab / bare: median "
-          "[95%% interval] over %d alternated rounds |" % args.rounds)
-    print("|---|---|---|---|")
-    for name, _, _, _ in todo:
-        med, ci = median_ci(ratios[name])
-        print("| %s | %.4g | %.4g | %.3f %s |" % (
-            name, statistics.median(rates[name][0]),
-            statistics.median(rates[name][1]), med,
-            "[%.3f, %.3f]" % ci if ci else "[n/a: under 6 rounds]"))
+          "[95%% interval] over %d alternated rounds | bound | waits / acq "
+          "(futexlab / bare) | wakes / acq | handoffs / acq |" % args.rounds)
+    print("|---|---|---|---|---|---|---|---|")
+    failed = []
+    for name, bound, _, _, _ in todo:
+        rounds = got[name]
+        med, ci = median_ci(args, [fl / bare for fl, bare, _, _ in rounds])
+        inside = ci is not None and 1 - bound <= ci[0] and \
+            ci[1] <= 1 + bound
+        if not inside:
+            failed.append(name)
+        flc = [c for _, _, c, _ in rounds if c]
+        barec = [c for _, _, _, c in rounds if c]
+        print("| %s | %.4g | %.4g | %.3f %s | +-%d%%%s | %s | %s | %s |" % (
+            name, statistics.median(r[0] for r in rounds),
+            statistics.median(r[1] for r in rounds), med,
+            "[%.3f, %.3f]" % ci if ci else "[n/a: under 6 rounds]",
+            round(bound * 100), "" if inside else " **outside**",
+            counts_cell(flc, barec, "waits"),
+            counts_cell(flc, barec, "wakes"),
+            counts_cell(flc, barec, "handoffs")))
     print()
-    for name, fl_cmd, bare_cmd, _ in todo:
+    for name, _, fl_cmd, bare_cmd, _ in todo:
         print("- %s: `%s` against `%s`" % (name, fl_cmd, bare_cmd))
+    print("- load average before %s, after %s" % (load_before, load_after))
+    if failed:
+        print("fidelity: outside the bound: %s" % ", ".join(failed),
+              file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

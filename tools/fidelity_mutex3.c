@@ -9,9 +9,20 @@
  * counts in a local variable. No clock read, no check, no histogram, no
  * published count: what a hand-written benchmark of the lock would do.
  * A 0.2 s warm-up precedes the timed run, as futexlab's default does.
+ * A CPU may be listed more than once (more threads than CPUs).
+ *
+ * What the lock did is counted in a second run after the timed one, by
+ * a copy of the loop that counts (the same source, inlined with counting
+ * on), so the timed loop carries no counter: futex waits and wakes per
+ * acquisition, and handoffs, acquisitions whose previous one was another
+ * thread's (seen in the protected counter: its value on entry is not the
+ * one this thread left). tools/fidelity.py prints them beside futexlab's
+ * own counts of the same things.
  *
  *   fidelity-mutex3 CPU[,CPU...] SECONDS
- * prints "acquisitions_per_sec N" and "counter_ok 1".
+ * prints "acquisitions_per_sec N", "counter_ok 1", and the counting run's
+ * "counted acquisitions_per_sec N waits_per_acq W wakes_per_acq K
+ * handoffs_per_acq H".
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -34,9 +45,13 @@ static pthread_barrier_t start;
 
 struct worker {
 	_Alignas(128) uint64_t ops;
+	uint64_t waits, wakes, handoffs;	/* the counting run's */
 	int cpu;
 	pthread_t thread;
 };
+
+/* Which run: the timed one counts nothing. */
+static int counting;
 
 static void futex_wait(uint32_t *w, uint32_t val)
 {
@@ -55,8 +70,16 @@ static uint32_t cmpxchg(uint32_t *w, uint32_t old, uint32_t new)
 	return old;
 }
 
+/* A slow path's event, when the caller counts (a constant NULL folds
+ * away where these inline). */
+static inline void count(uint64_t *n)
+{
+	if (n)
+		(*n)++;
+}
+
 /* mutex 3: 0 free, 1 locked, 2 locked with waiters */
-static void lock(uint32_t *w)
+static inline void lock(uint32_t *w, uint64_t *waits)
 {
 	uint32_t c = cmpxchg(w, 0, 1);
 
@@ -65,32 +88,49 @@ static void lock(uint32_t *w)
 	if (c != 2)
 		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
 	while (c != 0) {
+		count(waits);
 		futex_wait(w, 2);
 		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
 	}
 }
 
-static void unlock(uint32_t *w)
+static inline void unlock(uint32_t *w, uint64_t *wakes)
 {
 	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
 		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+		count(wakes);
 		futex_wake(w, 1);
 	}
+}
+
+/* The loop; counted is a constant where this inlines, 0 in the timed
+ * run, which then counts nothing. */
+static inline __attribute__((always_inline)) uint64_t
+loop(struct worker *me, const int counted)
+{
+	uint64_t ops = 0, left = 0;
+
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		lock(&lock_word, counted ? &me->waits : NULL);
+		if (counted) {
+			/* another thread's acquisition since ours: a handoff */
+			me->handoffs += counter != left;
+			left = ++counter;
+		} else {
+			counter++;
+		}
+		unlock(&lock_word, counted ? &me->wakes : NULL);
+		ops++;
+	}
+	return ops;
 }
 
 static void *run(void *arg)
 {
 	struct worker *me = arg;
-	uint64_t ops = 0;
 
 	pthread_barrier_wait(&start);
-	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
-		lock(&lock_word);
-		counter++;
-		unlock(&lock_word);
-		ops++;
-	}
-	me->ops = ops;
+	me->ops = counting ? loop(me, 1) : loop(me, 0);
 	return NULL;
 }
 
@@ -110,6 +150,8 @@ static double timed_run(struct worker *w, int n, uint64_t duration_ns)
 
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
 	counter = 0;
+	for (int i = 0; i < n; i++)
+		w[i].waits = w[i].wakes = w[i].handoffs = 0;
 	pthread_barrier_init(&start, NULL, (unsigned int)n + 1);
 	for (int i = 0; i < n; i++) {
 		pthread_attr_t attr;
@@ -152,20 +194,35 @@ static double timed_run(struct worker *w, int n, uint64_t duration_ns)
 int main(int argc, char **argv)
 {
 	static struct worker w[MAX_THREADS];
+	uint64_t duration_ns, ops = 0, waits = 0, wakes = 0, handoffs = 0;
 	char *cpus, *save = NULL;
+	double rate;
 	int n = 0;
 
 	if (argc != 3 || atof(argv[2]) <= 0) {
 		fprintf(stderr, "usage: fidelity-mutex3 CPU[,CPU...] SECONDS\n");
 		return 2;
 	}
+	duration_ns = (uint64_t)(atof(argv[2]) * 1e9);
 	cpus = strdup(argv[1]);
 	for (char *tok = strtok_r(cpus, ",", &save); tok && n < MAX_THREADS;
 	     tok = strtok_r(NULL, ",", &save))
 		w[n++].cpu = atoi(tok);
 	timed_run(w, n, 200000000ull);		/* warm-up, discarded */
 	printf("acquisitions_per_sec %.1f\ncounter_ok 1\n",
-	       timed_run(w, n, (uint64_t)(atof(argv[2]) * 1e9)));
+	       timed_run(w, n, duration_ns));
+	counting = 1;
+	rate = timed_run(w, n, duration_ns);
+	for (int i = 0; i < n; i++) {
+		ops += w[i].ops;
+		waits += w[i].waits;
+		wakes += w[i].wakes;
+		handoffs += w[i].handoffs;
+	}
+	printf("counted acquisitions_per_sec %.1f waits_per_acq %.6f "
+	       "wakes_per_acq %.6f handoffs_per_acq %.6f\n", rate,
+	       (double)waits / (double)ops, (double)wakes / (double)ops,
+	       (double)handoffs / (double)ops);
 	free(cpus);
 	return 0;
 }

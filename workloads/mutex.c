@@ -38,7 +38,10 @@
  * 512 by default, --sample); fairness across threads (Jain's index, min
  * and max acquisitions); wait and wake calls (0 for glibc's mutexes,
  * whose calls futexlab does not see); spin-then-wait's acquisitions won
- * while spinning. Every run checks mutual exclusion
+ * while spinning; handoffs, the acquisitions whose previous one was
+ * another thread's (what a contended lock's throughput follows, seen in
+ * the guarded counter, a compare in a register per acquisition; 0 with
+ * one thread). Every run checks mutual exclusion
  * (workloads/lib/exclusion.h, no locked instruction): a plain counter
  * bumped on entry and on leaving, odd while an owner is inside; two
  * owners at once or a lost increment fails the cell.
@@ -55,7 +58,7 @@
 enum { OPT_ALGO, OPT_CRITICAL, OPT_THINK, OPT_SPIN };
 enum { ALGO_MUTEX3, ALGO_MUTEX2, ALGO_PI, ALGO_SPIN_THEN_WAIT, ALGO_ADAPTIVE,
        ALGO_PTHREAD, ALGO_PTHREAD_ADAPTIVE, ALGO_PTHREAD_PI };
-enum { C_VIOLATIONS, C_WAITS, C_WAKES, C_TIMEOUTS, C_SPUN };
+enum { C_VIOLATIONS, C_WAITS, C_WAKES, C_TIMEOUTS, C_SPUN, C_HANDOFFS };
 
 struct mutex_state {
 	/* the lock: a futex word (+ futex2-numa's node), or glibc's mutex */
@@ -104,6 +107,7 @@ static const struct fl_counter_desc counters[] = {
 	[C_WAKES] = FL_COUNTER_SUM("wake_calls"),
 	[C_TIMEOUTS] = FL_COUNTER_SUM("timeouts"),
 	[C_SPUN] = FL_COUNTER_SUM("spin_acquired"),
+	[C_HANDOFFS] = FL_COUNTER_SUM("handoffs"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)
@@ -182,6 +186,33 @@ FL_WORKLOAD_DESCRIPTOR(mutex) = {
 
 #else /* one build per backend */
 
+/*
+ * The Drepper locks' sleeping parts, out of line: the measured loop holds
+ * every atomic step of the lock inline, in the bare loop's order (the
+ * swap after a failed attempt, the store of 0 after a decrement that found
+ * 2), and calls out only where the lock makes a system call anyway. With
+ * the system calls' paths inline, the compiler gave them the registers
+ * and the loop stored its counts on the stack at every acquisition,
+ * between the unlock and the next lock.
+ */
+static __attribute__((noinline, cold)) int
+mutex3_sleep(uint32_t *w, const struct timespec *deadline, uint64_t *waits)
+{
+	return fl_drepper_sleep(w, 0, deadline, waits);
+}
+
+static __attribute__((noinline, cold)) int
+mutex2_sleep(uint32_t *w, const struct timespec *deadline, uint64_t *waits)
+{
+	return fl_drepper_sleep(w, 1, deadline, waits);
+}
+
+static __attribute__((noinline, cold)) void
+drepper_wake(uint32_t *w, uint64_t *wakes)
+{
+	fl_drepper_wake(w, wakes);
+}
+
 /* The lock of algo (a constant where this inlines; the three glibc kinds
  * are one: the kind lives in the mutex). Slow paths are counted in the
  * thread's counters c. */
@@ -190,15 +221,27 @@ static inline int lock(const int algo, struct mutex_state *s, uint32_t tid,
 		       uint64_t *c)
 {
 	uint32_t *w = s->lock.word;
+	uint32_t found;
 
 	switch (algo) {
 	case ALGO_MUTEX3:
-		return fl_mutex3_lock(w, deadline, &c[C_WAITS]);
+		found = fl_cas_acquire(w, 0, 1);
+		if (__builtin_expect(found == 0, 1) ||
+		    fl_mutex3_swap(w, found) == 0)
+			return 0;
+		return mutex3_sleep(w, deadline, &c[C_WAITS]);
 	case ALGO_MUTEX2:
-		return fl_mutex2_lock(w, deadline, &c[C_WAITS]);
+		found = fl_cas_acquire(w, 0, 1);
+		if (__builtin_expect(found == 0, 1) ||
+		    fl_mutex2_mark(w, found) == 0)
+			return 0;
+		return mutex2_sleep(w, deadline, &c[C_WAITS]);
 	case ALGO_SPIN_THEN_WAIT:
-		return fl_mutex3_spin_lock(w, spins, deadline, &c[C_WAITS],
-					   &c[C_SPUN]);
+		if (__builtin_expect(fl_cas_acquire(w, 0, 1) == 0, 1) ||
+		    fl_mutex3_spin(w, spins, &c[C_SPUN]) == 0 ||
+		    fl_mutex3_swap(w, 1) == 0)
+			return 0;
+		return mutex3_sleep(w, deadline, &c[C_WAITS]);
 	case ALGO_PI:
 	case ALGO_ADAPTIVE:
 		return fl_owner_mutex_lock(w, tid, algo == ALGO_ADAPTIVE,
@@ -221,25 +264,41 @@ static inline void unlock(const int algo, struct mutex_state *s,
 		fl_libc_mutex_unlock(&s->lock.pthread);
 		break;
 	default:
-		fl_drepper_unlock(s->lock.word, &c[C_WAKES]);
+		if (__builtin_expect(fl_drepper_release(s->lock.word), 0)) {
+			fl_drepper_clear(s->lock.word);
+			drepper_wake(s->lock.word, &c[C_WAKES]);
+		}
 		break;
 	}
 }
 
+/* What the measured loop carries from one acquisition to the next, in
+ * registers: the guarded counter's value this thread left, and the
+ * handoffs seen (acquisitions whose previous one was another thread's). */
+struct carried {
+	uint64_t left, handoffs;
+};
+
 /*
- * One acquisition, the critical section and the release; algo and timed
- * are constants where this inlines, so the untimed copy holds no clock
- * read and no timestamp at all. Timed, it reads the clock before the
- * first attempt and once the lock is held, and *lat gets the difference;
- * the caller records it after the unlock, so the histogram's work never
+ * One acquisition, the critical section and the release; algo, timed and
+ * busy are constants where this inlines, so the untimed copy holds no
+ * clock read and no timestamp at all, and with --critical 0 --think 0 no
+ * busy loop's test either. Timed, it reads the clock before the first
+ * attempt and once the lock is held, and *lat gets the difference; the
+ * caller records it after the unlock, so the histogram's work never
  * lengthens the critical section. 0, or the lock's error.
  */
 static inline __attribute__((always_inline)) int
 acquire_release(struct fl_thread *t, struct mutex_state *s, const int algo,
-		const int timed, unsigned int spins, uint64_t crit,
-		uint64_t *lat)
+		const int timed, const int busy, unsigned int spins,
+		uint64_t crit, uint64_t *lat, struct carried *c)
 {
-	const struct timespec *deadline = &t->rep->hard_deadline;
+	/* no deadline of its own, as a program's lock has none (a timed
+	 * futex wait arms a timer: the bare loop with one ran at 0.898 of
+	 * itself); the repetition's hard deadline bounds every wait: a
+	 * thread still asleep a second after it aborts the repetition and
+	 * the process goes (measure/cell_child.c) */
+	const struct timespec *deadline = NULL;
 	const uint32_t tid = (uint32_t)t->tid;
 	uint64_t t0 = timed ? fl_now_ns() : 0;
 	int r = lock(algo, s, tid, spins, deadline, t->counters);
@@ -248,18 +307,29 @@ acquire_release(struct fl_thread *t, struct mutex_state *s, const int algo,
 		return r;
 	if (timed)
 		*lat = fl_now_ns() - t0;
-	if (fl_guarded_enter(&s->guarded))
+	/* with busy work inside, the counter is odd while we are; without,
+	 * the check is the bare loop's counter++ (exclusion.h) */
+	uint64_t v = fl_guarded_enter_seq(&s->guarded, busy);
+
+	if (busy && __builtin_expect(v & 1, 0))
 		t->counters[C_VIOLATIONS]++;
-	fl_busy(crit);
-	fl_guarded_leave(&s->guarded);
+	/* register work only, off the path to the unlock: the counter
+	 * only grows, so another thread's entry since ours leaves it above
+	 * the value we left (a compare and an add with carry) */
+	c->handoffs += c->left < v;
+	c->left = v + 2;
+	if (busy)
+		fl_busy(crit);
+	fl_guarded_leave_seq(&s->guarded, v);
 	unlock(algo, s, tid, t->counters);
 	return 0;
 }
 
-/* The measured loop, inlined once per algorithm (algo a constant) so
- * that the loop carries no choice between them. */
+/* The measured loop, inlined once per algorithm and once with busy work
+ * (--critical or --think) and once without (algo and busy constants), so
+ * that the loop carries no choice it does not need. */
 static inline __attribute__((always_inline)) void
-measured_loop(struct fl_thread *t, const int algo)
+measured_loop(struct fl_thread *t, const int algo, const int busy)
 {
 	struct fl_rep *rep = t->rep;
 	struct mutex_state *s = rep->shared;
@@ -268,20 +338,26 @@ measured_loop(struct fl_thread *t, const int algo)
 	const uint64_t think = fl_busy_ns_to_loops(
 		(uint64_t)rep->cell->opt[OPT_THINK]);
 	const unsigned int spins = (unsigned int)rep->cell->opt[OPT_SPIN];
-	uint64_t next_timed = t->sampler.first, ops = 0, lat = 0;
+	uint64_t ops = 0, lat = 0;
+	struct carried c = { 0, 0 };
 
-	while (!fl_should_stop(rep)) {
+	t->sampler.next = t->sampler.first;
+	while (!fl_should_stop(t->rep)) {
 		int r;
 
-		if (__builtin_expect(fl_sample_due(ops + 1, &next_timed,
+		ops++;
+		if (__builtin_expect(fl_sample_due(ops, &t->sampler.next,
 						   &t->sampler), 0)) {
-			r = acquire_release(t, s, algo, 1, spins, crit, &lat);
+			r = acquire_release(t, s, algo, 1, busy, spins, crit,
+					    &lat, &c);
 			if (!r)
 				fl_hist_record(t->hist, lat);
 		} else {
-			r = acquire_release(t, s, algo, 0, spins, crit, &lat);
+			r = acquire_release(t, s, algo, 0, busy, spins, crit,
+					    &lat, &c);
 		}
 		if (r) {
+			ops--;
 			if (r == -ETIMEDOUT) {
 				t->counters[C_TIMEOUTS]++;
 				break;	/* the cell is being aborted */
@@ -292,35 +368,53 @@ measured_loop(struct fl_thread *t, const int algo)
 		/* published every 8th: each store must drain before the next
 		 * lock's locked instruction, 1-2% of a bare acquisition; the
 		 * bins lag by fewer than 8, the total is exact (below) */
-		if ((++ops & 7) == 0)
+		if ((ops & 7) == 0)
 			fl_ops_publish(t, ops);
-		fl_busy(think);
+		if (busy)
+			fl_busy(think);
 	}
 	fl_ops_publish(t, ops);
+	t->counters[C_HANDOFFS] = c.handoffs;
 }
+
+/* One function per algorithm and busy-or-not, each loop compiled on its
+ * own: inlined together into one switch, the six loops shared one
+ * register allocation, and the measured loop kept its counts on the
+ * stack, a store per acquisition between the unlock and the next lock. */
+#define LOOPS(name, algo) \
+	static __attribute__((noinline)) void name(struct fl_thread *t) \
+	{ \
+		measured_loop(t, algo, 0); \
+	} \
+	static __attribute__((noinline)) void name##_busy(struct fl_thread *t) \
+	{ \
+		measured_loop(t, algo, 1); \
+	}
+LOOPS(loop_mutex3, ALGO_MUTEX3)
+LOOPS(loop_mutex2, ALGO_MUTEX2)
+LOOPS(loop_spin, ALGO_SPIN_THEN_WAIT)
+LOOPS(loop_pi, ALGO_PI)
+LOOPS(loop_adaptive, ALGO_ADAPTIVE)
+LOOPS(loop_pthread, ALGO_PTHREAD)
+
+/* Each algorithm's loop without busy work and with (the three glibc kinds
+ * are one loop: the kind lives in the mutex). */
+static void (*const loops[][2])(struct fl_thread *t) = {
+	[ALGO_MUTEX3] = { loop_mutex3, loop_mutex3_busy },
+	[ALGO_MUTEX2] = { loop_mutex2, loop_mutex2_busy },
+	[ALGO_PI] = { loop_pi, loop_pi_busy },
+	[ALGO_SPIN_THEN_WAIT] = { loop_spin, loop_spin_busy },
+	[ALGO_ADAPTIVE] = { loop_adaptive, loop_adaptive_busy },
+	[ALGO_PTHREAD] = { loop_pthread, loop_pthread_busy },
+	[ALGO_PTHREAD_ADAPTIVE] = { loop_pthread, loop_pthread_busy },
+	[ALGO_PTHREAD_PI] = { loop_pthread, loop_pthread_busy },
+};
 
 static void thread(struct fl_thread *t)
 {
-	switch ((int)t->rep->cell->opt[OPT_ALGO]) {
-	case ALGO_MUTEX3:
-		measured_loop(t, ALGO_MUTEX3);
-		break;
-	case ALGO_MUTEX2:
-		measured_loop(t, ALGO_MUTEX2);
-		break;
-	case ALGO_SPIN_THEN_WAIT:
-		measured_loop(t, ALGO_SPIN_THEN_WAIT);
-		break;
-	case ALGO_PI:
-		measured_loop(t, ALGO_PI);
-		break;
-	case ALGO_ADAPTIVE:
-		measured_loop(t, ALGO_ADAPTIVE);
-		break;
-	default:	/* the three glibc kinds */
-		measured_loop(t, ALGO_PTHREAD);
-		break;
-	}
+	const int64_t *opt = t->rep->cell->opt;
+
+	loops[opt[OPT_ALGO]][opt[OPT_CRITICAL] || opt[OPT_THINK]](t);
 }
 
 FL_WORKLOAD_IMPL(mutex, thread, NULL);

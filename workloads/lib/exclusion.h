@@ -58,6 +58,39 @@ static inline void fl_guarded_leave(struct fl_guarded *g)
 			 __ATOMIC_RELAXED);
 }
 
+/*
+ * The same check for a caller that keeps the value in a register, as a
+ * bare loop's counter++ would: enter returns the value found (odd: another
+ * owner was inside, a violation for the caller to count), and leave stores
+ * that value + 2 without reading the counter again. An owner that entered
+ * in between is still seen: it found the counter odd, or the total comes
+ * out short.
+ *
+ * mark (a constant where this inlines) is the store of value + 1 on entry
+ * that makes the counter odd while an owner is inside. It is for critical
+ * sections with work in them; with nothing between enter and leave, the
+ * check without it is a load on entry and a store on leaving, the bare
+ * loop's counter++, and still sees every overlap in which the second owner
+ * reads the counter before the first one's store: both store the same
+ * value and the total comes out short. What it gives up is an owner that
+ * reads after that store and before the unlock just after it, which the
+ * odd value would not have caught either.
+ */
+static inline uint64_t fl_guarded_enter_seq(struct fl_guarded *g,
+					    const int mark)
+{
+	uint64_t v = __atomic_load_n(&g->seq, __ATOMIC_RELAXED);
+
+	if (mark)
+		__atomic_store_n(&g->seq, v + 1, __ATOMIC_RELAXED);
+	return v;
+}
+
+static inline void fl_guarded_leave_seq(struct fl_guarded *g, uint64_t v)
+{
+	__atomic_store_n(&g->seq, v + 2, __ATOMIC_RELAXED);
+}
+
 /* After the threads joined: how many entries the counter saw. */
 static inline uint64_t fl_guarded_entries(const struct fl_guarded *g)
 {

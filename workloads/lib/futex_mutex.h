@@ -77,22 +77,68 @@ static inline int fl_mutex_wait2(uint32_t *w, const struct timespec *deadline,
 }
 
 /*
+ * Each Drepper lock's contended path comes in two parts, split where it
+ * first sleeps: the atomic steps up to it (*_swap, *_mark, *_spin: no
+ * system call, 0 when they took the lock) and the part from the first
+ * sleep on (fl_drepper_sleep()). A measured loop keeps the first inline,
+ * in the order a bare loop runs them, and can keep the second out of line
+ * (mutex.c); the locks below join them.
+ */
+
+/* Mutex 3 after an attempt that found c (not 0): swap in 2 unless c says
+ * it is there already. The value found: 0 took the lock. */
+static inline uint32_t fl_mutex3_swap(uint32_t *w, uint32_t c)
+{
+	return c == 2 ? 2 : __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+}
+
+/* Mutex 2 after an attempt that found c, up to its first sleep: mark the
+ * word contended (1 -> 2) and take it if it came free on the way. 0 took
+ * the lock; else the caller sleeps. */
+static inline uint32_t fl_mutex2_mark(uint32_t *w, uint32_t c)
+{
+	while (c != 0) {
+		if (c == 2 || fl_cas_acquire(w, 1, 2) != 0)
+			return 2;
+		c = fl_cas_acquire(w, 0, 2);
+	}
+	return 0;
+}
+
+/*
+ * A Drepper mutex from its first sleep (mutex2 a constant where this
+ * inlines): sleep while the word is 2, then try again, mutex 3 by swapping
+ * in 2 until the old value says it was free, mutex 2 by 0 -> 2 and, that
+ * failing, its marking again; sleep after each try that found it taken.
+ * 0, or the wait's error.
+ */
+static inline int fl_drepper_sleep(uint32_t *w, const int mutex2,
+				   const struct timespec *deadline,
+				   uint64_t *waits)
+{
+	do {
+		int r = fl_mutex_wait2(w, deadline, waits);
+
+		if (r)
+			return r;
+	} while (mutex2 ? fl_mutex2_mark(w, fl_cas_acquire(w, 0, 2)) != 0 :
+		 __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE) != 0);
+	return 0;
+}
+
+/*
  * Mutex 3 from the contended state: swap in 2 until the old value says it
- * was free, sleeping after each swap that found it taken. The slow path of
- * fl_mutex3_lock(), and what a waiter requeued onto the mutex does (it
- * cannot know whether others sleep there).
+ * was free, sleeping after each swap that found it taken. What a waiter
+ * requeued onto the mutex does (it cannot know whether others sleep
+ * there), and spin-then-wait after its spins.
  */
 static inline int fl_mutex3_lock_contended(uint32_t *w,
 					   const struct timespec *deadline,
 					   uint64_t *waits)
 {
-	while (__atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE) != 0) {
-		int r = fl_mutex_wait2(w, deadline, waits);
-
-		if (r)
-			return r;
-	}
-	return 0;
+	if (fl_mutex3_swap(w, 1) == 0)
+		return 0;
+	return fl_drepper_sleep(w, 0, deadline, waits);
 }
 
 static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
@@ -100,16 +146,9 @@ static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
 {
 	uint32_t c = fl_cas_acquire(w, 0, 1);
 
-	if (c == 0)
+	if (c == 0 || fl_mutex3_swap(w, c) == 0)
 		return 0;
-	/* already marked contended: sleep before the first swap */
-	if (c == 2) {
-		int r = fl_mutex_wait2(w, deadline, waits);
-
-		if (r)
-			return r;
-	}
-	return fl_mutex3_lock_contended(w, deadline, waits);
+	return fl_drepper_sleep(w, 0, deadline, waits);
 }
 
 /*
@@ -120,13 +159,12 @@ static inline int fl_mutex3_lock(uint32_t *w, const struct timespec *deadline,
  * while spinning is counted in *spun. Then the contended path, which
  * swaps in 2 (a spinner never does: a sleeper's 2 is never lost, since
  * the unlock that wakes it stores 0 and the woken waiter swaps 2 again).
+ * fl_mutex3_spin() is the spinning, after a first attempt failed: 0 when
+ * it took the lock.
  */
-static inline int fl_mutex3_spin_lock(uint32_t *w, unsigned int spins,
-				      const struct timespec *deadline,
-				      uint64_t *waits, uint64_t *spun)
+static inline int fl_mutex3_spin(uint32_t *w, unsigned int spins,
+				 uint64_t *spun)
 {
-	if (fl_cas_acquire(w, 0, 1) == 0)
-		return 0;
 	for (unsigned int i = 0; i < spins; i++) {
 		fl_cpu_relax();
 		if (__atomic_load_n(w, __ATOMIC_RELAXED) == 0 &&
@@ -135,6 +173,15 @@ static inline int fl_mutex3_spin_lock(uint32_t *w, unsigned int spins,
 			return 0;
 		}
 	}
+	return 1;
+}
+
+static inline int fl_mutex3_spin_lock(uint32_t *w, unsigned int spins,
+				      const struct timespec *deadline,
+				      uint64_t *waits, uint64_t *spun)
+{
+	if (fl_cas_acquire(w, 0, 1) == 0 || fl_mutex3_spin(w, spins, spun) == 0)
+		return 0;
 	return fl_mutex3_lock_contended(w, deadline, waits);
 }
 
@@ -143,26 +190,38 @@ static inline int fl_mutex2_lock(uint32_t *w, const struct timespec *deadline,
 {
 	uint32_t c = fl_cas_acquire(w, 0, 1);
 
-	while (c != 0) {
-		if (c == 2 || fl_cas_acquire(w, 1, 2) != 0) {
-			int r = fl_mutex_wait2(w, deadline, waits);
-
-			if (r)
-				return r;
-		}
-		c = fl_cas_acquire(w, 0, 2);
-	}
-	return 0;
+	if (c == 0 || fl_mutex2_mark(w, c) == 0)
+		return 0;
+	return fl_drepper_sleep(w, 1, deadline, waits);
 }
 
-/* Both Drepper mutexes unlock alike: 1 -> 0 quietly, 2 -> 0 and wake one
- * (counted in *wakes). */
+/*
+ * Both Drepper mutexes unlock alike: 1 -> 0 quietly, 2 -> 0 and wake one
+ * (counted in *wakes). fl_drepper_release() is the decrement: 1 when it
+ * found 2, and the caller then stores 0 (fl_drepper_clear()) and wakes
+ * (fl_drepper_wake()).
+ */
+static inline int fl_drepper_release(uint32_t *w)
+{
+	return __atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1;
+}
+
+static inline void fl_drepper_clear(uint32_t *w)
+{
+	__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+}
+
+static inline void fl_drepper_wake(uint32_t *w, uint64_t *wakes)
+{
+	fl_count(wakes);
+	fl_wake(w, 1);
+}
+
 static inline void fl_drepper_unlock(uint32_t *w, uint64_t *wakes)
 {
-	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
-		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
-		fl_count(wakes);
-		fl_wake(w, 1);
+	if (fl_drepper_release(w)) {
+		fl_drepper_clear(w);
+		fl_drepper_wake(w, wakes);
 	}
 }
 

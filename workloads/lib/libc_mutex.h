@@ -21,9 +21,10 @@
  * (futex2, spin, the module's designs) would show the stock futex's
  * figures under its name, so those cells are skipped with that reason.
  *
- * Every lock has a deadline: pthread_mutex_clocklock() on
+ * A lock with a deadline is pthread_mutex_clocklock() on
  * CLOCK_MONOTONIC (glibc 2.30+), which takes the same fast path and,
- * for the adaptive kind, the same spin as pthread_mutex_lock().
+ * for the adaptive kind, the same spin as pthread_mutex_lock(); one
+ * without is pthread_mutex_lock() itself.
  */
 #ifndef FUTEXLAB_WORKLOADS_LIBC_MUTEX_H
 #define FUTEXLAB_WORKLOADS_LIBC_MUTEX_H
@@ -81,10 +82,13 @@ static inline int fl_libc_mutex_init(pthread_mutex_t *m,
 	return err ? -1 : 0;
 }
 
-/* 0 with the mutex held, or -ETIMEDOUT (or another -errno). */
+/* 0 with the mutex held, or -ETIMEDOUT (or another -errno); no
+ * deadline: pthread_mutex_lock(), as a program locks. */
 static inline int fl_libc_mutex_lock(pthread_mutex_t *m,
 				     const struct timespec *deadline)
 {
+	if (!deadline)
+		return -pthread_mutex_lock(m);
 	return -pthread_mutex_clocklock(m, CLOCK_MONOTONIC, deadline);
 }
 
