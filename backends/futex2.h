@@ -109,7 +109,7 @@ static inline int fl_waitv(const struct fl_waitv *v, unsigned int n,
 #include "backends/no_adaptive.h"
 
 #ifdef FL_BACKEND_DESCRIBE
-#include "measure/probe.h"
+#include "backends/kernel_probe.h"
 #include "backends/describe_common.h"
 
 #ifdef FL_FUTEX2_NUMA

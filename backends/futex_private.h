@@ -17,7 +17,7 @@
 #include "backends/stock_futex.h"
 
 #ifdef FL_BACKEND_DESCRIBE
-#include "measure/probe.h"
+#include "backends/kernel_probe.h"
 #include "backends/describe_common.h"
 
 #define FL_BACKEND_SUMMARY	"stock futex(2), private keys (mm, address)"

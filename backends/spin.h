@@ -17,7 +17,7 @@
 
 #include "backends/backend.h"
 #include "backends/waitv_check.h"
-#include "measure/clock.h"
+#include "base/clock.h"
 
 #define FL_BACKEND_NAME		"spin"
 #define FL_BACKEND_ID		spin

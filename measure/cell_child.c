@@ -29,7 +29,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "measure/busy_loop.h"
 #include "measure/cell.h"
+#include "measure/idle_wake.h"
 #include "measure/probe.h"
 
 uint64_t fl_wait_deadline_ns = UINT64_MAX;

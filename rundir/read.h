@@ -23,7 +23,7 @@
 #include <jansson.h>
 #include <limits.h>
 
-#include "measure/hist.h"
+#include "base/hist.h"
 #include "rundir/columns.h"
 #include "rundir/hist_file.h"
 #include "stats/stats.h"

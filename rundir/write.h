@@ -17,7 +17,8 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "measure/cell.h"
+#include "base/result.h"
+#include "spec/workload.h"
 
 #define FL_CELLS_COLUMNS \
 	"cell,workload,backend,threads,placement,cpus,options,rep,status," \

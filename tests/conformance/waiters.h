@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "measure/clock.h"
+#include "measure/busy_loop.h"
 #include "spec/workload.h"
 
 /* How long any helper may block, and how long the test waits for one. */

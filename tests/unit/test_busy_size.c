@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "measure/clock.h"
+#include "measure/busy_loop.h"
 
 static void test_first_reading_sizes(void **state)
 {

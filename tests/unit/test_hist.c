@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "measure/hist.h"
+#include "base/hist.h"
 #include "rundir/hist_file.h"
 
 #define NS_PER_S 1000000000ull

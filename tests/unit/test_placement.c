@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "measure/placement.h"
+#include "spec/placement.h"
 
 #define MAXC 4096
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "measure/sample.h"
+#include "base/sample.h"
 
 #define DRAWS 200000
 
