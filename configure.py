@@ -116,9 +116,10 @@ CONFORMANCE = ["conformance.c", "waiters.c", "cases_wait.c", "cases_requeue.c",
 # unit tests: tests/unit/<name>.c, each linked with every library (the
 # linker takes only what a test calls)
 UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
-              "test_placement", "test_results", "test_rounds", "test_sample",
-              "test_stats", "test_compare_sim", "test_empty_rep",
-              "test_busy_size", "test_rundir_plots", "test_time_axis"]
+              "test_placement", "test_rundir_write", "test_rounds",
+              "test_sample", "test_stats", "test_compare_sim",
+              "test_empty_rep", "test_busy_loop", "test_rundir_plots",
+              "test_time_axis"]
 
 # The preload shim, libfutexlab-shim.so (shim/, docs/kmod.md): a shared
 # library of its own, compiled position-independent with only syscall()

@@ -8,8 +8,8 @@
  * (FUTEX_NO_NODE, ~0, lets the kernel fill in the waiter's node).
  * futex2 has no PI operations: those capabilities are absent.
  */
-#ifndef FUTEXLAB_BACKEND_FUTEX2_H
-#define FUTEXLAB_BACKEND_FUTEX2_H
+#ifndef FUTEXLAB_BACKENDS_FUTEX2_H
+#define FUTEXLAB_BACKENDS_FUTEX2_H
 
 #include <errno.h>
 #include <linux/futex.h>

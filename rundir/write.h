@@ -10,8 +10,8 @@
  * another. Rows are flushed as each cell ends. Every file is written
  * through the directory's descriptor (write_at.h), never through a link.
  */
-#ifndef FUTEXLAB_RESULTS_H
-#define FUTEXLAB_RESULTS_H
+#ifndef FUTEXLAB_RUNDIR_WRITE_H
+#define FUTEXLAB_RUNDIR_WRITE_H
 
 #include <jansson.h>
 #include <limits.h>
