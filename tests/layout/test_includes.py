@@ -25,6 +25,8 @@ import os
 import re
 import sys
 
+from cases import report
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
 PAGE = os.path.join("docs", "architecture.md")
@@ -104,19 +106,7 @@ def main():
     builddir = os.path.abspath(os.path.join(root, args.builddir)
                                if not os.path.isabs(args.builddir)
                                else args.builddir)
-    passed = failed = 0
-
-    def case(name, problems):
-        nonlocal passed, failed
-        if problems:
-            failed += 1
-            print("not ok  %s" % name)
-            for p in problems:
-                print("        %s" % p)
-        else:
-            passed += 1
-            print("ok      %s" % name)
-
+    cases = []
     rows = read_table(root)
     folders = [f for f, _ in rows]
     problems = [] if rows else ["%s: the table has no rows" % PAGE]
@@ -128,7 +118,7 @@ def main():
             if a not in below:
                 problems.append("%s: %s may include %s, which is not "
                                 "below it in the table" % (PAGE, folder, a))
-    case("the table is layered, lowest folder first", problems)
+    cases.append(("the table is layered, lowest folder first", problems))
 
     by_folder = {f: [] for f in folders}
     problems = []
@@ -139,7 +129,8 @@ def main():
                             % (rel, PAGE))
         else:
             by_folder[f].append(rel)
-    case("every C source lies in a folder of the table", problems)
+    cases.append(("every C source lies in a folder of the table",
+                  problems))
 
     for folder, allowed in rows:
         problems = []
@@ -163,11 +154,9 @@ def main():
                                     'include %s (%s, "%s")'
                                     % (rel, n, m.group(1), folder, to,
                                        PAGE, SECTION[3:]))
-        case("%s includes only what its row allows (%d files)"
-             % (folder, len(by_folder[folder])), problems)
-
-    print("includes: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+        cases.append(("%s includes only what its row allows (%d files)"
+                      % (folder, len(by_folder[folder])), problems))
+    return report("includes", cases)
 
 
 if __name__ == "__main__":

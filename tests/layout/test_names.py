@@ -24,6 +24,8 @@ import os
 import re
 import sys
 
+from cases import report
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
 SKIP = ("kmod/",)
@@ -125,20 +127,9 @@ def main():
                               % (rel, m.group(1) if m else "(none)",
                                  ", ".join(sorted(ok))))
 
-    passed = failed = 0
-    for name, problems in (("comments name files that exist", stale),
-                           ("header guards match their files", guards),
-                           ("no comment cites an issue number", issues)):
-        if problems:
-            failed += 1
-            print("not ok  %s" % name)
-            for p in problems:
-                print("        %s" % p)
-        else:
-            passed += 1
-            print("ok      %s" % name)
-    print("names: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return report("names", [("comments name files that exist", stale),
+                            ("header guards match their files", guards),
+                            ("no comment cites an issue number", issues)])
 
 
 if __name__ == "__main__":
