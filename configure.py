@@ -56,41 +56,54 @@ WORKLOADS = [
 # The code is libraries, one per folder, each with its own public headers;
 # the binary is cli/main.c linked with all of them, and every test links the
 # same libraries (docs/architecture.md shows how data flows between them).
-LIBRARIES = {
-    # what to run: the workload and backend descriptors, option tables,
-    # run specifications and the flags that build them
-    "spec": ["options.c", "registry_lookup.c", "spec.c"],
-    # running cells: forked children, threads, clock, histograms,
-    # placement, kernel probing, the harness's own overhead, the cost of
-    # waking an idle CPU
-    "measure": ["busy.c", "cell.c", "cell_child.c", "clock.c", "facts.c",
-                "hist.c", "idle_wake.c", "overhead.c", "placement.c",
-                "probe.c", "sample.c", "sleeping.c"],
-    # figures of repetitions and cells: medians and their intervals,
-    # percentiles, ratios between runs, fairness
-    "stats": ["covary.c", "drift.c", "figures.c", "geomean.c", "percentile.c",
-              "shift.c", "stats.c"],
-    # the run directory: its one writer and its one reader
-    "rundir": ["columns.c", "csv.c", "hist_file.c", "meta.c", "partial.c",
-               "read.c", "read_bins.c", "read_cells.c", "read_plots.c",
-               "read_times.c",
-               "regular.c", "rewrite.c", "write.c", "write_at.c"],
-    # the matrix engine: matrix files, cells, visits, resume
-    "sweep": ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
-              "job_passes.c", "job_resume.c", "job_rows.c", "keys.c",
-              "load.c", "parse.c", "passes.c", "run.c", "spec_run.c",
-              "threads.c"],
-    # readers of run directories: the plots, the report, comparisons
-    "report": ["machine.c", "report.c", "tables.c"],
-    "compare": ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
-                "plot.c", "verdict.c"],
-    "plot": ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
-             "special.c", "threads.c", "time_axis.c", "timeline.c"],
+# A folder includes only the folders below it (the table in
+# docs/architecture.md, which tests/layout/test_includes.py holds every
+# #include to), so the libraries link in this order, each before the
+# ones it needs, and no library needs one that comes before it.
+LIBRARIES = [
     # the subcommands: parse flags, call a library, map to exit statuses
-    "cli": ["cmd_compare.c", "cmd_list.c", "cmd_matrix.c", "cmd_plot.c",
-            "cmd_report.c", "cmd_run.c", "estimate.c", "flags.c",
-            "interrupt.c", "outputs.c", "run_args.c"],
-}
+    ("cli", ["cell_output.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
+             "cmd_plot.c", "cmd_report.c", "cmd_run.c", "estimate.c",
+             "flags.c", "interrupt.c", "outputs.c", "run_args.c"]),
+    # the matrix engine: matrix files, cells, visits, resume
+    ("sweep", ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
+               "job_passes.c", "job_resume.c", "job_rows.c", "keys.c",
+               "load.c", "parse.c", "passes.c", "run.c", "spec_run.c",
+               "threads.c"]),
+    # readers of run directories: comparisons, the report, the plots
+    ("compare", ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
+                 "plot.c", "verdict.c"]),
+    ("report", ["machine.c", "report.c", "tables.c"]),
+    ("plot", ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
+              "special.c", "threads.c", "time_axis.c", "timeline.c"]),
+    # the run directory: its one writer and its one reader
+    ("rundir", ["columns.c", "csv.c", "hist_file.c", "meta.c", "partial.c",
+                "read.c", "read_bins.c", "read_cells.c", "read_plots.c",
+                "read_times.c", "regular.c", "rewrite.c", "write.c",
+                "write_at.c"]),
+    # (the workloads' objects come here: workload_objects())
+    # running cells: forked children, threads, the busy loop, kernel
+    # probing, the harness's own overhead, the host's load, the cost of
+    # waking an idle CPU
+    ("measure", ["busy_loop.c", "cell.c", "cell_child.c", "facts.c",
+                 "host_load.c", "idle_wake.c", "overhead.c", "probe.c",
+                 "sleeping.c"]),
+    # figures of repetitions and cells: medians and their intervals,
+    # percentiles, ratios between runs, fairness; how a figure is written
+    ("stats", ["covary.c", "drift.c", "figures.c", "format.c", "geomean.c",
+               "percentile.c", "shift.c", "stats.c"]),
+    # what to run: the workload and backend descriptors, option tables,
+    # placement policies, run specifications
+    ("spec", ["options.c", "placement.c", "registry_lookup.c", "spec.c"]),
+    # (the backends' descriptors come here: backend_descriptions())
+    # plain data every folder shares: results, histograms, the clock, the
+    # sampler, the machine's facts
+    ("base", ["clock.c", "hist.c", "result.c", "sample.c"]),
+]
+LIBRARY_SOURCES = dict(LIBRARIES)
+
+# backends/ beside the descriptors (one per backend, backend_descriptions())
+BACKEND_SOURCES = ["caps.c", "kernel_probe.c"]
 
 # the binary: main() and every library
 MAIN = "cli/main.c"
@@ -103,9 +116,10 @@ CONFORMANCE = ["conformance.c", "waiters.c", "cases_wait.c", "cases_requeue.c",
 # unit tests: tests/unit/<name>.c, each linked with every library (the
 # linker takes only what a test calls)
 UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
-              "test_placement", "test_results", "test_rounds", "test_sample",
-              "test_stats", "test_compare_sim", "test_empty_rep",
-              "test_busy_size", "test_rundir_plots", "test_time_axis"]
+              "test_placement", "test_rundir_write", "test_rounds",
+              "test_sample", "test_stats", "test_compare_sim",
+              "test_empty_rep", "test_busy_loop", "test_rundir_plots",
+              "test_time_axis"]
 
 # The preload shim, libfutexlab-shim.so (shim/, docs/kmod.md): a shared
 # library of its own, compiled position-independent with only syscall()
@@ -124,11 +138,13 @@ SHIM_TEST_SOURCES = ["test_shim.c", "run_case.c", "cases_checks.c",
 FUZZ_TARGETS = ["fuzz_rundir", "fuzz_matrix", "fuzz_options", "fuzz_resume"]
 # what the targets reach: the readers and parsers, and what they call
 FUZZ_LIBRARIES = {
-    "spec": LIBRARIES["spec"],
-    "measure": LIBRARIES["measure"],
-    "stats": LIBRARIES["stats"],
-    "rundir": LIBRARIES["rundir"],
-    "sweep": LIBRARIES["sweep"],
+    "base": LIBRARY_SOURCES["base"],
+    "backends": BACKEND_SOURCES,
+    "spec": LIBRARY_SOURCES["spec"],
+    "measure": LIBRARY_SOURCES["measure"],
+    "stats": LIBRARY_SOURCES["stats"],
+    "rundir": LIBRARY_SOURCES["rundir"],
+    "sweep": LIBRARY_SOURCES["sweep"],
     "cli": ["flags.c", "outputs.c", "run_args.c"],
 }
 # clang also warns of unused static inline functions in a .c file, which
@@ -448,7 +464,6 @@ def fuzz_targets(n, version_h):
 
     objs = [fuzz_obj(src("%s/%s" % (lib, f)))
             for lib, files in sorted(FUZZ_LIBRARIES.items()) for f in files]
-    objs.append(fuzz_obj(src("backends/caps.c")))
     objs += [fuzz_obj(src("backends/describe.c"), "_" + ident,
                       force_include(header, flags) + ["-DFL_BACKEND_DESCRIBE"])
              for name, header, ident, flags in BACKENDS]
@@ -502,22 +517,28 @@ def write_ninja(n, args, configure_args, kmod_part):
     n.newline()
 
     n.rule("ar", "rm -f $out && ar crs $out $in", description="AR $out")
-    # libraries refer to each other (a cell reads its spec, a spec places
-    # threads), so they are linked as one group, in no particular order
-    n.rule("link", "$cc -o $out $in -Wl,--start-group $libs_of "
-           "-Wl,--end-group $ldflags $libs", description="LINK $out")
+    # the libraries in dependency order (LIBRARIES); the registry is an
+    # object of every link, so any library may look a workload up
+    n.rule("link", "$cc -o $out $in $libs_of $ldflags $libs",
+           description="LINK $out")
     n.newline()
 
-    libs = [library(n, name, [src("%s/%s" % (name, s)) for s in srcs],
-                    order_only=[version_h])
-            for name, srcs in sorted(LIBRARIES.items())]
-    libs.append(library(n, "backends", [src("backends/caps.c")],
-                        objects=backend_descriptions(n)))
-    libs.append(library(n, "workloads", [built("gen/registry.c")],
-                        objects=workload_objects(n)))
+    libs = []
+    for name, srcs in LIBRARIES:
+        if name == "measure":
+            libs.append(n.build(built("lib/libworkloads.a"), "ar",
+                                workload_objects(n))[0])
+        if name == "base":
+            libs.append(library(n, "backends", [src("backends/" + s)
+                                                for s in BACKEND_SOURCES],
+                                objects=backend_descriptions(n)))
+        libs.append(library(n, name, [src("%s/%s" % (name, s))
+                                      for s in srcs],
+                            order_only=[version_h]))
+    registry = compile_c(n, built("gen/registry.c"))
 
     def link(out, objs, extra_libs=()):
-        return n.build(built(out), "link", objs, implicit=libs,
+        return n.build(built(out), "link", objs + [registry], implicit=libs,
                        variables={"libs_of": libs,
                                   "libs": list(extra_libs) + LIBS})[0]
 

@@ -5,8 +5,8 @@
  * the set-up of a backend with no futex hash of its own to size, and an
  * empty teardown.
  */
-#ifndef FUTEXLAB_BACKEND_DESCRIBE_COMMON_H
-#define FUTEXLAB_BACKEND_DESCRIBE_COMMON_H
+#ifndef FUTEXLAB_BACKENDS_DESCRIBE_COMMON_H
+#define FUTEXLAB_BACKENDS_DESCRIBE_COMMON_H
 
 #include <errno.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
  * (FUTEX_NO_NODE, ~0, lets the kernel fill in the waiter's node).
  * futex2 has no PI operations: those capabilities are absent.
  */
-#ifndef FUTEXLAB_BACKEND_FUTEX2_H
-#define FUTEXLAB_BACKEND_FUTEX2_H
+#ifndef FUTEXLAB_BACKENDS_FUTEX2_H
+#define FUTEXLAB_BACKENDS_FUTEX2_H
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -109,7 +109,7 @@ static inline int fl_waitv(const struct fl_waitv *v, unsigned int n,
 #include "backends/no_adaptive.h"
 
 #ifdef FL_BACKEND_DESCRIBE
-#include "measure/probe.h"
+#include "backends/kernel_probe.h"
 #include "backends/describe_common.h"
 
 #ifdef FL_FUTEX2_NUMA

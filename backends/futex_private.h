@@ -5,8 +5,8 @@
  * mm's locks. On 6.16+ the process's private hash size is a knob
  * (--hash-slots, through prctl(PR_FUTEX_HASH)); 0 selects the global table.
  */
-#ifndef FUTEXLAB_BACKEND_FUTEX_PRIVATE_H
-#define FUTEXLAB_BACKEND_FUTEX_PRIVATE_H
+#ifndef FUTEXLAB_BACKENDS_FUTEX_PRIVATE_H
+#define FUTEXLAB_BACKENDS_FUTEX_PRIVATE_H
 
 #define FL_BACKEND_NAME		"futex-private"
 #define FL_BACKEND_ID		futex_private
@@ -17,7 +17,7 @@
 #include "backends/stock_futex.h"
 
 #ifdef FL_BACKEND_DESCRIBE
-#include "measure/probe.h"
+#include "backends/kernel_probe.h"
 #include "backends/describe_common.h"
 
 #define FL_BACKEND_SUMMARY	"stock futex(2), private keys (mm, address)"

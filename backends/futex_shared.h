@@ -5,8 +5,8 @@
  * (inode or mm-independent page), which costs a page lookup and a reference
  * per operation: the cost the private-futex patch removed for private use.
  */
-#ifndef FUTEXLAB_BACKEND_FUTEX_SHARED_H
-#define FUTEXLAB_BACKEND_FUTEX_SHARED_H
+#ifndef FUTEXLAB_BACKENDS_FUTEX_SHARED_H
+#define FUTEXLAB_BACKENDS_FUTEX_SHARED_H
 
 #define FL_BACKEND_NAME		"futex-shared"
 #define FL_BACKEND_ID		futex_shared

@@ -16,8 +16,8 @@
  * Return values are the stock futex's: 0 or a count, else -errno (EAGAIN,
  * ETIMEDOUT, EINTR, EFAULT, EINVAL, EDEADLK, EPERM).
  */
-#ifndef FUTEXLAB_BACKEND_KMOD_H
-#define FUTEXLAB_BACKEND_KMOD_H
+#ifndef FUTEXLAB_BACKENDS_KMOD_H
+#define FUTEXLAB_BACKENDS_KMOD_H
 
 #include <errno.h>
 #include <stdint.h>

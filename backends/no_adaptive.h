@@ -10,8 +10,8 @@
  * (backends/kmod.h defines its own); FL_ADAPTIVE_OPS says they are
  * defined.
  */
-#ifndef FUTEXLAB_BACKEND_NO_ADAPTIVE_H
-#define FUTEXLAB_BACKEND_NO_ADAPTIVE_H
+#ifndef FUTEXLAB_BACKENDS_NO_ADAPTIVE_H
+#define FUTEXLAB_BACKENDS_NO_ADAPTIVE_H
 
 #include <errno.h>
 #include <stdint.h>

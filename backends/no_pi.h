@@ -5,8 +5,8 @@
  * FL_CAP_REQUEUE_PI out of its capabilities, so no workload calls them in
  * a cell that runs.
  */
-#ifndef FUTEXLAB_BACKEND_NO_PI_H
-#define FUTEXLAB_BACKEND_NO_PI_H
+#ifndef FUTEXLAB_BACKENDS_NO_PI_H
+#define FUTEXLAB_BACKENDS_NO_PI_H
 
 #include <errno.h>
 #include <stdint.h>

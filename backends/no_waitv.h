@@ -4,8 +4,8 @@
  * backend leaves FL_CAP_WAITV out of its capabilities, so no workload
  * calls it in a cell that runs.
  */
-#ifndef FUTEXLAB_BACKEND_NO_WAITV_H
-#define FUTEXLAB_BACKEND_NO_WAITV_H
+#ifndef FUTEXLAB_BACKENDS_NO_WAITV_H
+#define FUTEXLAB_BACKENDS_NO_WAITV_H
 
 #include <errno.h>
 #include <time.h>

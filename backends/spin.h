@@ -8,8 +8,8 @@
  * so a spin backend can slow a cell but never live-lock it. When threads
  * outnumber CPUs a spinner burns the owner's time slice: the harness warns.
  */
-#ifndef FUTEXLAB_BACKEND_SPIN_H
-#define FUTEXLAB_BACKEND_SPIN_H
+#ifndef FUTEXLAB_BACKENDS_SPIN_H
+#define FUTEXLAB_BACKENDS_SPIN_H
 
 #include <errno.h>
 #include <stdint.h>
@@ -17,7 +17,7 @@
 
 #include "backends/backend.h"
 #include "backends/waitv_check.h"
-#include "measure/clock.h"
+#include "base/clock.h"
 
 #define FL_BACKEND_NAME		"spin"
 #define FL_BACKEND_ID		spin

@@ -5,7 +5,7 @@
  * FUTEX_PRIVATE_FLAG or 0: the only difference between the two is the key
  * the kernel builds (mm and address, or the page's identity).
  * Each argument type has its own wrapper: no timeout pointer carries a
- * requeue count (the mistake perf's futex.h once made).
+ * requeue count (the mistake perf's tools/perf/bench/futex.h once made).
  */
 #ifndef FUTEXLAB_STOCK_FUTEX_H
 #define FUTEXLAB_STOCK_FUTEX_H

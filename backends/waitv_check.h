@@ -5,8 +5,8 @@
  * futex_parse_waitv(), in the same order, so the conformance suite can
  * hold every backend to the system call's answers.
  */
-#ifndef FUTEXLAB_BACKEND_WAITV_CHECK_H
-#define FUTEXLAB_BACKEND_WAITV_CHECK_H
+#ifndef FUTEXLAB_BACKENDS_WAITV_CHECK_H
+#define FUTEXLAB_BACKENDS_WAITV_CHECK_H
 
 #include <errno.h>
 #include <stdint.h>

@@ -17,7 +17,7 @@
 #include "cli/outputs.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
-#include "measure/busy.h"
+#include "measure/host_load.h"
 #include "sweep/job.h"
 #include "rundir/meta.h"
 #include "measure/overhead.h"

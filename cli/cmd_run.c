@@ -12,11 +12,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cell_output.h"
 #include "cli/commands.h"
 #include "cli/estimate.h"
 #include "cli/interrupt.h"
 #include "cli/run_args.h"
-#include "measure/busy.h"
+#include "measure/host_load.h"
+#include "measure/overhead.h"
+#include "measure/probe.h"
 #include "rundir/meta.h"
 #include "rundir/write.h"
 #include "stats/figures.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A subcommand's getopt_long loop and its usage errors: see cli_getopt.h. */
+/* A subcommand's getopt_long loop and its usage errors: see cli/flags.h. */
 #include "cli/flags.h"
 
 #include <stdio.h>

@@ -5,8 +5,8 @@
  * without its value and a flag it does not know. Each subcommand keeps
  * its options table and its own switch over the values.
  */
-#ifndef FUTEXLAB_CLI_GETOPT_H
-#define FUTEXLAB_CLI_GETOPT_H
+#ifndef FUTEXLAB_CLI_FLAGS_H
+#define FUTEXLAB_CLI_FLAGS_H
 
 #include <getopt.h>
 

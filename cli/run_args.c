@@ -9,7 +9,7 @@
 
 #include "cli/flags.h"
 #include "cli/outputs.h"
-#include "measure/placement.h"
+#include "spec/placement.h"
 #include "sweep/passes.h"
 
 enum {

@@ -42,7 +42,7 @@
 /*
  * What each repetition measured of the machine just before it ran: the
  * idle-wake probe after each idle length, and the busy loop's speed
- * (measure/clock.h), which a core shared with another guest slows and
+ * (measure/busy_loop.h), which a core shared with another guest slows and
  * which moves the lock workloads (a slower CPU convoys less, and
  * priority inheritance's round trips take longer). A figure may follow
  * any of them; the one it follows most surely is used.

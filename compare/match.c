@@ -4,8 +4,7 @@
 #include <string.h>
 
 #include "compare/internal.h"
-#include "measure/busy.h"
-#include "measure/cell.h"
+#include "base/result.h"
 
 /* qsort over cell pointers by setup, then index */
 static int by_setup(const void *x, const void *y)

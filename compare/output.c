@@ -6,7 +6,7 @@
 
 #include "compare/internal.h"
 #include "rundir/csv.h"
-#include "stats/figures.h"
+#include "stats/format.h"
 #include "stats/stats.h"
 
 /* the bootstrap of the summaries: fixed, so a comparison repeats */

@@ -17,19 +17,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "measure/busy_loop.h"
 #include "measure/cell.h"
 
 volatile int fl_interrupted;
 int fl_cell_parent_only_fd = -1;
-
-const char *fl_status_name(enum fl_status s)
-{
-	static const char *const names[] = {
-		[FL_STATUS_OK] = "ok", [FL_STATUS_FAILED] = "failed",
-		[FL_STATUS_SKIPPED] = "skipped", [FL_STATUS_ABORTED] = "aborted",
-	};
-	return s <= FL_STATUS_ABORTED ? names[s] : "?";
-}
 
 static void set_all(struct fl_cell_result *res, enum fl_status st,
 		    const char *reason)

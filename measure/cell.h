@@ -13,17 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "measure/idle_wake.h"
+#include "base/result.h"
 #include "spec/workload.h"
-
-enum fl_status {
-	FL_STATUS_OK,
-	FL_STATUS_FAILED,	/* an invariant broke: exit status 1 */
-	FL_STATUS_SKIPPED,	/* cannot run here: the reason says why */
-	FL_STATUS_ABORTED,	/* did not finish by its deadline */
-};
-
-const char *fl_status_name(enum fl_status s);
 
 /*
  * Extra time a repetition may take beyond its duration before the cell is
@@ -33,73 +24,6 @@ const char *fl_status_name(enum fl_status s);
  */
 #define FL_GRACE_NS(duration_ns) (2000000000ull + (duration_ns))
 #define FL_SETUP_TIMEOUT_NS 15000000000ull
-
-/*
- * Throughput over time: while the threads run, the controller wakes every
- * cell->bin_ns and sums the counts the threads publish (fl_ops_publish),
- * so the measured loops do nothing for it. A long repetition widens its
- * bins to a multiple of the asked width so that at most FL_MAX_BINS fit.
- */
-#define FL_MAX_BINS 2048
-
-struct fl_bins {
-	uint64_t bin_ns;		/* the width actually used */
-	unsigned int n;
-	uint64_t end_ns[FL_MAX_BINS];	/* when the controller read bin i,
-					 * from the start barrier (the last
-					 * bin ends at the join) */
-	uint64_t ops[FL_MAX_BINS];	/* operations completed in bin i */
-};
-
-/* The busy loop's speed (loops/us) in the cell's process, measured
- * before the first repetition (and used by it) and after the last; a
- * cell whose speed moved by more than this share is flagged, because
- * its --critical and --think lengths were not what they said. */
-#define FL_BUSY_DRIFT_MAX 0.10
-
-/* The speed's relative change from start to end (both positive). */
-static inline double fl_busy_drift(double start, double end)
-{
-	return (end - start) / start;
-}
-
-/* It moved by more than FL_BUSY_DRIFT_MAX, either way. */
-static inline int fl_busy_drifted(double start, double end)
-{
-	double d = fl_busy_drift(start, end);
-
-	return d > FL_BUSY_DRIFT_MAX || d < -FL_BUSY_DRIFT_MAX;
-}
-
-struct fl_rep_result {
-	int done;			/* written last by the child */
-	enum fl_status status;
-	char reason[256];
-	uint64_t elapsed_ns;		/* from the start barrier to stop */
-	uint64_t ops;
-	unsigned int nthreads;
-	long hash_slots;		/* the process's private futex hash
-					 * after its threads started (6.16+
-					 * sizes it by itself), -1 unknown */
-	uint64_t thread_ops[FL_MAX_THREADS];
-	uint64_t counters[FL_NCOUNTERS];
-	struct fl_hist hist;		/* merged over the threads */
-	struct fl_bins bins;		/* ops over time */
-};
-
-struct fl_cell_result {
-	enum fl_status status;		/* worst of the repetitions */
-	char reason[256];
-	char note[256];			/* warnings, e.g. spin oversubscribed */
-	unsigned int nreps;		/* results below (== cell->reps) */
-	struct fl_rep_result *reps;	/* owned, free with fl_cell_result_free */
-	struct fl_hist merged;		/* over all completed repetitions */
-	uint64_t busy_start, busy_end;	/* loops/us before and after the
-					 * repetitions; 0 if not measured */
-	uint64_t busy_used;		/* loops/us the busy loop was sized
-					 * by (fl_calibrate_busy) */
-	struct fl_idle_wake idle_wake;	/* before the repetitions */
-};
 
 /* Run a cell (all its repetitions); never fails: the status says how. */
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res);

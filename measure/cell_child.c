@@ -29,7 +29,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "measure/busy_loop.h"
 #include "measure/cell.h"
+#include "measure/idle_wake.h"
 #include "measure/probe.h"
 
 uint64_t fl_wait_deadline_ns = UINT64_MAX;
@@ -431,7 +433,7 @@ void fl_cell_child(const struct fl_cell *cell,
 	}
 	sh->setup_done = 1;
 	/* this process's own calibration, checked again at the end; the
-	 * loop is sized by the fastest the run has seen (measure/clock.h) */
+	 * loop is sized by the fastest the run has seen (measure/busy_loop.h) */
 	sh->busy_start = fl_calibrate_busy();
 	sh->busy_used = fl_busy_loops_per_us;
 	fl_idle_wake_probe(&sh->idle_wake);

@@ -52,15 +52,6 @@ static int probe_hypervisor(void)
 	return found > 0;
 }
 
-double fl_probe_loadavg(void)
-{
-	char buf[128];
-	double v;
-
-	fl_probe_read_line("/proc/loadavg", buf, sizeof(buf), "");
-	return sscanf(buf, "%lf", &v) == 1 ? v : -1.0;
-}
-
 void fl_probe_rerun_facts(struct fl_rerun_facts *f)
 {
 	struct timespec res;
@@ -79,5 +70,5 @@ void fl_probe_rerun_facts(struct fl_rerun_facts *f)
 	fl_probe_read_line("/proc/cmdline", f->cmdline, sizeof(f->cmdline),
 			   "?");
 	probe_vulnerabilities(f);
-	f->loadavg = fl_probe_loadavg();
+	f->loadavg = fl_loadavg();
 }

@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "measure/clock.h"
+#include "measure/busy_loop.h"
 #include "stats/stats.h"
 
 /* a wake not seen within this is a lost probe, not a slow one */

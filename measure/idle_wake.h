@@ -24,13 +24,11 @@
 
 #include <stdint.h>
 
+#include "base/result.h"
+
 #define FL_IDLE_WAKE_SHORT_NS	30000ull	/* the waker idles this long */
 #define FL_IDLE_WAKE_LONG_NS	200000ull	/* ... or this long */
 #define FL_IDLE_WAKE_SAMPLES	15		/* of each; odd: a median */
-
-struct fl_idle_wake {
-	uint64_t short_ns, long_ns;	/* median wake latency; 0 unknown */
-};
 
 /*
  * Measure it on the first two CPUs this thread may run on, restoring

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "measure/busy_loop.h"
 #include "spec/workload.h"
 
 #define TRIALS 5

@@ -8,14 +8,7 @@
 #ifndef FUTEXLAB_OVERHEAD_H
 #define FUTEXLAB_OVERHEAD_H
 
-#include <stdint.h>
-
-struct fl_overhead {
-	double clock_read_ns;
-	double empty_iteration_ns;
-	double hist_record_ns;
-	uint64_t busy_loops_per_us;
-};
+#include "base/machine.h"
 
 void fl_measure_overhead(struct fl_overhead *o);
 

@@ -5,8 +5,8 @@
  * time_axis.c), and the plots themselves (threads.c, cdf.c, special.c,
  * timeline.c) that run_plots.c calls.
  */
-#ifndef FUTEXLAB_PLOT_PLOT_INTERNAL_H
-#define FUTEXLAB_PLOT_PLOT_INTERNAL_H
+#ifndef FUTEXLAB_PLOT_INTERNAL_H
+#define FUTEXLAB_PLOT_INTERNAL_H
 
 #include <stdio.h>
 

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure/busy.h"
-#include "measure/cell.h"
+#include "base/result.h"
 #include "report/internal.h"
 #include "stats/stats.h"
 

@@ -11,6 +11,7 @@
 
 #include "report/internal.h"
 #include "stats/figures.h"
+#include "stats/format.h"
 #include "stats/drift.h"
 #include "stats/percentile.h"
 #include "stats/stats.h"

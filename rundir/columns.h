@@ -2,10 +2,11 @@
 /*
  * The columns of cells.csv, each once: its name, whether a run must have
  * it, and what a value must be. The writer (write.c) prints them in this
- * order (FL_CELLS_COLUMNS, checked against this table by test_results);
- * every reader of the file (read_cells.c, and through it plot, report,
- * compare, a resume and the finalizing of a matrix) checks a field with
- * fl_col_check() and nothing else, so one strictness holds for all.
+ * order (FL_CELLS_COLUMNS, checked against this table by
+ * tests/unit/test_rundir_write.c); every reader of the file
+ * (read_cells.c, and through it plot, report, compare, a resume and the
+ * finalizing of a matrix) checks a field with fl_col_check() and nothing
+ * else, so one strictness holds for all.
  */
 #ifndef FUTEXLAB_RUNDIR_COLUMNS_H
 #define FUTEXLAB_RUNDIR_COLUMNS_H

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "measure/hist.h"
+#include "base/hist.h"
 
 /* Write the non-empty buckets as CSV: low_ns,high_ns,count. */
 int fl_hist_write_csv(const struct fl_hist *h, FILE *f);

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "buildinfo.h"
-#include "measure/cell.h"
+#include "base/result.h"
 #include "rundir/columns.h"
 #include "spec/spec.h"
 #include "stats/percentile.h"
@@ -243,5 +243,5 @@ void fl_meta_set_load(json_t *meta, double foreign_share,
 				    json_real(foreign_share));
 	json_object_set_new(meta, "load", json_pack("{s:f, s:f}",
 		"loadavg_start", loadavg_start,
-		"loadavg_end", fl_probe_loadavg()));
+		"loadavg_end", fl_loadavg()));
 }

@@ -6,8 +6,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "measure/overhead.h"
-#include "measure/probe.h"
+#include "base/machine.h"
 
 #define FL_RESULTS_SCHEMA 1
 /* meta.json's workloads.W.plots: its format's version (results/README.md).

@@ -14,8 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "measure/busy.h"
-#include "measure/cell.h"
+#include "base/result.h"
 #include "rundir/regular.h"
 
 /* A run's histograms are all checked when it is opened (an empty,

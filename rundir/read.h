@@ -17,13 +17,13 @@
  * and every histogram must add up; the first problem is an error naming
  * FILE:LINE:COLUMN (read_cells.c).
  */
-#ifndef FUTEXLAB_RUN_DIR_READ_H
-#define FUTEXLAB_RUN_DIR_READ_H
+#ifndef FUTEXLAB_RUNDIR_READ_H
+#define FUTEXLAB_RUNDIR_READ_H
 
 #include <jansson.h>
 #include <limits.h>
 
-#include "measure/hist.h"
+#include "base/hist.h"
 #include "rundir/columns.h"
 #include "rundir/hist_file.h"
 #include "stats/stats.h"

@@ -18,7 +18,7 @@
 #include "rundir/hist_file.h"
 #include "rundir/write_at.h"
 #include "stats/figures.h"
-#include "measure/placement.h"
+#include "spec/placement.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE 1

@@ -10,14 +10,15 @@
  * another. Rows are flushed as each cell ends. Every file is written
  * through the directory's descriptor (write_at.h), never through a link.
  */
-#ifndef FUTEXLAB_RESULTS_H
-#define FUTEXLAB_RESULTS_H
+#ifndef FUTEXLAB_RUNDIR_WRITE_H
+#define FUTEXLAB_RUNDIR_WRITE_H
 
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 
-#include "measure/cell.h"
+#include "base/result.h"
+#include "spec/workload.h"
 
 #define FL_CELLS_COLUMNS \
 	"cell,workload,backend,threads,placement,cpus,options,rep,status," \

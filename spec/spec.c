@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "measure/placement.h"
+#include "spec/placement.h"
 
 void fl_spec_init(struct fl_spec *s, const struct fl_workload *w)
 {

@@ -30,14 +30,13 @@
 #include <sys/types.h>
 
 #include "backends/backend.h"
-#include "measure/clock.h"
-#include "measure/hist.h"
-#include "measure/sample.h"
+#include "base/clock.h"
+#include "base/hist.h"
+#include "base/result.h"
+#include "base/sample.h"
 #include "spec/options.h"
 
 #define FL_CACHELINE	128	/* two lines: adjacent-line prefetch pairs them */
-#define FL_NCOUNTERS	12	/* workload-defined per-thread counters (pi --chain: 11) */
-#define FL_MAX_THREADS	1024
 
 struct fl_rep;
 

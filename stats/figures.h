@@ -10,10 +10,8 @@
 #ifndef FUTEXLAB_FIGURES_H
 #define FUTEXLAB_FIGURES_H
 
-#include <jansson.h>
-#include <stdio.h>
-
-#include "measure/cell.h"
+#include "base/result.h"
+#include "spec/workload.h"
 #include "stats/percentile.h"
 #include "stats/stats.h"
 
@@ -48,18 +46,5 @@ void fl_rep_figures(const struct fl_rep_result *r, struct fl_rep_figures *f);
 void fl_cell_figures(const struct fl_cell *cell,
 		     const struct fl_cell_result *res,
 		     struct fl_cell_figures *f);
-/* The printed summary of a cell: a few lines to f. */
-void fl_cell_print(FILE *f, const struct fl_cell *cell,
-		   const struct fl_cell_result *res,
-		   const struct fl_cell_figures *fig);
-json_t *fl_cell_json(const struct fl_cell *cell,
-		     const struct fl_cell_result *res,
-		     const struct fl_cell_figures *f);
-/* "1.23M", "456k" for ops/s; "120 ns", "4.1 us" for latencies */
-void fl_fmt_rate(double v, char *buf, size_t len);
-void fl_fmt_ns(uint64_t ns, char *buf, size_t len);
-/* "1.23M [1.2M, 1.25M] +-2.0%" or "1.23M (interval n/a: 3 reps)": the
- * primary figure of a cell, for text and tables */
-void fl_fmt_ci(const struct fl_ci *ci, int latency, char *buf, size_t len);
 
 #endif

@@ -3,10 +3,7 @@
 #include "stats/percentile.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
-
-#include "stats/figures.h"
 
 /* the normal quantile of a two-sided 95% interval */
 #define Z_95 1.959964
@@ -25,18 +22,4 @@ void fl_hist_percentile(const struct fl_hist *h, double q, struct fl_pct *p)
 	p->value = fl_hist_quantile(h, q);
 	p->lo = fl_hist_at_rank(h, lo < 1 ? 1 : (uint64_t)lo);
 	p->hi = fl_hist_at_rank(h, hi > n ? h->count : (uint64_t)hi);
-}
-
-void fl_pct_format(const struct fl_pct *p, char *buf, size_t len)
-{
-	char v[32], lo[32], hi[32];
-
-	if (!p->enough) {
-		snprintf(buf, len, "n/e");
-		return;
-	}
-	fl_fmt_ns(p->value, v, sizeof(v));
-	fl_fmt_ns(p->lo, lo, sizeof(lo));
-	fl_fmt_ns(p->hi, hi, sizeof(hi));
-	snprintf(buf, len, "%s [%s, %s]", v, lo, hi);
 }

@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "measure/hist.h"
+#include "base/hist.h"
 
 #define FL_PCT_MIN_BEYOND	10
 
@@ -32,7 +32,4 @@ struct fl_pct {
 
 void fl_hist_percentile(const struct fl_hist *h, double q,
 			struct fl_pct *p);
-/* "120 ns [118, 125]" or "n/e (90 samples)": one table cell's text */
-void fl_pct_format(const struct fl_pct *p, char *buf, size_t len);
-
 #endif

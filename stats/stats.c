@@ -89,15 +89,6 @@ int fl_median_ci(const double *v, size_t n, double conf, struct fl_ci *ci)
 	return 0;
 }
 
-double fl_ci_rel_halfwidth(const struct fl_ci *ci)
-{
-	if (!ci->ok)
-		return -1.0;
-	if (ci->mid <= 0.0)
-		return ci->hi > ci->lo ? INFINITY : 0.0;
-	return (ci->hi - ci->lo) / 2.0 / ci->mid;
-}
-
 int fl_ci_noisy(const struct fl_ci *ci, double target)
 {
 	return ci->ok && fl_ci_rel_halfwidth(ci) > target;

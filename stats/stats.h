@@ -16,6 +16,7 @@
 #ifndef FUTEXLAB_STATS_H
 #define FUTEXLAB_STATS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,7 +56,14 @@ int fl_median_ci(const double *v, size_t n, double conf, struct fl_ci *ci);
  * interval is n/a; around a median of 0 (figures are never negative),
  * 0 when the interval is the single point 0, else INFINITY: no relative
  * precision, so NOISY. */
-double fl_ci_rel_halfwidth(const struct fl_ci *ci);
+static inline double fl_ci_rel_halfwidth(const struct fl_ci *ci)
+{
+	if (!ci->ok)
+		return -1.0;
+	if (ci->mid <= 0.0)
+		return ci->hi > ci->lo ? INFINITY : 0.0;
+	return (ci->hi - ci->lo) / 2.0 / ci->mid;
+}
 /* NOISY: an interval exists and is wider than target (relative
  * half-width); a cell without an interval is not NOISY but "n/a". */
 int fl_ci_noisy(const struct fl_ci *ci, double target);

@@ -5,8 +5,8 @@
  * --resume diff, the common-key parser the experiment sections apply, and
  * the visit plan the parser builds last.
  */
-#ifndef FUTEXLAB_MATRIX_INTERNAL_H
-#define FUTEXLAB_MATRIX_INTERNAL_H
+#ifndef FUTEXLAB_SWEEP_INTERNAL_H
+#define FUTEXLAB_SWEEP_INTERNAL_H
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,7 +56,7 @@ problem(struct parse *ps, int line, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* libinih's reader and handler, in matrix_ini.c */
+/* libinih's reader and handler, in sweep/ini.c */
 char *matrix_ini_reader(char *str, int num, void *stream);
 int matrix_ini_handler(void *user, const char *section, const char *name,
 		       const char *value);
@@ -115,7 +115,7 @@ find_entry(const struct fl_matrix *m, const char *section, const char *key)
 
 /*
  * Apply one common key (backend, threads, placement, ...) to s: 1 if key
- * is not a common key, 0 when applied, -1 with err (matrix_keys.c).
+ * is not a common key, 0 when applied, -1 with err (sweep/keys.c).
  */
 int matrix_apply_common(struct fl_spec *s, const char *key, const char *val,
 			unsigned int ncpus, char *err, size_t errlen);
@@ -123,7 +123,7 @@ int matrix_apply_common(struct fl_spec *s, const char *key, const char *val,
 void matrix_list_keys(const struct fl_workload *w, char *buf, size_t len);
 
 /* Plan m->visits from its experiments; -1 when out of memory
- * (matrix_cells.c). */
+ * (sweep/cells.c). */
 int matrix_plan_visits(struct fl_matrix *m);
 
 #endif

@@ -20,8 +20,8 @@
  * a visit's child never holds the lock. Both matrix.ini and matrix.json
  * stay in the finished run directory.
  */
-#ifndef FUTEXLAB_MATRIX_JOB_H
-#define FUTEXLAB_MATRIX_JOB_H
+#ifndef FUTEXLAB_SWEEP_JOB_H
+#define FUTEXLAB_SWEEP_JOB_H
 
 #include <jansson.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * What the matrix job files (job.c, job_passes.c, job_rows.c,
  * job_resume.c, job_finalize.c) share and nothing else needs.
  */
-#ifndef FUTEXLAB_MATRIX_JOB_INTERNAL_H
-#define FUTEXLAB_MATRIX_JOB_INTERNAL_H
+#ifndef FUTEXLAB_SWEEP_JOB_INTERNAL_H
+#define FUTEXLAB_SWEEP_JOB_INTERNAL_H
 
 #include <jansson.h>
 

@@ -12,7 +12,7 @@
 
 #include "sweep/internal.h"
 #include "spec/options.h"
-#include "measure/placement.h"
+#include "spec/placement.h"
 #include "spec/spec.h"
 #include "sweep/passes.h"
 

@@ -4,12 +4,11 @@
  *
  * libinih does the INI syntax; what it cannot tell us is the line of each
  * key (Debian builds it without INI_HANDLER_LINENO) or that a section with
- * no keys exists, so we feed it through our own reader (matrix_ini.c),
- * which counts lines and notes every [section] line as it goes by. Keys are collected first
- * and checked afterwards, so [defaults] may come anywhere in the file;
+ * no keys exists, so we feed it through our own reader (ini.c), which
+ * counts lines and notes every [section] line as it goes by. Keys are
+ * collected first and checked afterwards, so [defaults] may come anywhere in the file;
  * of all the problems found, the one on the earliest line is reported.
- * The common keys are parsed in matrix_keys.c, thread lists in
- * matrix_threads.c.
+ * The common keys are parsed in keys.c, thread lists in threads.c.
  */
 #include "sweep/matrix.h"
 

@@ -15,9 +15,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "measure/clock.h"
+#include "measure/busy_loop.h"
+#include "measure/cell.h"
 #include "rundir/meta.h"
 #include "stats/figures.h"
+#include "stats/format.h"
 #include "sweep/job.h"
 
 struct progress {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure/clock.h"
+#include "measure/busy_loop.h"
 #include "rundir/meta.h"
 #include "stats/figures.h"
 

@@ -51,6 +51,7 @@
 
 #include "workloads/lib/exclusion.h"
 #include "workloads/lib/futex_mutex.h"
+#include "measure/busy_loop.h"
 #include "spec/workload.h"
 #include "workloads/lib/sched_fifo.h"
 

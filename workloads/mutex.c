@@ -53,6 +53,7 @@
 #include "workloads/lib/exclusion.h"
 #include "workloads/lib/futex_mutex.h"
 #include "workloads/lib/libc_mutex.h"
+#include "measure/busy_loop.h"
 #include "spec/workload.h"
 
 enum { OPT_ALGO, OPT_CRITICAL, OPT_THINK, OPT_SPIN };

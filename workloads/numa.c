@@ -45,6 +45,7 @@
 
 #include "workloads/lib/exclusion.h"
 #include "workloads/lib/futex_mutex.h"
+#include "measure/busy_loop.h"
 #include "spec/workload.h"
 #include "workloads/lib/numa_topo.h"
 

@@ -58,6 +58,7 @@
 
 #include "workloads/lib/exclusion.h"
 #include "workloads/lib/futex_mutex.h"
+#include "measure/busy_loop.h"
 #include "spec/workload.h"
 #include "workloads/lib/sched_fifo.h"
 
@@ -127,7 +128,7 @@ static inline uint64_t pi_threshold_ns(const struct fl_cell *cell)
 
 #ifdef FL_DESCRIBE
 
-#include "stats/figures.h"
+#include "stats/format.h"
 
 static const char *const locks[] = { "plain", "pi", NULL };
 

@@ -200,7 +200,7 @@ def killed_after_commit(p, tmp):
             shutil.copy(os.path.join(p, "hist", "cell-%04d.csv" % k),
                         os.path.join(p, "hist.final", "cell-%04d.csv" % c))
     write_rows(p, head, out)
-    state["finalizing"] = True     # what futexlab wrote before issue 26
+    state["finalizing"] = True     # what an older futexlab wrote
     set_state(p, state)
 
 

@@ -262,8 +262,8 @@ CASES = [
         t, "m.ini"), "w").write("\ufeff[experiment a]\nworkload = mutex\n"),
      ["matrix", "TMP/m.ini", "--list"]),
     ("long-path-reason", None, ["plot", "TMP/" + "x" * 3000]),
-    # every column is checked, not only the figures the plots draw
-    # (issue 26, item 6): numbers are decimal, whole where the writer
+    # every column is checked, not only the figures the plots draw:
+    # numbers are decimal, whole where the writer
     # writes whole numbers, and bounded
 ] + [(name, lambda r, t, c=column, v=value: edit_cells(
     r, set_field(c, v)), [command, "RUN"] + ["RUN"] * (command == "compare"))
@@ -368,7 +368,7 @@ CASES = [
 # one way, in TMP/lab/results (so "../../X" from there is TMP/X); each
 # must end with its golden status and first stderr line, write nothing
 # outside P, rename nothing but P into place as P's own name, and, when
-# it succeeds, leave a finished run with every visit planned (issue 26)
+# it succeeds, leave a finished run with every visit planned
 RESUME_CASES = [
     ("resume-ok", None),
     ("resume-hist-missing", lambda p, t: os.remove(os.path.join(

@@ -5,8 +5,8 @@
  * family's table of cases. Every file of the suite is compiled once per
  * backend with the backend's header force-included.
  */
-#ifndef FUTEXLAB_TESTS_CONFORMANCE_H
-#define FUTEXLAB_TESTS_CONFORMANCE_H
+#ifndef FUTEXLAB_CONFORMANCE_H
+#define FUTEXLAB_CONFORMANCE_H
 
 #include <setjmp.h>
 #include <stdarg.h>

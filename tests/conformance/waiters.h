@@ -12,8 +12,8 @@
  * backend's header is force-included, so fl_wait() and friends are the
  * backend's).
  */
-#ifndef FUTEXLAB_TESTS_WAITERS_H
-#define FUTEXLAB_TESTS_WAITERS_H
+#ifndef FUTEXLAB_CONFORMANCE_WAITERS_H
+#define FUTEXLAB_CONFORMANCE_WAITERS_H
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "measure/clock.h"
+#include "measure/busy_loop.h"
 #include "spec/workload.h"
 
 /* How long any helper may block, and how long the test waits for one. */

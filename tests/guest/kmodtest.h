@@ -5,8 +5,8 @@
  * lists. A test returns 0 on success, or calls fail() to say why and
  * returns -1; report() prints the PASS/FAIL line and counts failures.
  */
-#ifndef KMODTEST_H
-#define KMODTEST_H
+#ifndef FUTEXLAB_KMODTEST_H
+#define FUTEXLAB_KMODTEST_H
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -197,7 +197,7 @@ int t_pi_chain_files_numa(void);
 int t_stress(uint32_t design);
 int t_pi_stress(uint32_t design);
 
-/* kmodtest_safety.c: issue 15's findings, one test each */
+/* kmodtest_safety.c: the security review's findings, one test each */
 int t_dead_owner(void);
 int t_pi_kthread(uint32_t design);
 int t_pi_other_user(uint32_t design);
@@ -211,7 +211,7 @@ int t_pi_live_prio(uint32_t design);
 int t_pi_dl_waiter(uint32_t design);
 int t_pi_free_take(uint32_t design);
 int t_requeue_pi_alias(uint32_t design);
-/* kmodtest_owner_death.c: a PI owner dies holding the lock (issue 15, 3) */
+/* kmodtest_owner_death.c: a PI owner dies holding the lock */
 int t_pi_owner_exit(uint32_t design);
 int t_pi_owner_kill(uint32_t design);
 int t_pi_owner_two(uint32_t design);
@@ -231,4 +231,4 @@ extern unsigned long fuzz_ops, fuzz_seed;
 extern unsigned int fuzz_seconds;
 int t_fuzz(uint32_t design);
 
-#endif /* KMODTEST_H */
+#endif /* FUTEXLAB_KMODTEST_H */

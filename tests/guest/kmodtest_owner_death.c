@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmodtest's owner-death family (issue 15, item 3): a PI lock's owner
+ * kmodtest's owner-death family: a PI lock's owner
  * dies holding it while waiters sleep in LOCK_PI (or in wait_requeue_pi,
  * requeued onto it) without a deadline. As with the stock futex, the top
  * waiter must take the lock over and return 0 owning it, the others stay

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmodtest's chained-PI family, once per hash design (issue 17): a boost
+ * kmodtest's chained-PI family, once per hash design: a boost
  * passes down a chain of owners blocked on module PI locks and unwinds as
  * they unlock; a cycle fails with EDEADLK and leaves nobody boosted; a
  * chain longer than pi_max_chain fails with EDEADLK; a waiter that times
@@ -468,10 +468,10 @@ out:
 }
 
 /*
- * Every step keeps issue 15's rule for every waiter on the way: T0 (uid
- * 1000, no CAP_SYS_NICE) may boost T1 (real uid 1000, effective root), so
- * it does; T1 could boost anyone, but T0 could not boost T2 (uid 2000), so
- * the boost stops at T1.
+ * Every step keeps the PI security model (docs/kmod.md) for every waiter
+ * on the way: T0 (uid 1000, no CAP_SYS_NICE) may boost T1 (real uid
+ * 1000, effective root), so it does; T1 could boost anyone, but T0
+ * could not boost T2 (uid 2000), so the boost stops at T1.
  */
 int t_pi_chain_rights(uint32_t design)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmodtest's safety family: one test per finding of issue 15, each the
- * scenario the review reproduced, each expecting what the stock futex does
- * in the same guest where it defines a behaviour. The PI findings (2 and
+ * kmodtest's safety family: one test per finding of the module's
+ * security review, each the scenario the review reproduced, each
+ * expecting what the stock futex does in the same guest where it defines
+ * a behaviour. The PI findings (2 and
  * 7) are in kmodtest_safety_pi.c; here:
  *   dead-owner        (1) LOCK_PI on a dead owner's word with the adaptive
  *                     lock on: ESRCH like stock, no task outlives its

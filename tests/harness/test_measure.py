@@ -79,7 +79,7 @@ def check_rows(c, run_dir, rows, sample_every, every_op_timed):
                 int(row["busy_loops_per_us_end"]) > 0,
                 "%s: busy-loop calibrations missing" % name)
         # the loop is sized by the fastest reading the run has seen,
-        # never by a slower one of this cell's own (measure/clock.h)
+        # never by a slower one of this cell's own (measure/busy_loop.h)
         c.check(int(row["busy_loops_per_us_used"]) >=
                 int(row["busy_loops_per_us_start"]),
                 "%s: sized by %s loops/us, slower than its own %s"

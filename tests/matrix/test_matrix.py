@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of issue 6: matrix files and resume (compare in test_compare.py,
+"""Tests of matrix files and resume (compare in test_compare.py,
 plot and report in test_plot_report.py).
 
   tests/matrix/test_matrix.py --builddir build [-k NAME] [-v]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the matrix file parser (harness/matrix.c), linked with the
+ * Unit tests of the matrix file parser (sweep/parse.c), linked with the
  * real registry of workloads and backends: cell expansion and order, the
  * thread-list syntax, FILE:LINE errors, and what a resume reports as
  * changed. The end-to-end tests (a killed run resumed, compare, plots)

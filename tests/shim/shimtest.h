@@ -8,8 +8,8 @@
  * same line; where the shim is documented to differ, the case says what
  * it must print instead, and why.
  */
-#ifndef FUTEXLAB_TESTS_SHIMTEST_H
-#define FUTEXLAB_TESTS_SHIMTEST_H
+#ifndef FUTEXLAB_SHIMTEST_H
+#define FUTEXLAB_SHIMTEST_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -115,4 +115,4 @@ int device_fds(int *first);
 /* wakes until one waiter woke or 5 s passed; the last return */
 long wake_until_one(uint32_t *word, int op);
 
-#endif /* FUTEXLAB_TESTS_SHIMTEST_H */
+#endif /* FUTEXLAB_SHIMTEST_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of CSV quoting (harness/csv.c): what fl_csv_field writes,
+ * Unit tests of CSV quoting (rundir/csv.c): what fl_csv_field writes,
  * fl_csv_split reads back field for field, commas and quotes included;
  * newlines become spaces (a record is one line); an unterminated quote
  * or too many fields is an error.

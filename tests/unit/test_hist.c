@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the log-linear histogram (harness/hist.c): the bucket
- * geometry tiles the values without gaps, every value from 1 ns to 100 s
- * is reported within 1% by its bucket's midpoint, quantiles of known
- * distributions, merging, and the CSV round trip with rejection of
- * malformed files.
+ * Unit tests of the log-linear histogram (base/hist.c, and its file,
+ * rundir/hist_file.c): the bucket geometry tiles the values without
+ * gaps, every value from 1 ns to 100 s is reported within 1% by its
+ * bucket's midpoint, quantiles of known distributions, merging, and the
+ * CSV round trip with rejection of malformed files.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "measure/hist.h"
+#include "base/hist.h"
 #include "rundir/hist_file.h"
 
 #define NS_PER_S 1000000000ull

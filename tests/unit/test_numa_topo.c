@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the numa workload's placement rules (workloads/numa_topo.h)
- * on made-up topologies, so the two-node logic is checked on a one-node
- * host: threads land on the chosen node's CPUs only (round robin over
- * nodes for "all"), local/remote/spread/explicit memory resolve to the
- * right node, and nodes that are missing, CPU-less or memory-less give a
- * reason instead of a placement. The probe of the real machine must at
+ * Unit tests of the numa workload's placement rules
+ * (workloads/lib/numa_topo.h) on made-up topologies, so the two-node
+ * logic is checked on a one-node host: threads land on the chosen
+ * node's CPUs only (round robin over nodes for "all"),
+ * local/remote/spread/explicit memory resolve to the right node, and
+ * nodes that are missing, CPU-less or memory-less give a reason instead
+ * of a placement. The probe of the real machine must at
  * least describe one node with a CPU and memory.
  */
 #include <setjmp.h>

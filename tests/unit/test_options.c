@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of option parsing (harness/options.c): every option type,
+ * Unit tests of option parsing (spec/options.c): every option type,
  * the k/M and ns/us/ms/s suffixes, ranges, sweep lists, enum errors that
  * name the bad value, and seconds parsing (negative and non-numeric text
  * rejected).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of placement (harness/placement.c): CPU lists parse and
+ * Unit tests of placement (spec/placement.c): CPU lists parse and
  * format back, malformed lists are rejected, and the compact and scatter
  * policies return only CPUs this process may use, each once, wrapping
  * around when threads outnumber them.
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "measure/placement.h"
+#include "spec/placement.h"
 
 #define MAXC 4096
 

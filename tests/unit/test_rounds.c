@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the rounds shared by wake, wake-parallel and requeue
- * (workloads/rounds.h): the per-round count check names the waiter that
+ * (workloads/lib/rounds.h): the per-round count check names the waiter that
  * was woken too often or not at all, the end-of-repetition check allows
  * one extra wake-up (the interrupted round) and no more and fails when no
  * round finished, the gate holds a waiter until its round opens or the

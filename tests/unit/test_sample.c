@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of latency sampling (measure/sample.c): a rate of 1 times
+ * Unit tests of latency sampling (base/sample.c): a rate of 1 times
  * every operation; otherwise the gaps between timed operations are at
  * least 1, average the rate, spread like a geometric distribution (so no
  * period can line up with the data), follow the seed, and differ between
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "measure/sample.h"
+#include "base/sample.h"
 
 #define DRAWS 200000
 

@@ -29,8 +29,8 @@
  * `_Alignas(FL_CACHELINE) struct fl_guarded guarded;`: it carries no
  * alignment of its own, so fields after it keep their place.
  */
-#ifndef FUTEXLAB_WORKLOADS_EXCLUSION_H
-#define FUTEXLAB_WORKLOADS_EXCLUSION_H
+#ifndef FUTEXLAB_WORKLOADS_LIB_EXCLUSION_H
+#define FUTEXLAB_WORKLOADS_LIB_EXCLUSION_H
 
 #include <stdint.h>
 #include <stdio.h>

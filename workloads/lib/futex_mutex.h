@@ -32,8 +32,8 @@
  * Per-backend builds only: fl_wait(), fl_wake(), the PI and the adaptive
  * calls are the backend's, force-included.
  */
-#ifndef FUTEXLAB_WORKLOADS_FUTEX_MUTEX_H
-#define FUTEXLAB_WORKLOADS_FUTEX_MUTEX_H
+#ifndef FUTEXLAB_WORKLOADS_LIB_FUTEX_MUTEX_H
+#define FUTEXLAB_WORKLOADS_LIB_FUTEX_MUTEX_H
 
 #ifdef FL_BACKEND_ID
 

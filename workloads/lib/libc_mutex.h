@@ -26,8 +26,8 @@
  * for the adaptive kind, the same spin as pthread_mutex_lock(); one
  * without is pthread_mutex_lock() itself.
  */
-#ifndef FUTEXLAB_WORKLOADS_LIBC_MUTEX_H
-#define FUTEXLAB_WORKLOADS_LIBC_MUTEX_H
+#ifndef FUTEXLAB_WORKLOADS_LIB_LIBC_MUTEX_H
+#define FUTEXLAB_WORKLOADS_LIB_LIBC_MUTEX_H
 
 #include <errno.h>
 #include <pthread.h>

@@ -18,8 +18,8 @@
  *              futex j on the j-th node with memory (wrapping); or a
  *              node number. LOCAL and REMOTE need a single CPU node.
  */
-#ifndef FUTEXLAB_WORKLOADS_NUMA_TOPO_H
-#define FUTEXLAB_WORKLOADS_NUMA_TOPO_H
+#ifndef FUTEXLAB_WORKLOADS_LIB_NUMA_TOPO_H
+#define FUTEXLAB_WORKLOADS_LIB_NUMA_TOPO_H
 
 #include <numa.h>
 #include <sched.h>

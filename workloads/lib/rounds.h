@@ -35,8 +35,8 @@
  * (fl_rounds_wait_word() for a plain wait), and the controller opens each
  * round with fl_rounds_begin() and closes it with fl_rounds_finish().
  */
-#ifndef FUTEXLAB_WORKLOADS_ROUNDS_H
-#define FUTEXLAB_WORKLOADS_ROUNDS_H
+#ifndef FUTEXLAB_WORKLOADS_LIB_ROUNDS_H
+#define FUTEXLAB_WORKLOADS_LIB_ROUNDS_H
 
 #include <errno.h>
 #include <limits.h>

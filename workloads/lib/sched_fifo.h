@@ -5,8 +5,8 @@
  * priority? Without CAP_SYS_NICE (or an RLIMIT_RTPRIO that covers it)
  * it may not, and the cell is skipped with the reason. Descriptor builds.
  */
-#ifndef FUTEXLAB_WORKLOADS_SCHED_FIFO_H
-#define FUTEXLAB_WORKLOADS_SCHED_FIFO_H
+#ifndef FUTEXLAB_WORKLOADS_LIB_SCHED_FIFO_H
+#define FUTEXLAB_WORKLOADS_LIB_SCHED_FIFO_H
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of run directories (harness/results.c), in a temporary
+ * Unit tests of the run directory's writer (rundir/write.c), in a temporary
  * directory: cells.csv starts with FL_CELLS_COLUMNS and its rows read
  * back field for field, the histogram file parses, meta.json parses with
  * jansson, a run is written under .partial-* and renamed into place, two

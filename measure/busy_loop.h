@@ -1,58 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Time in futexlab: CLOCK_MONOTONIC as integer nanoseconds, never seconds
- * as doubles in a loop, plus the calibrated busy loop that workloads use for
- * critical sections and think time.
+ * The calibrated busy loop that workloads use for critical sections and
+ * think time: work of a given length without reading the clock.
  */
-#ifndef FUTEXLAB_CLOCK_H
-#define FUTEXLAB_CLOCK_H
+#ifndef FUTEXLAB_BUSY_LOOP_H
+#define FUTEXLAB_BUSY_LOOP_H
 
 #include <stdint.h>
-#include <time.h>
 
-#define FL_NSEC_PER_SEC 1000000000ull
-
-static inline uint64_t fl_ts_to_ns(const struct timespec *ts)
-{
-	return (uint64_t)ts->tv_sec * FL_NSEC_PER_SEC + (uint64_t)ts->tv_nsec;
-}
-
-static inline struct timespec fl_ns_to_ts(uint64_t ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / FL_NSEC_PER_SEC),
-		.tv_nsec = (long)(ns % FL_NSEC_PER_SEC),
-	};
-	return ts;
-}
-
-/* The one clock of every measurement (vDSO, no syscall). */
-static inline uint64_t fl_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return fl_ts_to_ns(&ts);
-}
-
-/* The CPU's spin-wait hint: lets an SMT sibling run, saves power. */
-static inline void fl_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__asm__ __volatile__("pause" ::: "memory");
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
+#include "base/clock.h"
 
 /*
- * Busy work of a given length without reading the clock: a loop of
- * compiler barriers, sized by the fastest speed the loop has run at in
- * this run (fl_calibrate_busy(): the cell's process measures its own
- * speed before its repetitions, and once more after them to see that it
- * held, fl_busy_speed()).
+ * A loop of compiler barriers, sized by the fastest speed the loop has
+ * run at in this run (fl_calibrate_busy(): the cell's process measures
+ * its own speed before its repetitions, and once more after them to see
+ * that it held, fl_busy_speed()).
  * Reading the clock inside a 100 ns critical section would itself be a
  * large part of it.
  */
@@ -94,8 +56,5 @@ void fl_busy_seen(uint64_t speed);
  * which takes longer, like any code, while the CPU is slowed.
  */
 uint64_t fl_calibrate_busy(void);
-
-/* Sleep until an absolute CLOCK_MONOTONIC time (restarts after signals). */
-void fl_sleep_until_ns(uint64_t when);
 
 #endif

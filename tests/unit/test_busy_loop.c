@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * How the busy loop of --critical and --think is sized (measure/clock.h):
+ * How the busy loop of --critical and --think is sized (measure/busy_loop.c):
  * by the fastest speed the run has seen, here or in a cell's process
  * before, never by a slower reading of its own; the speed it returns is
  * the one it measured now, which cells.csv records. No timing is
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "measure/clock.h"
+#include "measure/busy_loop.h"
 
 static void test_first_reading_sizes(void **state)
 {

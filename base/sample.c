@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Geometric gaps between timed operations (see sample.h). */
-#include "measure/sample.h"
+#include "base/sample.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Other processes' share of the CPU time during a matrix run. */
-#include "measure/busy.h"
+#include "measure/host_load.h"
 
 #include <stdio.h>
 #include <sys/resource.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Placement policies: compact, scatter (hwloc) and explicit CPU lists. */
-#include "measure/placement.h"
+#include "spec/placement.h"
 
 #include <errno.h>
 #include <hwloc.h>

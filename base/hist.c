@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Log-linear histogram: bucket geometry, merge, quantiles (its file is
  * rundir/hist_file.c's). */
-#include "measure/hist.h"
+#include "base/hist.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -7,13 +7,10 @@
  * compare: on a shared machine another user's load is what widens the
  * spreads and moves one run against another.
  */
-#ifndef FUTEXLAB_MATRIX_BUSY_H
-#define FUTEXLAB_MATRIX_BUSY_H
+#ifndef FUTEXLAB_HOST_LOAD_H
+#define FUTEXLAB_HOST_LOAD_H
 
 #include <stdint.h>
-
-/* above this share, report and compare call the machine busy */
-#define FL_BUSY_WARN 0.10
 
 struct fl_busy {
 	uint64_t busy, total;		/* /proc/stat ticks, all CPUs */

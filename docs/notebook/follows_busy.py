@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does a workload's figure follow the CPU's speed its cells read?
 
-  tools/follows_busy.py RUN [RUN ...]
+  docs/notebook/follows_busy.py RUN [RUN ...]
 
 For each run and workload: every ok repetition's primary figure (the
 workload's "primary" in meta.json: throughput, or the p50 latency as a
@@ -10,8 +10,8 @@ speed, 1/latency) and the busy loop's calibration before it
 pooled over the workload's cells; prints Spearman's rank correlation of
 the two and the median within-cell standard deviation of the log figure.
 A figure that follows its own calibration negatively was sized by it
-(a slow reading, a short critical section: measure/clock.h). Reads
-cells.csv and meta.json only; no figure is asserted.
+(a slow reading, a short critical section: the busy loop of that day).
+Reads cells.csv and meta.json only; no figure is asserted.
 """
 import csv
 import json
@@ -80,7 +80,7 @@ def one_run(run):
 
 def main():
     if len(sys.argv) < 2:
-        sys.stderr.write("usage: tools/follows_busy.py RUN [RUN ...]\n")
+        sys.stderr.write("usage: docs/notebook/follows_busy.py RUN [RUN ...]\n")
         return 2
     for run in sys.argv[1:]:
         try:

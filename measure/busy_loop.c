@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Busy-loop calibration and absolute sleeps. */
-#include "measure/clock.h"
-
-#include <errno.h>
+/* Busy-loop calibration. */
+#include "measure/busy_loop.h"
 
 uint64_t fl_busy_loops_per_us = 1000;
 uint64_t fl_busy_fastest;
@@ -11,14 +9,6 @@ __attribute__((noinline)) void fl_busy_loops(uint64_t loops)
 {
 	for (uint64_t i = 0; i < loops; i++)
 		__asm__ __volatile__("" ::: "memory");
-}
-
-void fl_sleep_until_ns(uint64_t when)
-{
-	struct timespec ts = fl_ns_to_ts(when);
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
 }
 
 /*

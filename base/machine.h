@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a run records of the machine it ran on, as plain data: measure/
+ * probes it (probe.h, facts.c, overhead.h), rundir/ writes it into
+ * meta.json, and `futexlab list` prints it.
+ */
+#ifndef FUTEXLAB_BASE_MACHINE_H
+#define FUTEXLAB_BASE_MACHINE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#define FL_MAX_NODES 64
+#define FL_MAX_VULNS 32
+
+/* What else a rerun must match, beyond the CPU and kernel
+ * (measure/facts.c). */
+struct fl_rerun_facts {
+	char libc[32];			/* gnu_get_libc_version() */
+	char clocksource[64];		/* the kernel's current clocksource */
+	long clock_res_ns;		/* clock_getres(CLOCK_MONOTONIC) */
+	char smt[32];			/* smt/control: on, off, notsupported */
+	int hypervisor;			/* cpuinfo's "hypervisor" flag */
+	char cmdline[1024];		/* /proc/cmdline */
+	unsigned int nvulns;		/* cpu/vulnerabilities/<name>: text */
+	char vuln_name[FL_MAX_VULNS][48];
+	char vuln_state[FL_MAX_VULNS][160];
+	double loadavg;			/* 1-minute load average */
+};
+
+struct fl_machine {
+	char hostname[128];
+	char kernel[128];		/* uname -r */
+	char kernel_version[256];	/* uname -v */
+	char arch[32];
+	char cpu_model[128];
+	char governor[64];		/* cpu0's scaling governor or "none" */
+	unsigned int ncpus_online;
+	unsigned int ncores;		/* hwloc */
+	unsigned int npackages;		/* hwloc */
+	unsigned int nnodes;		/* libnuma (1 without NUMA) */
+	int numa_available;		/* libnuma's numa_available() == 0 */
+	char node_cpus[FL_MAX_NODES][128];	/* cpulist per node */
+	long long node_mem_mb[FL_MAX_NODES];
+	int futex2;			/* futex_wait/wake/requeue syscalls */
+	int futex2_numa;		/* FUTEX2_NUMA accepted */
+	int futex_lock_pi2;		/* FUTEX_LOCK_PI2 accepted */
+	long hash_slots;		/* PR_FUTEX_HASH slots, -1 if no prctl */
+	int dev_futexlab;		/* /dev/futexlab exists */
+	char kmod_version[32];		/* the module's, "" when not loaded */
+	char kmod_params[256];		/* "name=value;..." from sysfs */
+	long rt_runtime_us;		/* sched_rt_runtime_us, -2 unknown */
+	long rt_period_us;
+	struct fl_rerun_facts rerun;
+};
+
+/*
+ * The harness's own cost, measured at the start of every run: a clock
+ * read, an empty iteration of a measured loop (the stop check and the
+ * per-thread counter), and one histogram record.
+ */
+struct fl_overhead {
+	double clock_read_ns;
+	double empty_iteration_ns;
+	double hist_record_ns;
+	uint64_t busy_loops_per_us;
+};
+
+/* The 1-minute load average now, -1 if unreadable: recorded at a run's
+ * start (struct fl_rerun_facts) and end (meta.json's load). */
+static inline double fl_loadavg(void)
+{
+	double v;
+
+	return getloadavg(&v, 1) == 1 ? v : -1.0;
+}
+
+#endif

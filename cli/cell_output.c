@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A cell's summary lines and its JSON object, as `futexlab run` prints
+ * them. */
+#include "cli/cell_output.h"
+
+#include <math.h>
+
+#include "stats/format.h"
+
+void fl_cell_print(FILE *out, const struct fl_cell *cell,
+		   const struct fl_cell_result *res,
+		   const struct fl_cell_figures *f)
+{
+	const struct fl_workload *w = cell->workload;
+	char rate[32], per[32], prim[128], a[96];
+
+	fprintf(out, "%s %s threads=%u placement=%s %s\n", w->name,
+	       cell->backend->name, cell->threads, cell->placement,
+	       cell->options);
+	if (res->note[0])
+		fprintf(out, "  note: %s\n", res->note);
+	if (res->status != FL_STATUS_OK) {
+		fprintf(out, "  %s: %s\n", fl_status_name(res->status), res->reason);
+		if (!f->nreps)
+			return;
+	}
+	fl_fmt_rate(f->ops_per_sec, rate, sizeof(rate));
+	fl_fmt_rate(f->ops_per_sec_per_thread, per, sizeof(per));
+	fl_fmt_ci(&f->primary, f->latency_primary, prim, sizeof(prim));
+	if (f->latency_primary)
+		fprintf(out, "  %s p50 %s%s, %u reps; %s/s %s\n", w->latency,
+			prim, f->noisy ? " NOISY" : "", f->nreps, w->ops_unit,
+			rate);
+	else
+		fprintf(out, "  %s/s %s%s, %u reps%s%s%s\n", w->ops_unit,
+			prim, f->noisy ? " NOISY" : "", f->nreps,
+			w->ops_by_one_thread ? "" : "; per thread ",
+			w->ops_by_one_thread ? "" : per,
+			w->ops_by_one_thread ? "" : "/s");
+	fprintf(out, "  %s (%llu samples):", w->latency,
+		(unsigned long long)f->lat_count);
+	for (int i = 0; i < FL_NPCT; i++) {
+		fl_pct_format(&f->pct[i], a, sizeof(a));
+		fprintf(out, " %s %s;", fl_pct_name[i], a);
+	}
+	fl_fmt_ns(f->max, a, sizeof(a));
+	fprintf(out, " max %s\n", a);
+	if (!w->ops_by_one_thread)
+		fprintf(out, "  fairness: jain %.3f, per-thread %s min %llu "
+			"max %llu\n", f->jain, w->ops_unit,
+			(unsigned long long)f->thread_ops_min,
+			(unsigned long long)f->thread_ops_max);
+	for (unsigned int i = 0; i < w->ncounters; i++)
+		fprintf(out, "%s%s %.0f", i ? ", " : "  ", w->counters[i].name,
+			f->counters[i]);
+	if (w->ncounters)
+		fprintf(out, "\n");
+}
+
+/* {"ns", "lo", "hi"} of a percentile, or null when withheld */
+static json_t *pct_json(const struct fl_pct *p)
+{
+	if (!p->enough)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I}", "ns", (json_int_t)p->value,
+			 "lo", (json_int_t)p->lo, "hi", (json_int_t)p->hi);
+}
+
+/* the primary figure: median, interval (null when n/a), half-width */
+static json_t *primary_json(const struct fl_cell_figures *f)
+{
+	const struct fl_ci *ci = &f->primary;
+
+	return json_pack("{s:s, s:f, s:o, s:o, s:o, s:b}",
+			 "figure", f->latency_primary ? "latency_p50_ns" :
+			 "ops_per_sec", "median", ci->mid,
+			 "lo", ci->ok ? json_real(ci->lo) : json_null(),
+			 "hi", ci->ok ? json_real(ci->hi) : json_null(),
+			 "rel_halfwidth", ci->ok &&
+			 isfinite(fl_ci_rel_halfwidth(ci)) ?
+			 json_real(fl_ci_rel_halfwidth(ci)) : json_null(),
+			 "converged", ci->ok && !f->noisy);
+}
+
+json_t *fl_cell_json(const struct fl_cell *cell,
+		     const struct fl_cell_result *res,
+		     const struct fl_cell_figures *f)
+{
+	const struct fl_workload *w = cell->workload;
+	json_t *counters = json_object(), *lat = json_object();
+
+	for (unsigned int i = 0; i < w->ncounters; i++)
+		json_object_set_new(counters, w->counters[i].name,
+				    json_real(f->counters[i]));
+	/* "p99.9" reads badly as a key: p999 as in cells.csv */
+	static const char *const keys[FL_NPCT] = { "p50", "p90", "p99",
+						   "p999" };
+	for (int i = 0; i < FL_NPCT; i++)
+		json_object_set_new(lat, keys[i], pct_json(&f->pct[i]));
+	json_object_set_new(lat, "max", json_integer((json_int_t)f->max));
+	json_object_set_new(lat, "count",
+			    json_integer((json_int_t)f->lat_count));
+	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:i,"
+			 " s:o, s:f, s:f, s:b, s:o, s:f, s:I, s:I, s:o}",
+			 "workload", w->name, "backend", cell->backend->name,
+			 "threads", (json_int_t)cell->threads,
+			 "placement", cell->placement,
+			 "options", cell->options,
+			 "status", fl_status_name(res->status),
+			 "reason", res->reason, "note", res->note,
+			 "reps_ok", (json_int_t)f->nreps,
+			 "primary", primary_json(f),
+			 "ops_per_sec", f->ops_per_sec,
+			 "ops_per_sec_per_thread", f->ops_per_sec_per_thread,
+			 "noisy", f->noisy,
+			 "latency_ns", lat,
+			 "jain", f->jain,
+			 "thread_ops_min", (json_int_t)f->thread_ops_min,
+			 "thread_ops_max", (json_int_t)f->thread_ops_max,
+			 "counters", counters);
+}
