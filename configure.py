@@ -76,7 +76,7 @@ LIBRARIES = {
                "read_times.c",
                "regular.c", "rewrite.c", "write.c", "write_at.c"],
     # the matrix engine: matrix files, cells, visits, resume
-    "sweep": ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
+    "sweep": ["cells.c", "cost.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
               "job_passes.c", "job_resume.c", "job_rows.c", "keys.c",
               "load.c", "parse.c", "passes.c", "run.c", "spec_run.c",
               "threads.c"],

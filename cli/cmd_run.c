@@ -20,6 +20,7 @@
 #include "rundir/meta.h"
 #include "rundir/write.h"
 #include "stats/figures.h"
+#include "sweep/cost.h"
 #include "sweep/spec_run.h"
 
 /* Why the cells stopped before the last, when they did. */
@@ -116,13 +117,10 @@ static json_t *start_meta(const struct fl_run_args *a,
  * its own process, or with --reps auto what the budget allows. */
 static double estimate_s(const struct fl_spec *s)
 {
-	double minimum = fl_spec_seconds(s, 1);
+	double minimum = fl_spec_minimum_seconds(s);
+	double budget = fl_budget_seconds(s->budget_s, minimum);
 
-	if (!s->reps_auto)
-		return minimum;
-	if (s->budget_s > 0)
-		return s->budget_s > minimum ? s->budget_s : minimum;
-	return FL_BUDGET_FACTOR * minimum;
+	return s->reps_auto && budget > minimum ? budget : minimum;
 }
 
 /* Everything between the parsed flags and the exit status. */

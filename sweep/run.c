@@ -18,6 +18,7 @@
 #include "measure/clock.h"
 #include "rundir/meta.h"
 #include "stats/figures.h"
+#include "sweep/cost.h"
 #include "sweep/job.h"
 
 struct progress {
@@ -28,10 +29,10 @@ struct progress {
 	double nominal_done, nominal_left;
 };
 
+/* A visit's cell runs one repetition (fl_matrix_visit_cell). */
 static double nominal_s(const struct fl_cell *c)
 {
-	return ((double)c->warmup_ns + (double)c->reps *
-		(double)c->duration_ns) / 1e9 + 0.02;
+	return fl_visit_seconds(c->warmup_ns, c->duration_ns);
 }
 
 /* What the undone visits planned so far and the minimum visits not yet

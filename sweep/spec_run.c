@@ -9,12 +9,11 @@
 #include "measure/clock.h"
 #include "rundir/meta.h"
 #include "stats/figures.h"
+#include "sweep/cost.h"
 
 int fl_spec_run_init(struct fl_spec_run *r, const struct fl_spec *s,
 		     char *err, size_t errlen)
 {
-	double minimum_s = 0.0;
-
 	memset(r, 0, sizeof(*r));
 	r->spec = s;
 	r->ncells = fl_spec_ncells(s);
@@ -32,10 +31,9 @@ int fl_spec_run_init(struct fl_spec_run *r, const struct fl_spec *s,
 		fl_track_init(&r->tracks[i], s);
 		fl_hist_init(&r->res[i].merged);
 		json_array_append_new(r->starts, json_array());
-		minimum_s += r->tracks[i].reps * r->tracks[i].cost_s;
 	}
-	r->budget_s = s->budget_s > 0 ? s->budget_s :
-		      FL_BUDGET_FACTOR * minimum_s;
+	r->budget_s = fl_budget_seconds(s->budget_s,
+					fl_spec_minimum_seconds(s));
 	return 0;
 }
 
