@@ -59,7 +59,8 @@ WORKLOADS = [
 LIBRARIES = {
     # what to run: the workload and backend descriptors, option tables,
     # run specifications and the flags that build them
-    "spec": ["options.c", "registry_lookup.c", "spec.c"],
+    "spec": ["axis_keys.c", "common_keys.c", "options.c",
+             "registry_lookup.c", "spec.c", "threads.c"],
     # running cells: forked children, threads, clock, histograms,
     # placement, kernel probing, the harness's own overhead, the cost of
     # waking an idle CPU
@@ -77,9 +78,8 @@ LIBRARIES = {
                "regular.c", "rewrite.c", "write.c", "write_at.c"],
     # the matrix engine: matrix files, cells, visits, resume
     "sweep": ["cells.c", "cost.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
-              "job_passes.c", "job_resume.c", "job_rows.c", "keys.c",
-              "load.c", "parse.c", "passes.c", "run.c", "spec_run.c",
-              "threads.c"],
+              "job_passes.c", "job_resume.c", "job_rows.c", "load.c",
+              "parse.c", "passes.c", "run.c", "spec_run.c"],
     # readers of run directories: the plots, the report, comparisons
     "report": ["machine.c", "report.c", "tables.c"],
     "compare": ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",

@@ -129,10 +129,4 @@ int fl_matrix_diff(const struct fl_matrix *before,
 
 uint64_t fl_fnv1a64(const void *data, size_t len);
 
-/* Expand a thread list ("1,2,4", "1..2*cpus", "cpus") for ncpus CPUs into
- * at most max values; the count, or -1 with err naming the bad item. */
-int fl_matrix_threads(const char *text, unsigned int ncpus,
-		      unsigned int *out, unsigned int max, char *err,
-		      size_t errlen);
-
 #endif

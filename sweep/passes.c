@@ -110,25 +110,3 @@ unsigned long fl_plan_pass(const struct fl_cell_track *t, unsigned long n,
 	shuffle(out, k, seed, pass);
 	return k;
 }
-
-int fl_parse_reps(const char *text, struct fl_spec *s, char *err,
-		  size_t errlen)
-{
-	uint64_t u;
-
-	while (*text == ' ')
-		text++;
-	if (strcmp(text, "auto") == 0) {
-		s->reps = FL_REPS_MIN;
-		s->reps_auto = 1;
-		return 0;
-	}
-	if (fl_parse_u64(text, &u) || u < 1 || u > FL_REPS_LIMIT) {
-		snprintf(err, errlen, "reps: '%s' is not auto or a whole "
-			 "number from 1 to %d", text, FL_REPS_LIMIT);
-		return -1;
-	}
-	s->reps = (unsigned int)u;
-	s->reps_auto = 0;
-	return 0;
-}

@@ -54,9 +54,4 @@ unsigned long fl_plan_pass(const struct fl_cell_track *t, unsigned long n,
 			   unsigned int pass, double budget_left_s,
 			   uint64_t seed, unsigned long *out);
 
-/* "auto" or a count from 1 to FL_REPS_LIMIT into s; 0, or -1 with err
- * ("reps: ..."). */
-int fl_parse_reps(const char *text, struct fl_spec *s, char *err,
-		  size_t errlen);
-
 #endif
