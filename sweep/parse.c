@@ -197,25 +197,19 @@ experiment_workload(struct parse *ps, const struct section *sec,
 	return NULL;
 }
 
-/* [defaults]' common fields; the options stay the workload's own. */
+/* [defaults]' common fields, every one of them (a key added to the
+ * table reaches the experiments unasked); the options stay the
+ * workload's own. */
 static void spec_from_defaults(struct fl_spec *spec, const struct fl_spec *d,
 			       const struct fl_workload *w)
 {
+	struct fl_opt_values opts[FL_MAX_OPTS];
+
 	fl_spec_init(spec, w);
-	memcpy(spec->backends, d->backends, sizeof(d->backends));
-	spec->nbackends = d->nbackends;
-	memcpy(spec->threads, d->threads, sizeof(d->threads));
-	spec->nthreads = d->nthreads;
-	memcpy(spec->placements, d->placements, sizeof(d->placements));
-	spec->nplacements = d->nplacements;
-	spec->duration_ns = d->duration_ns;
-	spec->warmup_ns = d->warmup_ns;
-	spec->reps = d->reps;
-	spec->reps_auto = d->reps_auto;
-	spec->reps_max = d->reps_max;
-	spec->budget_s = d->budget_s;
-	spec->seed = d->seed;
-	spec->hash_slots = d->hash_slots;
+	memcpy(opts, spec->opts, sizeof(opts));
+	*spec = *d;
+	spec->workload = w;
+	memcpy(spec->opts, opts, sizeof(opts));
 	if (w->fixed_threads) {
 		/* pi's three roles: [defaults]' thread list is not its */
 		spec->threads[0] = w->fixed_threads;

@@ -117,6 +117,27 @@ static void thread_lists(void **state)
 	assert_non_null(strstr(thread_err, "empty list"));
 }
 
+/* Every common key [defaults] sets reaches the experiments, as the same
+ * flag reaches every cell of a run. */
+static void defaults_reach_experiments(void **state)
+{
+	static struct fl_matrix m;
+	const struct fl_spec *s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse("[defaults]\nsample = 4\nbin = 20ms\n"
+			       "hash-slots = 16\nseed = 7\n"
+			       "[experiment a]\nworkload = mutex\n",
+			       &m, err, sizeof(err)), 0);
+	s = &m.exps[0].spec;
+	assert_int_equal(s->sample_every, 4);
+	assert_int_equal(s->bin_ns, 20000000);
+	assert_int_equal(s->hash_slots, 16);
+	assert_int_equal(s->seed, 7);
+	fl_matrix_free(&m);
+}
+
 static void errors_name_file_and_line(void **state)
 {
 	static const struct {
@@ -235,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_plan_pass),
 		cmocka_unit_test(expands_in_spec_order),
 		cmocka_unit_test(thread_lists),
+		cmocka_unit_test(defaults_reach_experiments),
 		cmocka_unit_test(errors_name_file_and_line),
 		cmocka_unit_test(diff_names_the_change),
 	};
