@@ -78,8 +78,8 @@ LIBRARIES = {
                "regular.c", "rewrite.c", "write.c", "write_at.c"],
     # the matrix engine: matrix files, cells, visits, resume
     "sweep": ["cells.c", "cost.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
-              "job_passes.c", "job_resume.c", "job_rows.c", "load.c",
-              "parse.c", "passes.c", "run.c", "spec_run.c"],
+              "job_passes.c", "job_resume.c", "job_rows.c", "job_run.c",
+              "load.c", "parse.c", "passes.c", "run.c"],
     # readers of run directories: the plots, the report, comparisons
     "report": ["machine.c", "report.c", "tables.c"],
     "compare": ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",

@@ -92,6 +92,9 @@ struct fl_matrix {
  */
 int fl_matrix_parse(const char *name, const char *text, size_t len,
 		    struct fl_matrix *m, char *err, size_t errlen);
+/* The one-experiment matrix of a specification (`futexlab run`'s flags):
+ * its cells are s's; 0, or -1 when out of memory. */
+int fl_matrix_of_spec(struct fl_matrix *m, const struct fl_spec *s);
 /* Read and parse a file; as above, and "FILE: cannot read" on I/O errors. */
 int fl_matrix_load(const char *path, struct fl_matrix *m, char *err,
 		   size_t errlen);
