@@ -53,85 +53,58 @@ static int key_budget(const struct fl_common_key *k, const char *text,
 	return 0;
 }
 
-static int key_reps(const struct fl_common_key *k, const char *text,
-		    struct fl_spec *s, const struct fl_key_ctx *ctx,
-		    char *err, size_t errlen)
+/* A whole number in [k->min, k->max], set by the row's set(); the
+ * message names the range with what the number is. */
+static int key_count(const struct fl_common_key *k, const char *text,
+		     struct fl_spec *s, const struct fl_key_ctx *ctx,
+		     char *err, size_t errlen)
 {
 	uint64_t u;
 
 	(void)ctx;
+	if (fl_parse_u64(text, &u) || u < k->min || u > k->max) {
+		snprintf(err, errlen, "--%s: '%s' is not %s from %llu%s to "
+			 "%llu", k->name, text, k->count.what,
+			 (unsigned long long)k->min, k->count.low,
+			 (unsigned long long)k->max);
+		return -1;
+	}
+	k->count.set(s, u);
+	return 0;
+}
+
+/* reps: auto, or a count as key_count() reads it */
+static int key_reps(const struct fl_common_key *k, const char *text,
+		    struct fl_spec *s, const struct fl_key_ctx *ctx,
+		    char *err, size_t errlen)
+{
 	if (strcmp(text, "auto") == 0) {
 		s->reps = FL_REPS_MIN;
 		s->reps_auto = 1;
 		return 0;
 	}
-	if (fl_parse_u64(text, &u) || u < k->min || u > k->max) {
-		snprintf(err, errlen, "--%s: '%s' is not auto or a whole "
-			 "number from %llu to %llu", k->name, text,
-			 (unsigned long long)k->min,
-			 (unsigned long long)k->max);
-		return -1;
-	}
-	s->reps = (unsigned int)u;
+	return key_count(k, text, s, ctx, err, errlen);
+}
+
+static void set_reps(struct fl_spec *s, uint64_t v)
+{
+	s->reps = (unsigned int)v;
 	s->reps_auto = 0;
-	return 0;
 }
 
-/* A whole number in [k->min, k->max] into *out; the message names the
- * range, and what its lower end means (low: " (time every operation)"),
- * or "". */
-static int key_count(const struct fl_common_key *k, const char *text,
-		     uint64_t *out, const char *what, const char *low,
-		     char *err, size_t errlen)
+static void set_reps_max(struct fl_spec *s, uint64_t v)
 {
-	if (fl_parse_u64(text, out) || *out < k->min || *out > k->max) {
-		snprintf(err, errlen, "--%s: '%s' is not %s from %llu%s to "
-			 "%llu", k->name, text, what,
-			 (unsigned long long)k->min, low,
-			 (unsigned long long)k->max);
-		return -1;
-	}
-	return 0;
+	s->reps_max = (unsigned int)v;
 }
 
-static int key_reps_max(const struct fl_common_key *k, const char *text,
-			struct fl_spec *s, const struct fl_key_ctx *ctx,
-			char *err, size_t errlen)
+static void set_hash_slots(struct fl_spec *s, uint64_t v)
 {
-	uint64_t u;
-
-	(void)ctx;
-	if (key_count(k, text, &u, "a whole number", "", err, errlen))
-		return -1;
-	s->reps_max = (unsigned int)u;
-	return 0;
+	s->hash_slots = (long)v;
 }
 
-static int key_hash_slots(const struct fl_common_key *k, const char *text,
-			  struct fl_spec *s, const struct fl_key_ctx *ctx,
-			  char *err, size_t errlen)
+static void set_sample(struct fl_spec *s, uint64_t v)
 {
-	uint64_t u;
-
-	(void)ctx;
-	if (key_count(k, text, &u, "a slot count", "", err, errlen))
-		return -1;
-	s->hash_slots = (long)u;
-	return 0;
-}
-
-static int key_sample(const struct fl_common_key *k, const char *text,
-		      struct fl_spec *s, const struct fl_key_ctx *ctx,
-		      char *err, size_t errlen)
-{
-	uint64_t u;
-
-	(void)ctx;
-	if (key_count(k, text, &u, "a whole number",
-		      " (time every operation)", err, errlen))
-		return -1;
-	s->sample_every = (unsigned int)u;
-	return 0;
+	s->sample_every = (unsigned int)v;
 }
 
 static int key_seed(const struct fl_common_key *k, const char *text,
@@ -167,6 +140,16 @@ static int key_bin(const struct fl_common_key *k, const char *text,
 #define KEY(name_, arg_, parse_, min_, max_, help_) \
 	{ .name = (name_), .arg = (arg_), .parse = (parse_), \
 	  .min = (min_), .max = (max_), .help = (help_) }
+/* A row of a whole number: what it is and what its least value means,
+ * for the message, and its setter. */
+#define KEY_NUMBER(name_, arg_, parse_, set_, min_, max_, what_, low_, \
+		   help_) \
+	{ .name = (name_), .arg = (arg_), .parse = (parse_), \
+	  .min = (min_), .max = (max_), .help = (help_), \
+	  .count = { .what = (what_), .low = (low_), .set = (set_) } }
+#define KEY_COUNT(name_, set_, min_, max_, what_, low_, help_) \
+	KEY_NUMBER(name_, "N", key_count, set_, min_, max_, what_, low_, \
+		   help_)
 
 const struct fl_common_key fl_common_keys[] = {
 	KEY("backend", "NAME[,NAME...]", fl_key_backends, 0, 0,
@@ -182,23 +165,27 @@ const struct fl_common_key fl_common_keys[] = {
 	    "length of each repetition (default 1)"),
 	KEY("warmup", "SECONDS", key_warmup, 0, ONE_DAY_NS,
 	    "warm-up before the repetitions (default 0.2)"),
-	KEY("reps", "auto|N", key_reps, 1, FL_REPS_LIMIT,
-	    "repetitions per cell (default auto: at least 6, more while the "
-	    "95% interval is wider than +-5%)"),
-	KEY("reps-max", "N", key_reps_max, FL_REPS_MIN, FL_REPS_LIMIT,
-	    "the most --reps auto takes (default 30)"),
+	KEY_NUMBER("reps", "auto|N", key_reps, set_reps, 1, FL_REPS_LIMIT,
+		   "auto or a whole number", "",
+		   "repetitions per cell (default auto: at least 6, more "
+		   "while the 95% interval is wider than +-5%)"),
+	KEY_COUNT("reps-max", set_reps_max, FL_REPS_MIN, FL_REPS_LIMIT,
+		  "a whole number", "",
+		  "the most --reps auto takes (default 30)"),
 	KEY("time-budget", "SECONDS", key_budget, 1, ONE_DAY_NS,
 	    "what --reps auto may spend (default 3x the minimum "
 	    "repetitions' time)"),
 	KEY("seed", "N", key_seed, 0, 0,
 	    "seed for every random choice (default 1)"),
-	KEY("hash-slots", "N", key_hash_slots, 0, 1u << 30,
-	    "futex hash slots: futex-private/futex2 set the 6.16+ private "
-	    "hash (0: the global table); kmod-private sizes its table (0: "
-	    "the module's default); default: leave it"),
-	KEY("sample", "N", key_sample, 1, FL_SAMPLE_EVERY_MAX,
-	    "time one operation in N, at random (default: the workload's, "
-	    "shown below)"),
+	KEY_COUNT("hash-slots", set_hash_slots, 0, 1u << 30,
+		  "a slot count", "",
+		  "futex hash slots: futex-private/futex2 set the 6.16+ "
+		  "private hash (0: the global table); kmod-private sizes "
+		  "its table (0: the module's default); default: leave it"),
+	KEY_COUNT("sample", set_sample, 1, FL_SAMPLE_EVERY_MAX,
+		  "a whole number", " (time every operation)",
+		  "time one operation in N, at random (default: the "
+		  "workload's, shown below)"),
 	KEY("bin", "DURATION", key_bin, 1000000ull, 10 * FL_NSEC_PER_SEC,
 	    "throughput-over-time bin (default 10ms)"),
 };

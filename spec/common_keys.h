@@ -40,6 +40,11 @@ struct fl_common_key {
 		     char *err, size_t errlen);
 	uint64_t min, max;		/* the value's bounds, where it has
 					 * them (seconds: in ns) */
+	struct {			/* a whole number's row */
+		const char *what;	/* "a slot count" */
+		const char *low;	/* what min means, or "" */
+		void (*set)(struct fl_spec *s, uint64_t v);
+	} count;
 };
 
 /* The most rows the table may grow to (a flag parser's array bound). */
