@@ -66,10 +66,9 @@ LIBRARIES = [
              "cmd_plot.c", "cmd_report.c", "cmd_run.c", "estimate.c",
              "flags.c", "interrupt.c", "outputs.c", "run_args.c"]),
     # the matrix engine: matrix files, cells, visits, resume
-    ("sweep", ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
-               "job_passes.c", "job_resume.c", "job_rows.c", "keys.c",
-               "load.c", "parse.c", "passes.c", "run.c", "spec_run.c",
-               "threads.c"]),
+    ("sweep", ["cells.c", "cost.c", "diff.c", "ini.c", "job.c",
+               "job_finalize.c", "job_passes.c", "job_resume.c", "job_rows.c",
+               "job_run.c", "load.c", "parse.c", "passes.c", "run.c"]),
     # readers of run directories: comparisons, the report, the plots
     ("compare", ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
                  "plot.c", "verdict.c"]),
@@ -93,8 +92,10 @@ LIBRARIES = [
     ("stats", ["covary.c", "drift.c", "figures.c", "format.c", "geomean.c",
                "percentile.c", "shift.c", "stats.c"]),
     # what to run: the workload and backend descriptors, option tables,
-    # placement policies, run specifications
-    ("spec", ["options.c", "placement.c", "registry_lookup.c", "spec.c"]),
+    # placement policies, run specifications, the keys every workload
+    # takes (run's flags and matrix files alike) and thread lists
+    ("spec", ["axis_keys.c", "common_keys.c", "options.c", "placement.c",
+              "registry_lookup.c", "spec.c", "threads.c"]),
     # (the backends' descriptors come here: backend_descriptions())
     # plain data every folder shares: results, histograms, the clock, the
     # sampler, the machine's facts

@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "measure/host_load.h"
+#include "sweep/cost.h"
 #include "sweep/job.h"
 #include "rundir/meta.h"
 #include "measure/overhead.h"
@@ -179,7 +180,7 @@ static int announce(const struct matrix_args *a)
 
 	/* the minimum visits; --reps auto adds more within the budget */
 	for (unsigned int x = 0; x < m.nexps; x++) {
-		seconds += fl_spec_seconds(&m.exps[x].spec, 1);
+		seconds += fl_spec_minimum_seconds(&m.exps[x].spec);
 		visits += m.exps[x].ncells * m.exps[x].spec.reps;
 	}
 	rc = fl_announce("matrix", m.ncells, visits, seconds, a->yes) ?

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * futexlab run WORKLOAD [options]: run every cell of one specification
- * (each repetition a fresh process, interleaved across the cells:
- * sweep/spec_run.h), write a run directory, print a summary per cell, and
- * end with the run directory's path. Exit 0 when every cell ran or was
+ * futexlab run WORKLOAD [options]: the one-experiment matrix of the flags
+ * on the matrix engine (sweep/job.h: each repetition a fresh process,
+ * interleaved across the cells in passes), then a summary per cell, and
+ * the run directory's path last. Exit 0 when every cell ran or was
  * skipped, 1 when a cell failed a check or was aborted or a write failed,
  * 2 on bad usage, 3 when no cell ran at all (every one skipped: a script
  * must not take that for a result), 130 on Ctrl-C, SIGTERM or SIGHUP.
@@ -21,47 +21,35 @@
 #include "measure/overhead.h"
 #include "measure/probe.h"
 #include "rundir/meta.h"
-#include "rundir/write.h"
 #include "stats/figures.h"
-#include "sweep/spec_run.h"
+#include "sweep/cost.h"
+#include "sweep/job.h"
 
 /* Why the cells stopped before the last, when they did. */
 enum stop { RAN_ALL, INTERRUPTED, WRITE_FAILED, OUTPUT_FAILED };
 
-/*
- * Write and print every cell that had a visit, in cell order (JSON
- * summaries into cells_json); *worst becomes 1 when a cell failed or was
- * aborted. The first failed write ends the loop: a full disk would fail
- * them all.
- */
-static enum stop write_cells(struct fl_spec_run *sr, struct fl_run *run,
-			     FILE *out, json_t *cells_json,
-			     unsigned int by_status[4], unsigned long *ndone,
-			     int *worst)
-{
-	for (*ndone = 0; *ndone < sr->ncells; ++*ndone) {
-		const struct fl_cell *cell = &sr->cells[*ndone];
-		struct fl_cell_result *res = &sr->res[*ndone];
-		struct fl_cell_figures fig;
+/* Where each written cell's summary goes. */
+struct summary {
+	FILE *out;			/* the text: stderr under --json */
+	json_t *cells_json;		/* --json's cells, or NULL */
+	int worst;			/* 1 once a cell failed or aborted */
+};
 
-		if (!res->nreps)
-			continue;	/* interrupted before its first visit */
-		if (fl_run_write_cell(run, cell, res))
-			return WRITE_FAILED;
-		fl_cell_figures(cell, res, &fig);
-		if (cells_json)
-			json_array_append_new(cells_json,
-					      fl_cell_json(cell, res, &fig));
-		/* the text summary goes to stderr under --json */
-		fl_cell_print(out, cell, res, &fig);
-		by_status[res->status]++;
-		if (res->status == FL_STATUS_FAILED ||
-		    res->status == FL_STATUS_ABORTED)
-			*worst = 1;
-		if (fflush(out) || ferror(out))
-			return OUTPUT_FAILED;
-	}
-	return RAN_ALL;
+static int print_cell(void *ctx, const struct fl_cell *cell,
+		      const struct fl_cell_result *res)
+{
+	struct summary *s = ctx;
+	struct fl_cell_figures fig;
+
+	fl_cell_figures(cell, res, &fig);
+	if (s->cells_json)
+		json_array_append_new(s->cells_json,
+				      fl_cell_json(cell, res, &fig));
+	fl_cell_print(s->out, cell, res, &fig);
+	if (res->status == FL_STATUS_FAILED ||
+	    res->status == FL_STATUS_ABORTED)
+		s->worst = 1;
+	return fflush(s->out) || ferror(s->out) ? 1 : 0;
 }
 
 /* Why the run stopped, and what to do with what it left; its status. */
@@ -111,104 +99,96 @@ static json_t *start_meta(const struct fl_run_args *a,
 	meta = fl_meta_new(fl_main_argc, fl_main_argv, machine, &overhead,
 			   a->spec.seed);
 	fl_meta_add_workload(meta, a->spec.workload);
-	json_object_set_new(meta, "settings", fl_meta_settings(&a->spec));
 	return meta;
 }
 
-/* The estimate the announcement gives: the minimum repetitions, each in
- * its own process, or with --reps auto what the budget allows. */
+/* The estimate the announcement gives: the minimum repetitions, or with
+ * --reps auto what the budget allows. */
 static double estimate_s(const struct fl_spec *s)
 {
-	double minimum = fl_spec_seconds(s, 1);
+	double minimum = fl_spec_minimum_seconds(s);
+	double budget = fl_budget_seconds(s->budget_s, minimum);
 
-	if (!s->reps_auto)
-		return minimum;
-	if (s->budget_s > 0)
-		return s->budget_s > minimum ? s->budget_s : minimum;
-	return FL_BUDGET_FACTOR * minimum;
+	return s->reps_auto && budget > minimum ? budget : minimum;
 }
 
-/* Everything between the parsed flags and the exit status. */
-static int run_spec(struct fl_run_args *a, struct fl_spec_run *sr)
+/* The passes, the cells written and summed up, meta.json: the status. */
+static int run_job(struct fl_run_args *a, struct fl_matrix_job *job,
+		   struct fl_machine *machine)
 {
-	struct fl_machine machine;
+	struct summary s = { a->json ? stderr : stdout,
+			     a->json ? json_array() : NULL, 0 };
 	struct fl_busy busy;
-	struct fl_run run;
-	unsigned int by_status[4] = { 0 };
 	unsigned long ndone = 0;
 	char err[512];
-	int worst = 0;
-
-	fl_probe_machine(&machine);
-	if (fl_run_open(&run, a->results_dir, machine.hostname, err,
-			sizeof(err))) {
-		fprintf(stderr, "futexlab run: %s\n", err);
-		return 2;
-	}
-	fl_catch_interrupts();
-	json_t *meta = start_meta(a, &machine);
-	json_t *cells_json = a->json ? json_array() : NULL;
+	json_t *meta = start_meta(a, machine);
 
 	fl_busy_start(&busy);
-	enum stop why = fl_spec_run_passes(sr, stderr) == -EINTR ?
-			INTERRUPTED : RAN_ALL;
-	enum stop wrote = write_cells(sr, &run, a->json ? stderr : stdout,
-				      cells_json, by_status, &ndone, &worst);
+	enum stop why = fl_matrix_job_run(job, stderr, 0) ==
+			FL_JOB_INTERRUPTED ? INTERRUPTED : RAN_ALL;
+	int wrote = fl_matrix_job_write_cells(job, print_cell, &s, &ndone);
 
-	if (why == RAN_ALL)
-		why = wrote;
+	if (why == RAN_ALL && wrote)
+		why = wrote < 0 ? WRITE_FAILED : OUTPUT_FAILED;
 	if (why == RAN_ALL) {
-		json_object_set_new(meta, "cells_reps",
-				    fl_spec_run_cells_reps(sr));
 		fl_meta_set_load(meta, fl_busy_foreign_share(&busy),
-				 machine.rerun.loadavg);
-		fl_meta_finish(meta, (unsigned int)sr->ncells, by_status, 0);
-		if (fl_run_finish(&run, meta, err, sizeof(err))) {
+				 machine->rerun.loadavg);
+		fl_meta_finish(meta, (unsigned int)job->m.ncells,
+			       job->by_status, 0);
+		if (fl_matrix_job_finish(job, meta, err, sizeof(err))) {
 			fprintf(stderr, "futexlab run: %s; %s holds the cells, "
 				"not a complete run: delete it\n", err,
-				run.tmp);
+				job->run.tmp);
 			why = WRITE_FAILED;
-			worst = 1;
+			s.worst = 1;
 		}
 	} else {
-		worst = stopped(why, &run, ndone, sr->ncells);
+		s.worst = stopped(why, &job->run, ndone, job->m.ncells);
 	}
 	json_decref(meta);
 	if (why == RAN_ALL) {
-		print_result(a, &run, cells_json);
-		if (!worst && !by_status[FL_STATUS_OK]) {
+		print_result(a, &job->run, s.cells_json);
+		if (!s.worst && !job->by_status[FL_STATUS_OK]) {
 			fprintf(stderr, "futexlab run: no cell ran: all %lu "
-				"were skipped (reasons above)\n", sr->ncells);
-			worst = FL_EXIT_NOTHING_RAN;
+				"were skipped (reasons above)\n",
+				job->m.ncells);
+			s.worst = FL_EXIT_NOTHING_RAN;
 		}
 	}
-	json_decref(cells_json);
-	return worst;
+	json_decref(s.cells_json);
+	return s.worst;
 }
 
 int fl_cmd_run(int argc, char **argv)
 {
 	static struct fl_run_args a;
-	static struct fl_spec_run sr;
+	static struct fl_matrix_job job;
+	struct fl_machine machine;
 	char err[512];
 	int rc;
 
 	rc = fl_run_args_parse(argc - 1, argv + 1, &a);
 	if (rc)
 		return rc == 1 ? 0 : 2;
-	/* place every cell before anything is written: a bad placement is a
-	 * usage error, not a run directory full of failures */
-	if (fl_spec_run_init(&sr, &a.spec, err, sizeof(err))) {
+	if (fl_matrix_job_plan_run(&job, &a.spec, err, sizeof(err))) {
 		fprintf(stderr, "futexlab run: %s\n", err);
-		fl_spec_run_free(&sr);
-		return 2;
+		rc = 2;
+	} else if (fl_announce("run", job.m.ncells,
+			       job.m.ncells * a.spec.reps, estimate_s(&a.spec),
+			       a.yes)) {
+		rc = 2;
+	} else {
+		fl_probe_machine(&machine);
+		if (fl_matrix_job_open_run(&job, a.results_dir,
+					   machine.hostname, err,
+					   sizeof(err))) {
+			fprintf(stderr, "futexlab run: %s\n", err);
+			rc = 2;
+		} else {
+			fl_catch_interrupts();
+			rc = run_job(&a, &job, &machine);
+		}
 	}
-	if (fl_announce("run", sr.ncells, sr.ncells * a.spec.reps,
-			estimate_s(&a.spec), a.yes)) {
-		fl_spec_run_free(&sr);
-		return 2;
-	}
-	rc = run_spec(&a, &sr);
-	fl_spec_run_free(&sr);
+	fl_matrix_job_free(&job);
 	return rc;
 }

@@ -4,17 +4,6 @@
 
 #include <stdio.h>
 
-double fl_spec_seconds(const struct fl_spec *s, int process_per_rep)
-{
-	double warmup = (double)s->warmup_ns / 1e9;
-	double rep = (double)s->duration_ns / 1e9;
-	double per_cell = process_per_rep ?
-			  s->reps * (warmup + rep + FL_PROCESS_SECONDS) :
-			  warmup + s->reps * rep + FL_PROCESS_SECONDS;
-
-	return (double)fl_spec_ncells(s) * per_cell;
-}
-
 static void format_duration(double s, char *buf, size_t len)
 {
 	if (s >= 3 * 86400.0)

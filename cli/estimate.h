@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Before a run or a matrix starts it says how much it will do: cells,
- * repetitions and the estimated wall time (warm-ups plus repetitions plus
- * a start-up cost per process, from the durations asked for). Beyond
+ * repetitions and the estimated wall time (the cost model of
+ * sweep/cost.h: warm-ups plus repetitions plus a start-up cost per
+ * visit, from the durations asked for). Beyond
  * FL_UNASKED_SECONDS (a day) it refuses unless told to go ahead (--yes):
  * a sweep of 40,960 cells x 100 repetitions x 1 day is a typo, not a plan.
  */
@@ -12,13 +13,6 @@
 #include "spec/spec.h"
 
 #define FL_UNASKED_SECONDS	86400.0
-
-/* A process's start-up and tear-down beside its warm-up and repetitions. */
-#define FL_PROCESS_SECONDS	0.02
-
-/* The seconds a spec's cells take when each cell runs its repetitions in
- * one process (run), or each repetition in its own (matrix visits). */
-double fl_spec_seconds(const struct fl_spec *s, int process_per_rep);
 
 /*
  * "futexlab CMD: N cells x R repetitions (V runs), about H:MM:SS" on

@@ -64,18 +64,6 @@ unsigned long fl_spec_ncells(const struct fl_spec *s);
 int fl_spec_cell(const struct fl_spec *s, unsigned long i,
 		 struct fl_cell *cell, char *err, size_t errlen);
 
-/* The backend and thread axes from their flags' text (run and matrix):
- * 0, or -1 with err naming the value. */
-int fl_parse_backends(const char *text, struct fl_spec *s, char *err,
-		      size_t errlen);
-int fl_parse_threads(const char *text, struct fl_spec *s, char *err,
-		     size_t errlen);
-/* --sample N: time one operation in N on average (1: every one). */
-int fl_parse_sample(const char *text, struct fl_spec *s, char *err,
-		    size_t errlen);
-/* --bin DURATION: the throughput-over-time bin, 1ms to 10s. */
-int fl_parse_bin(const char *text, struct fl_spec *s, char *err,
-		 size_t errlen);
 /* A workload with a fixed thread count refuses any other: 0, or -1 with
  * err naming the count. */
 int fl_spec_check_fixed_threads(const struct fl_spec *s, char *err,

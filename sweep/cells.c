@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cells of a parsed matrix: the visit plan (every cell's repetitions
- * spread over passes) and looking up a cell or a visit by its index.
+ * The cells of a matrix (parsed, or a run's one experiment): the visit
+ * plan (every cell's repetitions spread over passes) and looking up a
+ * cell or a visit by its index.
  */
 #include "sweep/matrix.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sweep/internal.h"
 
@@ -17,6 +19,20 @@ int matrix_plan_visits(struct fl_matrix *m)
 	m->nvisits = 0;
 	m->visits = calloc(1, sizeof(*m->visits));
 	return m->visits ? 0 : -1;
+}
+
+int fl_matrix_of_spec(struct fl_matrix *m, const struct fl_spec *s)
+{
+	struct fl_matrix_exp *e = &m->exps[0];
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "run");
+	snprintf(e->name, sizeof(e->name), "%s", s->workload->name);
+	e->spec = *s;
+	e->ncells = fl_spec_ncells(s);
+	m->nexps = 1;
+	m->ncells = e->ncells;
+	return matrix_plan_visits(m);
 }
 
 int fl_matrix_add_visits(struct fl_matrix *m, const unsigned long *cells,

@@ -2,8 +2,7 @@
 /*
  * What the matrix files share and nothing else needs: the parse state and
  * its problem report, small string helpers used by both the parser and the
- * --resume diff, the common-key parser the experiment sections apply, and
- * the visit plan the parser builds last.
+ * --resume diff, and the visit plan the parser builds last.
  */
 #ifndef FUTEXLAB_SWEEP_INTERNAL_H
 #define FUTEXLAB_SWEEP_INTERNAL_H
@@ -68,29 +67,6 @@ static inline const char *undash(const char *msg)
 	return strncmp(msg, "--", 2) == 0 ? msg + 2 : msg;
 }
 
-/*
- * A list value without its blanks, so "1, 2, 4" and "1 .. 2*cpus" read
- * naturally (at most len - 1 characters); -1 with "KEY: empty list" in
- * err when nothing is left.
- */
-static inline int list_without_blanks(const char *key, const char *text,
-				      char *buf, size_t len, char *err,
-				      size_t errlen)
-{
-	size_t j = 0;
-
-	for (const char *p = text; *p && j < len - 1; p++)
-		if (*p != ' ' && *p != '\t')
-			buf[j++] = *p;
-	buf[j] = '\0';
-	if (!*buf) {
-		snprintf(err, errlen, "%s: empty list: the experiment would "
-			 "have no cells", key);
-		return -1;
-	}
-	return 0;
-}
-
 /* s without the blanks around it, into out. */
 static inline void trimmed(const char *s, char *out, size_t len)
 {
@@ -112,15 +88,6 @@ find_entry(const struct fl_matrix *m, const char *section, const char *key)
 			return &m->entries[i];
 	return NULL;
 }
-
-/*
- * Apply one common key (backend, threads, placement, ...) to s: 1 if key
- * is not a common key, 0 when applied, -1 with err (sweep/keys.c).
- */
-int matrix_apply_common(struct fl_spec *s, const char *key, const char *val,
-			unsigned int ncpus, char *err, size_t errlen);
-/* The keys a section may hold: the common ones, then w's options. */
-void matrix_list_keys(const struct fl_workload *w, char *buf, size_t len);
 
 /* Plan m->visits from its experiments; -1 when out of memory
  * (sweep/cells.c). */

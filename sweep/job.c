@@ -27,6 +27,10 @@ int matrix_job_save_state(struct fl_matrix_job *j)
 	char *text = json_dumps(j->state, JSON_INDENT(2) | JSON_SORT_KEYS);
 	int rc;
 
+	if (j->kind == FL_JOB_RUN) {
+		free(text);
+		return 0;
+	}
 	if (!text)
 		return -1;
 	snprintf(shown, sizeof(shown), "%s/matrix.json", j->run.tmp);
@@ -65,6 +69,7 @@ int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 	struct utsname u;
 
 	memset(j, 0, sizeof(*j));
+	j->cmd = "matrix";
 	j->run.fd = j->run.dir_fd = -1;
 	j->argc = argc;
 	j->argv = argv;
@@ -111,6 +116,13 @@ int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
 			 size_t errlen)
 {
+	if (j->kind == FL_JOB_RUN) {
+		json_object_set_new(meta, "settings",
+				    fl_meta_settings(&j->m.exps[0].spec));
+		json_object_set_new(meta, "cells_reps",
+				    matrix_job_cells_reps(j));
+		return fl_run_finish(&j->run, meta, err, errlen);
+	}
 	/* the run's start is when its first cell could start, not the
 	 * resume's; the resumes are listed */
 	json_object_set(meta, "start_time",
@@ -153,5 +165,9 @@ void fl_matrix_job_free(struct fl_matrix_job *j)
 	j->done = NULL;
 	free(j->tracks);
 	j->tracks = NULL;
+	for (unsigned long c = 0; j->gathered && c < j->m.ncells; c++)
+		fl_cell_result_free(&j->gathered[c]);
+	free(j->gathered);
+	j->gathered = NULL;
 	fl_matrix_free(&j->m);
 }

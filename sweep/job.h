@@ -19,6 +19,15 @@
  * locked (flock) while a process writes it, so two resumes cannot race;
  * a visit's child never holds the lock. Both matrix.ini and matrix.json
  * stay in the finished run directory.
+ *
+ * `futexlab run` is a one-experiment matrix on the same engine: the same
+ * plan, passes, visits, budget and per-cell record (FL_JOB_RUN). What
+ * differs is where a visit's result goes and what is said on the way: a
+ * run keeps each cell's visits in memory, folded into one result, and
+ * writes the cells in cell order once the passes end (so its directory
+ * holds cells.csv, hist/, bins/ and meta.json only, as it always has),
+ * and it says one line per pass on stderr instead of one per visit. A
+ * run therefore leaves no matrix.ini or matrix.json and has no resume.
  */
 #ifndef FUTEXLAB_SWEEP_JOB_H
 #define FUTEXLAB_SWEEP_JOB_H
@@ -30,7 +39,12 @@
 #include "sweep/passes.h"
 #include "rundir/write.h"
 
+/* What the engine runs: a matrix file, or the flags of `futexlab run`. */
+enum fl_job_kind { FL_JOB_MATRIX, FL_JOB_RUN };
+
 struct fl_matrix_job {
+	enum fl_job_kind kind;
+	const char *cmd;		/* "matrix" or "run", in messages */
 	struct fl_matrix m;
 	struct fl_run run;
 	unsigned char *done;		/* per visit: its row is written */
@@ -43,7 +57,9 @@ struct fl_matrix_job {
 	int cell_layout;		/* a resume found the rows already in
 					 * cell order: only the finalizing's
 					 * last step is left */
-	json_t *state;			/* matrix.json */
+	json_t *state;			/* matrix.json (a run's: in memory) */
+	struct fl_cell_result *gathered;	/* a run's: per cell, its
+						 * visits folded into one */
 	int argc;			/* the command line, for matrix.json */
 	char **argv;
 };
@@ -54,6 +70,27 @@ struct fl_matrix_job {
 int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 			const char *file, const char *results, char *err,
 			size_t errlen);
+/*
+ * A run of one specification (`futexlab run`), planned: every cell placed
+ * and tracked, nothing written. 0, or -1 with err (a placement this
+ * machine cannot give: usage). Then open its directory under results
+ * (0, or -1 with err).
+ */
+int fl_matrix_job_plan_run(struct fl_matrix_job *j, const struct fl_spec *s,
+			   char *err, size_t errlen);
+int fl_matrix_job_open_run(struct fl_matrix_job *j, const char *results,
+			   const char *hostname, char *err, size_t errlen);
+/*
+ * A run's cells that had a visit, written in cell order, each handed to
+ * each() once written (0 goes on; anything else stops there: its output
+ * failed) and counted in j->by_status; *ndone: the cells written. 0, -1
+ * when a write failed (said on stderr by the writer), or each()'s value.
+ */
+int fl_matrix_job_write_cells(struct fl_matrix_job *j,
+			      int (*each)(void *ctx, const struct fl_cell *cell,
+					  const struct fl_cell_result *res),
+			      void *ctx, unsigned long *ndone);
+
 /* Reopen a partial directory; file (NULL: the path recorded there) must
  * define the same matrix. 0, or -1 with err (bad input: exit 2). */
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
@@ -67,7 +104,8 @@ int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
  * err. */
 int fl_matrix_job_finalize(struct fl_matrix_job *j, char *err,
 			   size_t errlen);
-/* Record the finished run's meta.json and rename it into place. */
+/* Record the finished run's meta.json and rename it into place (a run's
+ * meta has its settings where a matrix's has its experiments). */
 int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
 			 size_t errlen);
 void fl_matrix_job_free(struct fl_matrix_job *j);
@@ -97,8 +135,8 @@ void fl_matrix_job_visited(struct fl_matrix_job *j, unsigned long k,
 
 /*
  * sweep/run.c: run every visit that is not done, pass after pass, with a
- * progress line on out (updated in place when tty, one line per visit
- * otherwise).
+ * progress line on out: a matrix's per visit (updated in place when tty,
+ * one line per visit otherwise), a run's per pass.
  */
 enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 				      int tty);

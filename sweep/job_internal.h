@@ -10,13 +10,19 @@
 
 #include "sweep/job.h"
 
-/* Write matrix.json into the partial directory, synced; 0 or -1. */
+/* Write matrix.json into the partial directory, synced (a run keeps it
+ * in memory); 0 or -1. */
 int matrix_job_save_state(struct fl_matrix_job *j);
 /* This process's argv, for matrix.json. */
 json_t *matrix_job_argv_json(const struct fl_matrix_job *j);
 /* flock the run directory j->run.fd, and keep each visit's child from
  * holding the lock; -1 with err when another process holds it. */
 int matrix_job_lock_dir(struct fl_matrix_job *j, char *err, size_t errlen);
+
+/* A run's visit of cell c folded into its cell's result (job_run.c);
+ * 0, or -1 when out of memory. */
+int matrix_job_gather(struct fl_matrix_job *j, unsigned long c,
+		      const struct fl_cell_result *v);
 
 /* Per-cell tracks for j->m (job_passes.c), and the budget;
  * 0, or -1 with err. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sweep/cost.h"
 #include "sweep/job_internal.h"
 
 int matrix_job_init_tracks(struct fl_matrix_job *j, char *err,
@@ -32,8 +33,7 @@ int matrix_job_init_tracks(struct fl_matrix_job *j, char *err,
 		if (e->spec.budget_s > j->budget_s)
 			j->budget_s = e->spec.budget_s;
 	}
-	if (j->budget_s <= 0.0)
-		j->budget_s = FL_BUDGET_FACTOR * minimum_s;
+	j->budget_s = fl_budget_seconds(j->budget_s, minimum_s);
 	return 0;
 }
 

@@ -228,6 +228,7 @@ int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 	char now_s[32];
 
 	memset(j, 0, sizeof(*j));
+	j->cmd = "matrix";
 	j->run.fd = j->run.dir_fd = -1;
 	j->argc = argc;
 	j->argv = argv;

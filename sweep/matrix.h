@@ -92,6 +92,9 @@ struct fl_matrix {
  */
 int fl_matrix_parse(const char *name, const char *text, size_t len,
 		    struct fl_matrix *m, char *err, size_t errlen);
+/* The one-experiment matrix of a specification (`futexlab run`'s flags):
+ * its cells are s's; 0, or -1 when out of memory. */
+int fl_matrix_of_spec(struct fl_matrix *m, const struct fl_spec *s);
 /* Read and parse a file; as above, and "FILE: cannot read" on I/O errors. */
 int fl_matrix_load(const char *path, struct fl_matrix *m, char *err,
 		   size_t errlen);
@@ -128,11 +131,5 @@ int fl_matrix_diff(const struct fl_matrix *before,
 		   const struct fl_matrix *now, char *what, size_t len);
 
 uint64_t fl_fnv1a64(const void *data, size_t len);
-
-/* Expand a thread list ("1,2,4", "1..2*cpus", "cpus") for ncpus CPUs into
- * at most max values; the count, or -1 with err naming the bad item. */
-int fl_matrix_threads(const char *text, unsigned int ncpus,
-		      unsigned int *out, unsigned int max, char *err,
-		      size_t errlen);
 
 #endif

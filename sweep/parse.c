@@ -8,9 +8,12 @@
  * counts lines and notes every [section] line as it goes by. Keys are
  * collected first and checked afterwards, so [defaults] may come anywhere in the file;
  * of all the problems found, the one on the earliest line is reported.
- * The common keys are parsed in keys.c, thread lists in threads.c.
+ * The common keys are the rows of spec/common_keys.h, the table
+ * `futexlab run`'s flags are made from too.
  */
 #include "sweep/matrix.h"
+
+#include "spec/common_keys.h"
 
 #include <ctype.h>
 #include <ini.h>
@@ -111,6 +114,21 @@ static void check_duplicates(struct parse *ps)
 	}
 }
 
+/*
+ * Apply one common key to s: 1 if key is not a common key, 0 when
+ * applied, -1 with "KEY: what is wrong" in err.
+ */
+static int apply_common(struct fl_spec *s, const char *key, const char *val,
+			unsigned int ncpus, char *err, size_t errlen)
+{
+	const struct fl_common_key *k = fl_common_key_find(key);
+	const struct fl_key_ctx ctx = { .ncpus = ncpus, .in_file = 1 };
+
+	if (!k)
+		return 1;
+	return fl_common_key_apply(k, val, s, &ctx, err, errlen);
+}
+
 static void parse_defaults(struct parse *ps, const char *raw,
 			   struct fl_spec *defs, unsigned int ncpus)
 {
@@ -123,13 +141,13 @@ static void parse_defaults(struct parse *ps, const char *raw,
 		if (strcmp(e->section, raw) != 0)
 			continue;
 		int rc = strcmp(e->key, "workload") == 0 ? 1 :
-			 matrix_apply_common(defs, e->key, e->value, ncpus, err,
+			 apply_common(defs, e->key, e->value, ncpus, err,
 					     sizeof(err));
 
 		if (rc < 0) {
 			problem(ps, e->line, "%s", err);
 		} else if (rc > 0) {
-			matrix_list_keys(NULL, known, sizeof(known));
+			fl_common_keys_list(NULL, known, sizeof(known));
 			problem(ps, e->line, "unknown key '%s' in [defaults] "
 				"(known: %s)", e->key, known);
 		}
@@ -179,25 +197,19 @@ experiment_workload(struct parse *ps, const struct section *sec,
 	return NULL;
 }
 
-/* [defaults]' common fields; the options stay the workload's own. */
+/* [defaults]' common fields, every one of them (a key added to the
+ * table reaches the experiments unasked); the options stay the
+ * workload's own. */
 static void spec_from_defaults(struct fl_spec *spec, const struct fl_spec *d,
 			       const struct fl_workload *w)
 {
+	struct fl_opt_values opts[FL_MAX_OPTS];
+
 	fl_spec_init(spec, w);
-	memcpy(spec->backends, d->backends, sizeof(d->backends));
-	spec->nbackends = d->nbackends;
-	memcpy(spec->threads, d->threads, sizeof(d->threads));
-	spec->nthreads = d->nthreads;
-	memcpy(spec->placements, d->placements, sizeof(d->placements));
-	spec->nplacements = d->nplacements;
-	spec->duration_ns = d->duration_ns;
-	spec->warmup_ns = d->warmup_ns;
-	spec->reps = d->reps;
-	spec->reps_auto = d->reps_auto;
-	spec->reps_max = d->reps_max;
-	spec->budget_s = d->budget_s;
-	spec->seed = d->seed;
-	spec->hash_slots = d->hash_slots;
+	memcpy(opts, spec->opts, sizeof(opts));
+	*spec = *d;
+	spec->workload = w;
+	memcpy(spec->opts, opts, sizeof(opts));
 	if (w->fixed_threads) {
 		/* pi's three roles: [defaults]' thread list is not its */
 		spec->threads[0] = w->fixed_threads;
@@ -218,7 +230,7 @@ static int experiment_key(struct parse *ps, const struct section *sec,
 	char err[512], known[512];
 	const char *v = e->value;
 	unsigned int o;
-	int rc = matrix_apply_common(&x->spec, e->key, e->value, ncpus, err,
+	int rc = apply_common(&x->spec, e->key, e->value, ncpus, err,
 				     sizeof(err));
 
 	if (rc < 0)
@@ -229,7 +241,7 @@ static int experiment_key(struct parse *ps, const struct section *sec,
 		if (strcmp(w->options[o].name, e->key) == 0)
 			break;
 	if (o == w->noptions) {
-		matrix_list_keys(w, known, sizeof(known));
+		fl_common_keys_list(w, known, sizeof(known));
 		problem(ps, e->line, "unknown key '%s' in [%s] (known for "
 			"workload %s: %s)", e->key, sec->raw, w->name, known);
 		return 0;

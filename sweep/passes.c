@@ -7,13 +7,10 @@
 #include <string.h>
 
 #include "measure/cell.h"
+#include "sweep/cost.h"
 #include "spec/options.h"
 #include "stats/shift.h"
 #include "stats/stats.h"
-
-/* fork, set-up and the shared mapping, measured at about 20 ms a visit
- * on the 2-CPU development machine */
-#define VISIT_OVERHEAD_S 0.02
 
 void fl_track_init(struct fl_cell_track *t, const struct fl_spec *s)
 {
@@ -23,7 +20,7 @@ void fl_track_init(struct fl_cell_track *t, const struct fl_spec *s)
 	t->reps_max = s->reps_auto ? s->reps_max : s->reps;
 	if (t->reps_max > FL_REPS_LIMIT)
 		t->reps_max = FL_REPS_LIMIT;
-	t->cost_s = fl_visit_cost_s(s);
+	t->cost_s = fl_visit_seconds(s->warmup_ns, s->duration_ns);
 	t->latency_primary = s->workload->primary == FL_PRIMARY_LATENCY_P50;
 }
 
@@ -49,12 +46,6 @@ int fl_track_converged(const struct fl_cell_track *t)
 	double hw = fl_track_halfwidth(t);
 
 	return hw >= 0 && hw <= FL_NOISY_HALFWIDTH;
-}
-
-double fl_visit_cost_s(const struct fl_spec *s)
-{
-	return (double)(s->warmup_ns + s->duration_ns) / 1e9 +
-	       VISIT_OVERHEAD_S;
 }
 
 struct candidate {
@@ -118,26 +109,4 @@ unsigned long fl_plan_pass(const struct fl_cell_track *t, unsigned long n,
 	free(extra);
 	shuffle(out, k, seed, pass);
 	return k;
-}
-
-int fl_parse_reps(const char *text, struct fl_spec *s, char *err,
-		  size_t errlen)
-{
-	uint64_t u;
-
-	while (*text == ' ')
-		text++;
-	if (strcmp(text, "auto") == 0) {
-		s->reps = FL_REPS_MIN;
-		s->reps_auto = 1;
-		return 0;
-	}
-	if (fl_parse_u64(text, &u) || u < 1 || u > FL_REPS_LIMIT) {
-		snprintf(err, errlen, "reps: '%s' is not auto or a whole "
-			 "number from 1 to %d", text, FL_REPS_LIMIT);
-		return -1;
-	}
-	s->reps = (unsigned int)u;
-	s->reps_auto = 0;
-	return 0;
 }

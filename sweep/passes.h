@@ -28,7 +28,8 @@ struct fl_cell_track {
 	unsigned int nvalues;		/* the ok visits' primary figures */
 	double values[FL_REPS_LIMIT];
 	int stopped;			/* skipped, failed or aborted */
-	double cost_s;			/* nominal seconds of one visit */
+	double cost_s;			/* nominal seconds of one visit
+					 * (sweep/cost.h) */
 	/* the cell's policy, from its spec */
 	unsigned int reps, reps_max;
 	int reps_auto;
@@ -52,14 +53,5 @@ double fl_track_halfwidth(const struct fl_cell_track *t);
 unsigned long fl_plan_pass(const struct fl_cell_track *t, unsigned long n,
 			   unsigned int pass, double budget_left_s,
 			   uint64_t seed, unsigned long *out);
-
-/* Nominal seconds of one visit of a cell of s: warm-up and repetition,
- * plus a fork and set-up allowance. */
-double fl_visit_cost_s(const struct fl_spec *s);
-
-/* "auto" or a count from 1 to FL_REPS_LIMIT into s; 0, or -1 with err
- * ("reps: ..."). */
-int fl_parse_reps(const char *text, struct fl_spec *s, char *err,
-		  size_t errlen);
 
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The matrix's visit loop (a visit: one repetition of one cell, see
- * matrix.h), pass after pass (passes.h), and its progress line. The
+ * The engine's visit loop (a visit: one repetition of one cell, see
+ * matrix.h), pass after pass (passes.h), for a matrix and a run alike
+ * (job.h), and its progress: a run's one line per pass, a matrix's
+ * progress line per visit. The
  * estimate of the time left weighs each visit by its nominal length
  * (warm-up plus the repetition), scaled by how long the visits run so far
  * actually took per nominal second, so fork and set-up costs are in it
@@ -20,20 +22,23 @@
 #include "rundir/meta.h"
 #include "stats/figures.h"
 #include "stats/format.h"
+#include "sweep/cost.h"
 #include "sweep/job.h"
+#include "sweep/job_internal.h"
 
 struct progress {
 	FILE *out;
+	int per_pass;			/* a run's: a line per pass only */
 	int tty;
 	unsigned int width;
 	uint64_t t0;
 	double nominal_done, nominal_left;
 };
 
+/* A visit's cell runs one repetition (fl_matrix_visit_cell). */
 static double nominal_s(const struct fl_cell *c)
 {
-	return ((double)c->warmup_ns + (double)c->reps *
-		(double)c->duration_ns) / 1e9 + 0.02;
+	return fl_visit_seconds(c->warmup_ns, c->duration_ns);
 }
 
 /* What the undone visits planned so far and the minimum visits not yet
@@ -100,7 +105,7 @@ static void show_running(struct progress *p, unsigned long i,
 {
 	char t[96], line[1024];
 
-	if (!p->tty)
+	if (!p->tty || p->per_pass)
 		return;
 	times(p, t, sizeof(t));
 	snprintf(line, sizeof(line), "[%lu/%lu] %s | %s", i + 1, n, name, t);
@@ -122,6 +127,8 @@ static void show_done(struct progress *p, unsigned long i, unsigned long n,
 	struct fl_cell_figures fig;
 	char what[512], rate[32], p50[32], t[96];
 
+	if (p->per_pass)
+		return;
 	fl_cell_figures(cell, res, &fig);
 	if (res->status == FL_STATUS_OK) {
 		fl_fmt_rate(fig.ops_per_sec, rate, sizeof(rate));
@@ -145,6 +152,27 @@ static void show_done(struct progress *p, unsigned long i, unsigned long n,
 	fflush(p->out);
 }
 
+/*
+ * Where visit i's result goes: a matrix writes its row at once; a run
+ * folds it into its cell's result, written in cell order at the end.
+ * 0, or -1 (a write failed, said on stderr; out of memory).
+ */
+static int keep_visit(struct fl_matrix_job *j, unsigned long i,
+		      const struct fl_cell *cell,
+		      const struct fl_cell_result *res)
+{
+	if (j->kind == FL_JOB_RUN)
+		return matrix_job_gather(j, j->m.visits[i].cell, res);
+	/* the row's cell index is the visit's, so a resumed visit lands
+	 * under the same index and histogram file; its bins are filed
+	 * under the cell and repetition it is */
+	j->run.ncells = (unsigned int)i;
+	j->run.bins_as.set = 1;
+	j->run.bins_as.cell = j->m.visits[i].cell;
+	j->run.bins_as.rep = j->m.visits[i].rep;
+	return fl_run_write_cell(&j->run, cell, res);
+}
+
 /* What a visit asks of the loop. */
 enum visit_end { VISIT_DONE, VISIT_INTERRUPTED, VISIT_WRITE_FAILED };
 
@@ -160,7 +188,7 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 
 	if (fl_matrix_visit_cell(&j->m, i, &cell, &exp, err, sizeof(err))) {
 		/* checked at parse time: the machine changed */
-		fprintf(stderr, "futexlab matrix: %s\n", err);
+		fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
 		*failed = 1;
 		return VISIT_DONE;
 	}
@@ -172,14 +200,7 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 		fl_cell_result_free(&res);
 		return VISIT_INTERRUPTED;
 	}
-	/* the row's cell index is the visit's, so a resumed visit lands
-	 * under the same index and histogram file; its bins are filed
-	 * under the cell and repetition it is */
-	j->run.ncells = (unsigned int)i;
-	j->run.bins_as.set = 1;
-	j->run.bins_as.cell = j->m.visits[i].cell;
-	j->run.bins_as.rep = j->m.visits[i].rep;
-	if (fl_run_write_cell(&j->run, &cell, &res)) {
+	if (keep_visit(j, i, &cell, &res)) {
 		/* a full disk fails every visit after: stop at once */
 		fl_cell_result_free(&res);
 		return VISIT_WRITE_FAILED;
@@ -196,8 +217,9 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 		*failed = 1;
 	show_done(p, i, j->m.nvisits, name, &cell, &res);
 	fl_cell_result_free(&res);
-	/* | head went away */
-	return ferror(p->out) ? VISIT_WRITE_FAILED : VISIT_DONE;
+	/* | head went away (a run's out is stderr, said to at each pass) */
+	return !p->per_pass && ferror(p->out) ? VISIT_WRITE_FAILED :
+	       VISIT_DONE;
 }
 
 /* Every visit planned and not done; VISIT_DONE when they all ran. */
@@ -219,7 +241,8 @@ static enum visit_end run_planned(struct fl_matrix_job *j, struct progress *p,
 enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 				      int tty)
 {
-	struct progress p = { .out = out, .tty = tty, .width = 80 };
+	struct progress p = { .out = out, .tty = tty, .width = 80,
+			      .per_pass = j->kind == FL_JOB_RUN };
 	enum visit_end e = VISIT_DONE;
 	struct winsize ws;
 	char err[512];
@@ -241,11 +264,16 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 						 err, sizeof(err));
 
 		if (n < 0) {
-			fprintf(stderr, "futexlab matrix: %s\n", err);
+			fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
 			return FL_JOB_WRITE_FAILED;
 		}
 		if (n == 0)
 			break;
+		if (p.per_pass) {
+			fprintf(out, "futexlab %s: pass %u: %ld visit%s\n",
+				j->cmd, j->npasses, n, n == 1 ? "" : "s");
+			fflush(out);
+		}
 	}
 	if (tty) {
 		fprintf(out, "\r\033[K");

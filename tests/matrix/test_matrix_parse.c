@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "measure/cell.h"
+#include "spec/common_keys.h"
 #include "sweep/matrix.h"
 #include "sweep/passes.h"
 
@@ -80,36 +81,61 @@ static void expands_in_spec_order(void **state)
 	fl_matrix_free(&m);
 }
 
+static char thread_err[256];
+
+/* A thread list as a matrix file's key on a machine of ncpus CPUs. */
+
+static int file_threads(const char *text, unsigned int ncpus,
+			unsigned int *v)
+{
+	const struct fl_key_ctx ctx = { .ncpus = ncpus, .in_file = 1 };
+
+	return fl_parse_thread_list(text, &ctx, v, 16, thread_err,
+				    sizeof(thread_err));
+}
+
 static void thread_lists(void **state)
 {
 	unsigned int v[16];
-	char err[256];
 
 	(void)state;
-	assert_int_equal(fl_matrix_threads("1..8", 2, v, 16, err,
-					   sizeof(err)), 4);
+	assert_int_equal(file_threads("1..8", 2, v), 4);
 	assert_int_equal(v[3], 8);
-	assert_int_equal(fl_matrix_threads("1..2*cpus", 2, v, 16, err,
-					   sizeof(err)), 3);
+	assert_int_equal(file_threads("1..2*cpus", 2, v), 3);
 	assert_int_equal(v[2], 4);
-	assert_int_equal(fl_matrix_threads("1..2*cpus", 6, v, 16, err,
-					   sizeof(err)), 5);
+	assert_int_equal(file_threads("1..2*cpus", 6, v), 5);
 	assert_int_equal(v[3], 8);
 	assert_int_equal(v[4], 12);	/* B itself closes the range */
-	assert_int_equal(fl_matrix_threads("cpus, 1, cpus/2, 2", 4, v, 16,
-					   err, sizeof(err)), 3);
+	assert_int_equal(file_threads("cpus, 1, cpus/2, 2", 4, v), 3);
 	assert_int_equal(v[0], 4);
 	assert_int_equal(v[2], 2);
-	assert_int_equal(fl_matrix_threads("0", 2, v, 16, err, sizeof(err)),
-			 -1);
-	assert_non_null(strstr(err, "'0' is not a thread count"));
-	assert_int_equal(fl_matrix_threads("4..2", 2, v, 16, err,
-					   sizeof(err)), -1);
-	assert_int_equal(fl_matrix_threads("1..65536", 2, v, 16, err,
-					   sizeof(err)), -1);
-	assert_int_equal(fl_matrix_threads("", 2, v, 16, err, sizeof(err)),
-			 -1);
-	assert_non_null(strstr(err, "empty list"));
+	assert_int_equal(file_threads("0", 2, v), -1);
+	assert_non_null(strstr(thread_err, "'0' is not a thread count"));
+	assert_int_equal(file_threads("4..2", 2, v), -1);
+	assert_int_equal(file_threads("1..65536", 2, v), -1);
+	assert_int_equal(file_threads("", 2, v), -1);
+	assert_non_null(strstr(thread_err, "empty list"));
+}
+
+/* Every common key [defaults] sets reaches the experiments, as the same
+ * flag reaches every cell of a run. */
+static void defaults_reach_experiments(void **state)
+{
+	static struct fl_matrix m;
+	const struct fl_spec *s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse("[defaults]\nsample = 4\nbin = 20ms\n"
+			       "hash-slots = 16\nseed = 7\n"
+			       "[experiment a]\nworkload = mutex\n",
+			       &m, err, sizeof(err)), 0);
+	s = &m.exps[0].spec;
+	assert_int_equal(s->sample_every, 4);
+	assert_int_equal(s->bin_ns, 20000000);
+	assert_int_equal(s->hash_slots, 16);
+	assert_int_equal(s->seed, 7);
+	fl_matrix_free(&m);
 }
 
 static void errors_name_file_and_line(void **state)
@@ -230,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_plan_pass),
 		cmocka_unit_test(expands_in_spec_order),
 		cmocka_unit_test(thread_lists),
+		cmocka_unit_test(defaults_reach_experiments),
 		cmocka_unit_test(errors_name_file_and_line),
 		cmocka_unit_test(diff_names_the_change),
 	};

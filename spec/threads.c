@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Expanding a thread list ("1,2,4", "1..2*cpus", "cpus/2") into thread
- * counts for this machine's CPU count.
+ * The one thread-list grammar, for `run --threads` and a matrix file's
+ * threads key alike: "1,2,4", "1..2*cpus", "cpus/2", expanded into
+ * thread counts for this machine's CPU count.
  */
-#include "sweep/matrix.h"
+#include "spec/common_keys.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/internal.h"
 #include "spec/options.h"
 
 /* One term of a thread list: N, cpus, N*cpus, cpus/N. */
@@ -56,35 +56,53 @@ static int add_threads(unsigned int *out, int n, unsigned int max,
 	return n;
 }
 
-static int bad_term(const char *term, const char *item, char *err,
-		    size_t errlen)
+/*
+ * A term that is no thread count. A flag's plain item (no cpus, no
+ * range) keeps the words of an integer list, which run's tests pin.
+ */
+static int bad_term(const char *term, const char *item,
+		    const struct fl_key_ctx *ctx, char *err, size_t errlen)
 {
-	if (strcmp(term, item))
-		snprintf(err, errlen, "threads: '%s' in '%s' is not a thread "
+	uint64_t v;
+
+	if (!ctx->in_file && strcmp(term, item) == 0 &&
+	    !strstr(item, "cpus")) {
+		if (fl_parse_u64(item, &v))
+			snprintf(err, errlen, "--threads: '%s' is not a "
+				 "non-negative integer", item);
+		else
+			snprintf(err, errlen, "--threads: %s is out of range "
+				 "[1, %d]", item, FL_MAX_THREADS);
+	} else if (strcmp(term, item)) {
+		snprintf(err, errlen, "--threads: '%s' in '%s' is not a thread "
 			 "count from 1 to %d (N, cpus, K*cpus or cpus/K)",
 			 term, item, FL_MAX_THREADS);
-	else
-		snprintf(err, errlen, "threads: '%s' is not a thread count "
+	} else {
+		snprintf(err, errlen, "--threads: '%s' is not a thread count "
 			 "from 1 to %d (N, cpus, K*cpus, cpus/K, or A..B for "
 			 "powers of two)", item, FL_MAX_THREADS);
+	}
 	return -1;
 }
 
 /* A..B: powers of two from A, then B itself, into out. */
-static int add_range(const char *item, unsigned int ncpus, unsigned int *out,
-		     int *n, unsigned int max, char *err, size_t errlen)
+static int add_range(const char *item, const struct fl_key_ctx *ctx,
+		     unsigned int *out, int *n, unsigned int max, char *err,
+		     size_t errlen)
 {
 	const char *dots = strstr(item, "..");
 	char a_text[64];
 	uint64_t a, b;
 
 	snprintf(a_text, sizeof(a_text), "%.*s", (int)(dots - item), item);
-	if (thread_term(a_text, ncpus, &a) || a < 1 || a > FL_MAX_THREADS)
-		return bad_term(a_text, item, err, errlen);
-	if (thread_term(dots + 2, ncpus, &b) || b < 1 || b > FL_MAX_THREADS)
-		return bad_term(dots + 2, item, err, errlen);
+	if (thread_term(a_text, ctx->ncpus, &a) || a < 1 ||
+	    a > FL_MAX_THREADS)
+		return bad_term(a_text, item, ctx, err, errlen);
+	if (thread_term(dots + 2, ctx->ncpus, &b) || b < 1 ||
+	    b > FL_MAX_THREADS)
+		return bad_term(dots + 2, item, ctx, err, errlen);
 	if (b < a) {
-		snprintf(err, errlen, "threads: '%s' ends below its start",
+		snprintf(err, errlen, "--threads: '%s' ends below its start",
 			 item);
 		return -1;
 	}
@@ -112,19 +130,33 @@ static int repeated(const char *list, const char *item)
 	return 0;
 }
 
-int fl_matrix_threads(const char *text, unsigned int ncpus,
-		      unsigned int *out, unsigned int max, char *err,
-		      size_t errlen)
+/* An item written twice is a typo (machine-dependent overlaps, cpus on a
+ * 1-CPU box, merge); each surface's tests pin its own words. */
+static int given_twice(const char *item, const char *list,
+		       const struct fl_key_ctx *ctx, char *err, size_t errlen)
+{
+	if (ctx->in_file)
+		snprintf(err, errlen, "--threads: '%s' is given twice in '%s'",
+			 item, list);
+	else
+		snprintf(err, errlen, "--threads: '%s' in '%s' repeats a value "
+			 "given before it", item, list);
+	return -1;
+}
+
+int fl_parse_thread_list(const char *text, const struct fl_key_ctx *ctx,
+			 unsigned int *out, unsigned int max, char *err,
+			 size_t errlen)
 {
 	char buf[256], list[256];
 	int n = 0;
 
 	if (strlen(text) >= sizeof(buf)) {
-		snprintf(err, errlen, "threads: list too long");
+		snprintf(err, errlen, "--threads: list too long");
 		return -1;
 	}
-	if (list_without_blanks("threads", text, buf, sizeof(buf), err,
-				errlen))
+	if (fl_key_without_blanks("threads", text, buf, sizeof(buf), err,
+				  errlen))
 		return -1;
 	snprintf(list, sizeof(list), "%s", buf);
 	/* every item, the empty ones too */
@@ -135,28 +167,23 @@ int fl_matrix_threads(const char *text, unsigned int ncpus,
 		if (next)
 			*next++ = '\0';
 		if (!*item) {
-			snprintf(err, errlen, "threads: '%s': an empty item in "
-				 "the list", buf);
+			snprintf(err, errlen, "--threads: '%s': an empty item "
+				 "in the list", buf);
 			return -1;
 		}
-		if (repeated(list, item)) {
-			/* machine-dependent overlaps (cpus on a 1-CPU box)
-			 * merge; the same item written twice is a typo */
-			snprintf(err, errlen, "threads: '%s' is given twice in "
-				 "'%s'", item, buf);
-			return -1;
-		}
+		if (repeated(list, item))
+			return given_twice(item, buf, ctx, err, errlen);
 		if (strstr(item, "..")) {
-			if (add_range(item, ncpus, out, &n, max, err, errlen))
+			if (add_range(item, ctx, out, &n, max, err, errlen))
 				return -1;
-		} else if (thread_term(item, ncpus, &a) || a < 1 ||
+		} else if (thread_term(item, ctx->ncpus, &a) || a < 1 ||
 			   a > FL_MAX_THREADS) {
-			return bad_term(item, item, err, errlen);
+			return bad_term(item, item, ctx, err, errlen);
 		} else {
 			n = add_threads(out, n, max, a);
 		}
 		if (n < 0) {
-			snprintf(err, errlen, "threads: '%s' gives more than "
+			snprintf(err, errlen, "--threads: '%s' gives more than "
 				 "%u values", text, max);
 			return -1;
 		}

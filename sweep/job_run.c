@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `futexlab run` on the matrix engine (job.h): its one experiment planned
+ * from the flags' specification, each visit folded into its cell's one
+ * result as if the repetitions had run together, and the cells written
+ * in cell order once the passes end.
+ */
+#include "sweep/job.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep/job_internal.h"
+
+int fl_matrix_job_plan_run(struct fl_matrix_job *j, const struct fl_spec *s,
+			   char *err, size_t errlen)
+{
+	memset(j, 0, sizeof(*j));
+	j->kind = FL_JOB_RUN;
+	j->cmd = "run";
+	j->run.fd = j->run.dir_fd = -1;
+	if (fl_matrix_of_spec(&j->m, s)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	/* every cell placed before anything is written: a bad placement
+	 * is a usage error, not a run directory full of failures */
+	if (matrix_job_init_tracks(j, err, errlen))
+		return -1;
+	j->done = calloc(1, 1);
+	j->gathered = calloc(j->m.ncells + 1, sizeof(*j->gathered));
+	j->state = json_pack("{s:[], s:{}, s:f}", "passes", "visit_start",
+			     "seconds_spent", 0.0);
+	if (!j->done || !j->gathered || !j->state) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (unsigned long c = 0; c < j->m.ncells; c++)
+		fl_hist_init(&j->gathered[c].merged);
+	return 0;
+}
+
+int fl_matrix_job_open_run(struct fl_matrix_job *j, const char *results,
+			   const char *hostname, char *err, size_t errlen)
+{
+	return fl_run_open(&j->run, results, hostname, err, errlen);
+}
+
+int matrix_job_gather(struct fl_matrix_job *j, unsigned long c,
+		      const struct fl_cell_result *v)
+{
+	struct fl_cell_result *into = &j->gathered[c];
+	struct fl_rep_result *reps = realloc(into->reps, (into->nreps + 1) *
+					     sizeof(*reps));
+
+	if (!reps)
+		return -1;
+	into->reps = reps;
+	/* the busy loop's speed before the first visit and after the last */
+	if (!into->nreps) {
+		into->busy_start = v->busy_start;
+		into->busy_used = v->busy_used;
+		into->idle_wake = v->idle_wake;
+	}
+	into->busy_end = v->busy_end;
+	into->reps[into->nreps++] = v->reps[0];
+	fl_hist_merge(&into->merged, &v->merged);
+	if (v->status > into->status) {
+		into->status = v->status;
+		snprintf(into->reason, sizeof(into->reason), "%s", v->reason);
+	}
+	if (!into->note[0])
+		snprintf(into->note, sizeof(into->note), "%s", v->note);
+	return 0;
+}
+
+int fl_matrix_job_write_cells(struct fl_matrix_job *j,
+			      int (*each)(void *ctx, const struct fl_cell *cell,
+					  const struct fl_cell_result *res),
+			      void *ctx, unsigned long *ndone)
+{
+	static struct fl_cell cell;
+	char err[512];
+	int rc;
+
+	for (*ndone = 0; *ndone < j->m.ncells; ++*ndone) {
+		const struct fl_cell_result *res = &j->gathered[*ndone];
+
+		if (!res->nreps)
+			continue;	/* interrupted before its first visit */
+		if (fl_matrix_cell(&j->m, *ndone, &cell, NULL, err,
+				   sizeof(err))) {
+			/* placed at the start: the machine changed */
+			fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
+			return -1;
+		}
+		if (fl_run_write_cell(&j->run, &cell, res))
+			return -1;
+		j->by_status[res->status]++;
+		rc = each(ctx, &cell, res);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,2 @@
+run mutex --placement "compact compact" --results @RESULTS@
+# names: compact
