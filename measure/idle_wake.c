@@ -13,7 +13,7 @@
 #include "stats/stats.h"
 
 /* a wake not seen within this is a lost probe, not a slow one */
-#define WAIT_MAX_NS	20000000ull
+#define WAIT_MAX_NS	200000000ull
 
 struct sleeper {
 	int cpu;

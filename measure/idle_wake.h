@@ -34,7 +34,8 @@
  * Measure it on the first two CPUs this thread may run on, restoring
  * its affinity after; about 5 ms. Fewer than two CPUs, a thread that
  * cannot start or a wake that never arrives (each waits at most
- * 20 ms): both 0, and -1.
+ * 200 ms: on a loaded machine the sleeper waits its turn for tens of
+ * milliseconds, a slow wake, not a lost one): both 0, and -1.
  */
 int fl_idle_wake_probe(struct fl_idle_wake *w);
 
