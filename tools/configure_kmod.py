@@ -77,7 +77,9 @@ KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_owner_death.c",
                     "kmodtest_waitv.c", "kmodtest_adaptive.c",
                     "kmodtest_unmount.c", "kmodtest_boost_end.c",
-                    "kmodtest_tid_rights.c"]
+                    "kmodtest_tid_rights.c",
+                    "kmodtest_intr_thread.c", "kmodtest_intr.c",
+                    "kmodtest_intr_hostile.c"]
 
 # Guest programs linked dynamically, each from one file of tests/guest/:
 # what a static binary cannot show (shared libraries glibc loads itself)
@@ -184,6 +186,7 @@ def emit(n, ctx):
     n.build(kmodtest, "kmod_guest_cc",
             [ctx.src("tests/guest/" + s) for s in KMODTEST_SOURCES],
             implicit=[ctx.src("tests/guest/kmodtest.h"),
+                      ctx.src("tests/guest/kmodtest_intr.h"),
                       ctx.src("kmod/uapi/futexlab.h")])
 
     n.build("vm-kernel", "kmod_vm", variables={
