@@ -32,6 +32,36 @@ static int intr_open(uint32_t design)
 	return fd;
 }
 
+/*
+ * The end of a PI test: the word names us (no cancelled waiter took it),
+ * our unlock works, nobody is left queued. 0, or fail() and -1.
+ */
+static int intr_pi_release(int fd, uint32_t *w, pid_t me, const char *when)
+{
+	if ((*w & FUTEXLAB_TID_MASK) != (uint32_t)me) {
+		fail("%s: word %#x, owner %d", when, *w, me);
+		return -1;
+	}
+	if (intr_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0)) {
+		fail("%s: unlock_pi failed", when);
+		return -1;
+	}
+	return check_no_waiters(fd, when);
+}
+
+/*
+ * The way out of a PI test, passed or failed: a failed check may leave
+ * the lock ours (unlocked here; EPERM if it is not), our policy back to
+ * SCHED_OTHER, the file closed. Returns @ret.
+ */
+static int intr_pi_done(int fd, uint32_t *w, int ret)
+{
+	intr_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0);
+	intr_me();
+	close(fd);
+	return ret;
+}
+
 /* Our FIFO priority is @prio (0: SCHED_OTHER) within 5 s: 0, or -1. */
 static int intr_prio(pid_t me, int prio, const char *what)
 {
@@ -51,27 +81,20 @@ int t_intr_wait(uint32_t design)
 		return -1;
 	t.fd = fd;
 	/* without the flag: SA_RESTART restarts, no SA_RESTART is EINTR */
-	if (intr_start(&t) || intr_signal(&t, SIG_RESTART) ||
-	    intr_still_waiting(&t, "SA_RESTART, no flag"))
+	if (intr_restarted(&t, SIG_RESTART, "SA_RESTART, no flag"))
 		goto out;
 	EXPECT(intr_wake(fd, t.w, 1), 1, "wake after the restart");
-	if (intr_expect(&t, 0, "woken after the restart"))
-		goto out;
-	if (intr_start(&t) || intr_signal(&t, SIG_NORESTART) ||
-	    intr_expect(&t, -EINTR, "no SA_RESTART, no flag"))
+	if (intr_expect(&t, 0, "woken after the restart") ||
+	    intr_signalled(&t, SIG_NORESTART, -EINTR, "no SA_RESTART, no flag"))
 		goto out;
 	/* with the flag: ECANCELED, whatever SA_RESTART says */
 	t.flags = FUTEXLAB_F_INTERRUPTIBLE;
-	if (intr_start(&t) || intr_signal(&t, SIG_RESTART) ||
-	    intr_expect(&t, -ECANCELED, "SA_RESTART, the flag"))
-		goto out;
-	if (intr_start(&t) || intr_signal(&t, SIG_NORESTART) ||
-	    intr_expect(&t, -ECANCELED, "no SA_RESTART, the flag"))
+	if (intr_signalled(&t, SIG_RESTART, -ECANCELED, "SA_RESTART, flag") ||
+	    intr_signalled(&t, SIG_NORESTART, -ECANCELED, "no SA_RESTART, flag"))
 		goto out;
 	/* with a deadline too: ECANCELED before it, ETIMEDOUT at it */
 	t.deadline = now_ns() + 20 * SEC;
-	if (intr_start(&t) || intr_signal(&t, SIG_RESTART) ||
-	    intr_expect(&t, -ECANCELED, "the flag and a deadline"))
+	if (intr_signalled(&t, SIG_RESTART, -ECANCELED, "flag and deadline"))
 		goto out;
 	t.deadline = now_ns() + 100 * MS;
 	if (intr_start_nowait(&t) ||
@@ -105,18 +128,14 @@ int t_intr_lock_pi(uint32_t design)
 		    intr_signal(&t, sigs[i]) ||
 		    intr_expect(&t, -ECANCELED, "lock_pi, the flag") ||
 		    intr_prio(me, 0, "after the cancel"))
-			goto out_unlock;
-		if ((*t.w & FUTEXLAB_TID_MASK) != (uint32_t)me) {
-			fail("word %#x after the cancel, owner %d", *t.w, me);
-			goto out_unlock;
-		}
+			goto out;
 	}
 	/* the flag and a deadline that passes: ETIMEDOUT, as before */
 	t.deadline = now_ns() + 100 * MS;
 	if (intr_start_nowait(&t) ||
 	    intr_expect(&t, -ETIMEDOUT, "the flag, no signal, a deadline") ||
 	    intr_prio(me, 0, "after the timeout"))
-		goto out_unlock;
+		goto out;
 	t.deadline = 0;
 	t.flags = 0;
 	for (i = 0; i < 2; i++) {
@@ -124,7 +143,7 @@ int t_intr_lock_pi(uint32_t design)
 		    intr_signal(&t, sigs[i]) ||
 		    intr_still_waiting(&t, "lock_pi, no flag") ||
 		    intr_prio(me, 50, "boosted again after the restart"))
-			goto out_unlock;
+			goto out;
 		EXPECT(intr_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, t.w, 0), 0,
 		       "unlock to the restarted waiter");
 		if (intr_expect(&t, 0, "lock_pi after the restart") ||
@@ -133,19 +152,9 @@ int t_intr_lock_pi(uint32_t design)
 		EXPECT(intr_pi(fd, FUTEXLAB_IOC_LOCK_PI, t.w, 0), 0,
 		       "lock_pi again");
 	}
-	EXPECT(intr_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, t.w, 0), 0, "unlock_pi");
-	if (*t.w != 0) {
-		fail("word %#x after the last unlock", *t.w);
-		goto out;
-	}
-	ret = check_no_waiters(fd, "after the cancelled PI waiters");
-	goto out;
-out_unlock:
-	intr_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, t.w, 0);
+	ret = intr_pi_release(fd, t.w, me, "after the cancelled PI waiters");
 out:
-	intr_me();
-	close(fd);
-	return ret;
+	return intr_pi_done(fd, t.w, ret);
 }
 
 /*
@@ -166,12 +175,10 @@ int t_intr_requeue_pi(uint32_t design)
 		return -1;
 	t.fd = fd;
 	t.flags = FUTEXLAB_F_INTERRUPTIBLE;
-	if (intr_start(&t) || intr_signal(&t, SIG_RESTART) ||
-	    intr_expect(&t, -ECANCELED, "not requeued, the flag"))
+	if (intr_signalled(&t, SIG_RESTART, -ECANCELED, "not requeued, flag"))
 		goto out;
 	t.flags = 0;
-	if (intr_start(&t) || intr_signal(&t, SIG_NORESTART) ||
-	    intr_still_waiting(&t, "not requeued, no flag"))
+	if (intr_restarted(&t, SIG_NORESTART, "not requeued, no flag"))
 		goto out;
 	EXPECT(intr_requeue_pi(fd, t.w, t.w2, 0, 0), 1,
 	       "cmp_requeue_pi onto the free lock");
@@ -181,27 +188,17 @@ int t_intr_requeue_pi(uint32_t design)
 	EXPECT(intr_pi(fd, FUTEXLAB_IOC_LOCK_PI, t.w2, 0), 0, "lock_pi");
 	t.flags = FUTEXLAB_F_INTERRUPTIBLE;
 	if (intr_start(&t))
-		goto out_unlock;
+		goto out;
 	EXPECT(intr_requeue_pi(fd, t.w, t.w2, 1, 0), 1,
 	       "cmp_requeue_pi onto the held lock");
 	if (intr_prio(me, 50, "boosted by the requeued waiter") ||
 	    intr_signal(&t, SIG_RESTART) ||
 	    intr_expect(&t, -ECANCELED, "requeued, the flag") ||
 	    intr_prio(me, 0, "after the requeued waiter's cancel"))
-		goto out_unlock;
-	if ((*t.w2 & FUTEXLAB_TID_MASK) != (uint32_t)me) {
-		fail("lock word %#x after the cancel, owner %d", *t.w2, me);
-		goto out_unlock;
-	}
-	EXPECT(intr_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, t.w2, 0), 0, "unlock_pi");
-	ret = check_no_waiters(fd, "after the cancelled requeue-PI waiters");
-	goto out;
-out_unlock:
-	intr_pi(fd, FUTEXLAB_IOC_UNLOCK_PI, t.w2, 0);
+		goto out;
+	ret = intr_pi_release(fd, t.w2, me, "after the requeued cancel");
 out:
-	intr_me();
-	close(fd);
-	return ret;
+	return intr_pi_done(fd, t.w2, ret);
 }
 
 /* LOCK_ADAPTIVE on a lock we hold (asleep, so the contender sleeps). */
@@ -220,15 +217,11 @@ int t_intr_adaptive(uint32_t design)
 	t.fd = fd;
 	words[0] = (uint32_t)me;
 	t.flags = FUTEXLAB_F_INTERRUPTIBLE;
-	if (intr_start(&t) || intr_signal(&t, SIG_RESTART) ||
-	    intr_expect(&t, -ECANCELED, "SA_RESTART, the flag"))
+	if (intr_signalled(&t, SIG_RESTART, -ECANCELED, "SA_RESTART, flag"))
 		goto out;
 	t.flags = 0;
-	if (intr_start(&t) || intr_signal(&t, SIG_NORESTART) ||
-	    intr_expect(&t, -EINTR, "no SA_RESTART, no flag"))
-		goto out;
-	if (intr_start(&t) || intr_signal(&t, SIG_RESTART) ||
-	    intr_still_waiting(&t, "SA_RESTART, no flag"))
+	if (intr_signalled(&t, SIG_NORESTART, -EINTR, "no SA_RESTART, no flag") ||
+	    intr_restarted(&t, SIG_RESTART, "SA_RESTART, no flag"))
 		goto out;
 	EXPECT(xioctl(fd, FUTEXLAB_IOC_UNLOCK_ADAPTIVE, &un), 0,
 	       "unlock_adaptive to the restarted waiter");
@@ -250,17 +243,12 @@ int t_intr_waitv(uint32_t design)
 		return -1;
 	t.fd = fd;
 	t.flags = FUTEXLAB_F_INTERRUPTIBLE;
-	if (intr_start(&t) || intr_signal(&t, SIG_RESTART) ||
-	    intr_expect(&t, -ECANCELED, "SA_RESTART, the flag"))
-		goto out;
-	if (check_no_waiters(fd, "after the cancelled waitv"))
+	if (intr_signalled(&t, SIG_RESTART, -ECANCELED, "SA_RESTART, flag") ||
+	    check_no_waiters(fd, "after the cancelled waitv"))
 		goto out;
 	t.flags = 0;
-	if (intr_start(&t) || intr_signal(&t, SIG_NORESTART) ||
-	    intr_expect(&t, -EINTR, "no SA_RESTART, no flag"))
-		goto out;
-	if (intr_start(&t) || intr_signal(&t, SIG_RESTART) ||
-	    intr_still_waiting(&t, "SA_RESTART, no flag"))
+	if (intr_signalled(&t, SIG_NORESTART, -EINTR, "no SA_RESTART, no flag") ||
+	    intr_restarted(&t, SIG_RESTART, "SA_RESTART, no flag"))
 		goto out;
 	EXPECT(intr_wake(fd, &words[2], 1), 1, "wake of entry 2");
 	if (intr_expect(&t, 2, "waitv after the restart"))
@@ -281,23 +269,19 @@ int t_intr_stock(void)
 
 	memset(words, 0, sizeof(words));
 	intr_handlers();
-	if (intr_start(&t) || intr_signal(&t, SIG_RESTART) ||
-	    intr_still_waiting(&t, "FUTEX_WAIT, SA_RESTART"))
+	if (intr_restarted(&t, SIG_RESTART, "FUTEX_WAIT, SA_RESTART"))
 		goto out;
 	if (syscall(SYS_futex, t.w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) != 1) {
 		fail("FUTEX_WAKE after the restart did not wake one");
 		goto out;
 	}
-	if (intr_expect(&t, 0, "FUTEX_WAIT after the restart"))
-		goto out;
-	if (intr_start(&t) || intr_signal(&t, SIG_NORESTART) ||
-	    intr_expect(&t, -EINTR, "FUTEX_WAIT, no SA_RESTART"))
+	if (intr_expect(&t, 0, "FUTEX_WAIT after the restart") ||
+	    intr_signalled(&t, SIG_NORESTART, -EINTR, "FUTEX_WAIT, no SA_RESTART"))
 		goto out;
 	t.op = I_STOCK_LOCK_PI;
 	for (i = 0; i < 2; i++) {
 		words[0] = (uint32_t)me;
-		if (intr_start(&t) || intr_signal(&t, sigs[i]) ||
-		    intr_still_waiting(&t, "FUTEX_LOCK_PI after a handler"))
+		if (intr_restarted(&t, sigs[i], "FUTEX_LOCK_PI after a handler"))
 			goto out;
 		if (syscall(SYS_futex, t.w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL,
 			    NULL, 0)) {

@@ -66,6 +66,11 @@ int intr_signal(struct intr_thread *t, int sig);
 int intr_still_waiting(struct intr_thread *t, const char *what);
 /* Expect @t to return @want within 5 s: 0, or fail() and -1. */
 int intr_expect(struct intr_thread *t, int want, const char *what);
+/* Start @t, signal it with @sig once asleep, expect @want: 0, or -1. */
+int intr_signalled(struct intr_thread *t, int sig, int want,
+		   const char *what);
+/* Start @t, signal it with @sig: it must go on waiting. 0, or -1. */
+int intr_restarted(struct intr_thread *t, int sig, const char *what);
 
 /* The module's wake, cmp_requeue_pi and unlock_pi on plain words. */
 int intr_wake(int fd, uint32_t *w, int nr);

@@ -244,6 +244,21 @@ int intr_expect(struct intr_thread *t, int want, const char *what)
 	return 0;
 }
 
+int intr_signalled(struct intr_thread *t, int sig, int want,
+		   const char *what)
+{
+	if (intr_start(t) || intr_signal(t, sig))
+		return -1;
+	return intr_expect(t, want, what);
+}
+
+int intr_restarted(struct intr_thread *t, int sig, const char *what)
+{
+	if (intr_start(t) || intr_signal(t, sig))
+		return -1;
+	return intr_still_waiting(t, what);
+}
+
 int intr_wake(int fd, uint32_t *w, int nr)
 {
 	struct futexlab_wake a = {
