@@ -136,10 +136,14 @@ static void *storm_loop_main(void *arg)
 	return NULL;
 }
 
+#define STORM_MIN	500
+#define STORM_MAX_NS	(20 * SEC)
+
 /*
- * For a second, signals at three threads: a waiter and a LOCK_PI caller
- * with the flag, looping, and a LOCK_PI waiter without it, which must go
- * on waiting and get the lock at our unlock.
+ * For a second, and at least STORM_MIN rounds, signals at three threads:
+ * a waiter and a LOCK_PI caller with the flag, looping, and a LOCK_PI
+ * waiter without it, which must go on waiting and get the lock at our
+ * unlock.
  */
 int t_intr_storm(uint32_t design)
 {
@@ -148,7 +152,7 @@ int t_intr_storm(uint32_t design)
 	struct intr_thread t = { .op = I_LOCK_PI, .w = &hw[8] };
 	int fd = open_design(design, 0), ret = -1, started = 0;
 	struct futexlab_stats before, after;
-	uint64_t end;
+	uint64_t start;
 	long sent = 0;
 
 	if (fd < 0)
@@ -168,8 +172,10 @@ int t_intr_storm(uint32_t design)
 	started = 2;
 	while (!lw.tid || !lp.tid)
 		usleep(100);
-	end = now_ns() + SEC;
-	while (now_ns() < end) {
+	/* a second and STORM_MIN signals each (a debug kernel is slow) */
+	start = now_ns();
+	while ((now_ns() < start + SEC || sent < STORM_MIN) &&
+	       now_ns() < start + STORM_MAX_NS) {
 		pthread_kill(lw.th, SIG_RESTART);
 		pthread_kill(lp.th, SIG_NORESTART);
 		pthread_kill(t.th, sent & 1 ? SIG_RESTART : SIG_NORESTART);
