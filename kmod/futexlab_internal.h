@@ -312,6 +312,21 @@ static inline ktime_t *flk_deadline(u32 flags, u64 deadline_ns, ktime_t *buf)
 	return buf;
 }
 
+/*
+ * The result of an operation whose wait a signal ended (@ret: a restart
+ * code, -ERESTARTSYS or -ERESTARTNOINTR, which become EINTR or a restart
+ * on the way out): -ECANCELED with FUTEXLAB_F_INTERRUPTIBLE, so the call
+ * is not restarted whatever SA_RESTART says. Nothing but a pending signal
+ * makes the module return a restart code.
+ */
+static inline int flk_cancelled(u32 flags, int ret)
+{
+	if ((ret == -ERESTARTSYS || ret == -ERESTARTNOINTR) &&
+	    (flags & FUTEXLAB_F_INTERRUPTIBLE))
+		return -ECANCELED;
+	return ret;
+}
+
 /* waitwake.c */
 int flk_wait(struct flk_ctx *ctx, struct futexlab_wait *a);
 int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a);

@@ -2,7 +2,10 @@
 /*
  * futexlab ioctl decoding: copy the argument in, hand it to the operation,
  * copy results out. Validation of flags and values lives with each
- * operation; this file only knows the ABI.
+ * operation; this file only knows the ABI, and turns a signal's restart
+ * code into ECANCELED for the operations that sleep, when their flags ask
+ * for it (flk_cancelled(); the wait does that in its own slow path, off
+ * the failing wait's).
  */
 #include <linux/cred.h>
 #include <linux/fs.h>
@@ -167,7 +170,7 @@ static int flk_ioc_wait_requeue_pi(struct flk_ctx *ctx, void __user *argp)
 	if (copy_from_user(&a, argp, sizeof(a)))
 		return -EFAULT;
 	flk_ctx_start(ctx);
-	return flk_wait_requeue_pi(ctx, &a);
+	return flk_cancelled(a.flags, flk_wait_requeue_pi(ctx, &a));
 }
 
 static int flk_ioc_cmp_requeue_pi(struct flk_ctx *ctx, void __user *argp)
@@ -189,7 +192,8 @@ static int flk_ioc_pi(struct flk_ctx *ctx, void __user *argp, unsigned int cmd)
 	flk_ctx_start(ctx);
 	if (cmd == FUTEXLAB_IOC_UNLOCK_PI)
 		return flk_unlock_pi(ctx, &a);
-	return flk_lock_pi(ctx, &a, cmd == FUTEXLAB_IOC_TRYLOCK_PI);
+	return flk_cancelled(a.flags, flk_lock_pi(ctx, &a,
+						 cmd == FUTEXLAB_IOC_TRYLOCK_PI));
 }
 
 static int flk_ioc_waitv(struct flk_ctx *ctx, void __user *argp)
@@ -199,7 +203,7 @@ static int flk_ioc_waitv(struct flk_ctx *ctx, void __user *argp)
 	if (copy_from_user(&a, argp, sizeof(a)))
 		return -EFAULT;
 	flk_ctx_start(ctx);
-	return flk_waitv(ctx, &a);
+	return flk_cancelled(a.flags, flk_waitv(ctx, &a));
 }
 
 static int flk_ioc_adaptive(struct flk_ctx *ctx, void __user *argp,
@@ -212,7 +216,7 @@ static int flk_ioc_adaptive(struct flk_ctx *ctx, void __user *argp,
 	flk_ctx_start(ctx);
 	if (cmd == FUTEXLAB_IOC_UNLOCK_ADAPTIVE)
 		return flk_unlock_adaptive(ctx, &a);
-	return flk_lock_adaptive(ctx, &a);
+	return flk_cancelled(a.flags, flk_lock_adaptive(ctx, &a));
 }
 
 static int flk_ioc_stats(struct flk_ctx *ctx, void __user *argp)

@@ -8,7 +8,8 @@
  * The fops carry .owner = THIS_MODULE, so the module cannot be unloaded
  * while a file is open; a sleeping waiter holds the file (the ioctl is in
  * progress), so no waiter outlives the module, and no restart block points
- * into it (a signal returns -ERESTARTSYS and the ioctl is re-issued).
+ * into it (a signal returns -ERESTARTSYS and the ioctl is re-issued, or
+ * -ECANCELED with FUTEXLAB_F_INTERRUPTIBLE).
  */
 #include <linux/fs.h>
 #include <linux/log2.h>

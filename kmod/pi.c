@@ -64,7 +64,7 @@
 #include "pi.h"
 
 #define FLK_LOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
-			 FUTEXLAB_F_NODE)
+			 FUTEXLAB_F_NODE | FUTEXLAB_F_INTERRUPTIBLE)
 #define FLK_UNLOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
 
 static struct flk_pi_state *__flk_pi_find(struct flk_bucket *hb,
@@ -426,7 +426,7 @@ first:
 		ret = flk_pi_wait_queued(&q, dl, ctx, a->uaddr, a->flags,
 					 a->node);
 		if (ret == -ERESTARTSYS)
-			ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
+			ret = -ERESTARTNOINTR;	/* as stock; ioctl.c may cancel */
 	}
 	flk_pi_unblock(&blocked);
 	/* success: unlock_pi (or a takeover) handed us the lock */
@@ -444,7 +444,7 @@ out_unlock:
 	goto out_free;
 out_restart:
 	if (ret == -ERESTARTSYS)
-		ret = -ERESTARTNOINTR;	/* LOCK_PI restarts, as stock */
+		ret = -ERESTARTNOINTR;	/* as stock; ioctl.c may cancel */
 out_free:
 	kfree(prealloc);
 	return ret;

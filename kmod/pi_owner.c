@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * futexlab: a PI lock whose owner dies holding it (issue 15, item 3).
+ * futexlab: a PI lock whose owner dies holding it.
  *
  * The stock futex learns of the death at once: exit_pi_state_list() runs
  * in the owner's exit path and hands each contended PI lock to its top

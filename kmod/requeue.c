@@ -34,7 +34,9 @@
  *        +--timeout: -ETIMEDOUT                 +--timeout: -ETIMEDOUT
  *        +--signal: restart (then -EAGAIN)      +--signal: -EAGAIN
  *
- * as the stock futex does.
+ * as the stock futex does; with FUTEXLAB_F_INTERRUPTIBLE a signal is
+ * -ECANCELED in both states, the requeued waiter leaving the PI lock's
+ * chain as at its deadline.
  */
 #include <linux/errno.h>
 #include <linux/mm.h>
@@ -157,7 +159,7 @@ int flk_cmp_requeue(struct flk_ctx *ctx, struct futexlab_requeue *a)
 }
 
 #define FLK_WRPI_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
-			 FUTEXLAB_F_NODE)
+			 FUTEXLAB_F_NODE | FUTEXLAB_F_INTERRUPTIBLE)
 
 int flk_wait_requeue_pi(struct flk_ctx *ctx,
 		       struct futexlab_wait_requeue_pi *a)
@@ -204,7 +206,13 @@ retry:
 	 * requeued, an owner of uaddr2 that dies is noticed (pi_owner.c).
 	 */
 	ret = flk_pi_wait_queued(&q, dl, ctx, a->uaddr2, a->flags, a->node2);
-	if (ret == -ERESTARTSYS)
+	/*
+	 * A signal, without the flag: the stock futex restarts a waiter not
+	 * requeued yet, and ends a requeued one with EAGAIN (a restart would
+	 * find the condition word changed). With it, either is cancelled;
+	 * a requeued one has left the PI lock's chain, as at its deadline.
+	 */
+	if (ret == -ERESTARTSYS && !(a->flags & FUTEXLAB_F_INTERRUPTIBLE))
 		ret = q.pi ? -EAGAIN : -ERESTARTNOINTR;
 	/* success: cmp_requeue_pi took the lock for us, or unlock_pi gave it */
 	flk_pi_wait_done(&q, !ret);

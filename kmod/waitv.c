@@ -36,6 +36,8 @@
 
 #define FLK_WAITV_ENTRY_FLAGS	(FUTEXLAB_WAITV_SIZE_MASK | \
 				 FUTEXLAB_WAITV_NUMA | FUTEXLAB_WAITV_PRIVATE)
+/* the call's flags: FUTEXLAB_F_INTERRUPTIBLE cancels the whole wait */
+#define FLK_WAITV_FLAGS	(FUTEXLAB_F_DEADLINE | FUTEXLAB_F_INTERRUPTIBLE)
 
 /**
  * struct flk_waitv_entry - one futex of the vector
@@ -179,7 +181,7 @@ int flk_waitv(struct flk_ctx *ctx, struct futexlab_waitv_args *a)
 	unsigned int i, n = a->nr;
 	int ret, woken;
 
-	if (a->flags & ~FUTEXLAB_F_DEADLINE)
+	if (a->flags & ~FLK_WAITV_FLAGS)
 		return -EINVAL;
 	if (!n || n > FUTEXLAB_WAITV_MAX || !a->waiters)
 		return -EINVAL;

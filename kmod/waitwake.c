@@ -44,7 +44,7 @@
 #include "futexlab_internal.h"
 
 #define FLK_WAIT_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_DEADLINE | \
-			 FUTEXLAB_F_NODE)
+			 FUTEXLAB_F_NODE | FUTEXLAB_F_INTERRUPTIBLE)
 #define FLK_WAKE_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
 
 /*
@@ -57,14 +57,14 @@
  * hold the waiter either.
  */
 static noinline int flk_wait_sleep(struct flk_target *t, u32 bitset,
-				   ktime_t *deadline)
+				   ktime_t *deadline, u32 flags)
 {
 	struct flk_q q;
 
 	flk_q_init(&q, t, bitset);
 	__flk_queue(t->hb, t->table, &q);
 	spin_unlock(&t->hb->lock);
-	return flk_wait_queued(&q, deadline);
+	return flk_cancelled(flags, flk_wait_queued(&q, deadline));
 }
 
 int flk_wait(struct flk_ctx *ctx, struct futexlab_wait *a)
@@ -93,7 +93,7 @@ retry:
 			return -EFAULT;
 		ret = flk_retry_check(dl);
 		if (ret)
-			return ret;
+			return flk_cancelled(a->flags, ret);
 		goto retry;
 	}
 	if (uval != a->val) {
@@ -101,7 +101,7 @@ retry:
 		flk_unlock_waiting(&t, &t);
 		return -EAGAIN;
 	}
-	return flk_wait_sleep(&t, a->bitset, dl);
+	return flk_wait_sleep(&t, a->bitset, dl, a->flags);
 }
 
 int flk_wake(struct flk_ctx *ctx, struct futexlab_wake *a)

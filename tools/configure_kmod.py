@@ -77,7 +77,14 @@ KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_owner_death.c",
                     "kmodtest_waitv.c", "kmodtest_adaptive.c",
                     "kmodtest_unmount.c", "kmodtest_boost_end.c",
-                    "kmodtest_tid_rights.c"]
+                    "kmodtest_tid_rights.c",
+                    "kmodtest_intr_thread.c", "kmodtest_intr.c",
+                    "kmodtest_intr_hostile.c"]
+
+# The signal-to-return measurement: its own file and the helpers it shares
+# with kmodtest (the harness, the blocked thread of the interruptible tests)
+SIGNAL_RETURN_SOURCES = ["signal_return.c", "kmodtest_harness.c",
+                         "kmodtest_intr_thread.c"]
 
 # Guest programs linked dynamically, each from one file of tests/guest/:
 # what a static binary cannot show (shared libraries glibc loads itself)
@@ -184,6 +191,15 @@ def emit(n, ctx):
     n.build(kmodtest, "kmod_guest_cc",
             [ctx.src("tests/guest/" + s) for s in KMODTEST_SOURCES],
             implicit=[ctx.src("tests/guest/kmodtest.h"),
+                      ctx.src("tests/guest/kmodtest_intr.h"),
+                      ctx.src("kmod/uapi/futexlab.h")])
+
+    # the signal-to-return figure of docs/kmod.md (run by hand in a guest)
+    signal_return = ctx.built("tests/guest/signal_return")
+    n.build(signal_return, "kmod_guest_cc",
+            [ctx.src("tests/guest/" + s) for s in SIGNAL_RETURN_SOURCES],
+            implicit=[ctx.src("tests/guest/kmodtest.h"),
+                      ctx.src("tests/guest/kmodtest_intr.h"),
                       ctx.src("kmod/uapi/futexlab.h")])
 
     n.build("vm-kernel", "kmod_vm", variables={
@@ -194,7 +210,8 @@ def emit(n, ctx):
                        [ctx.src("tests/guest/%s.c" % p)])[0]
                for p in GUEST_DYNAMIC_PROGRAMS]
 
-    guest_inputs = [kmodtest, ctx.src("tests/guest/run-all.sh")] + dynamic
+    guest_inputs = [kmodtest, signal_return,
+                    ctx.src("tests/guest/run-all.sh")] + dynamic
     guest_inputs += list(ctx.test_binaries or [])
     if ctx.futexlab_binary:
         guest_inputs.append(ctx.futexlab_binary)

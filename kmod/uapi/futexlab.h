@@ -17,8 +17,11 @@
 
 #include <linux/types.h>
 
-/* 2: requeue-PI; 3: numa node words; 4: waitv, the adaptive lock */
-#define FUTEXLAB_VERSION	4
+/*
+ * 2: requeue-PI; 3: numa node words; 4: waitv, the adaptive lock;
+ * 5: FUTEXLAB_F_INTERRUPTIBLE
+ */
+#define FUTEXLAB_VERSION	5
 
 /* Hash designs (struct futexlab_design.design) */
 #define FUTEXLAB_DESIGN_GLOBAL	1	/* one table for the machine */
@@ -29,6 +32,19 @@
 #define FUTEXLAB_F_SHARED	(1U << 0)	/* key by page, not by (mm, address) */
 #define FUTEXLAB_F_DEADLINE	(1U << 1)	/* deadline_ns is valid */
 #define FUTEXLAB_F_NODE		(1U << 2)	/* numa design: use node, not the node word */
+#define FUTEXLAB_F_INTERRUPTIBLE (1U << 3)	/* a signal ends the wait: ECANCELED */
+
+/*
+ * FUTEXLAB_F_INTERRUPTIBLE: the operations that sleep (WAIT, LOCK_PI,
+ * WAIT_REQUEUE_PI, LOCK_ADAPTIVE, and WAITV in the call's flags, not an
+ * entry's) return ECANCELED when a signal ends their wait, whatever
+ * SA_RESTART says, and are not restarted; the caller then holds nothing
+ * (a PI waiter has left the lock's chain, its boost undone, as at a
+ * deadline). Without it a signal gives the stock futex's result: EINTR or
+ * a restart. A wake (or a lock hand-over) that reached the waiter before
+ * it left the queue wins: the call returns 0, as it would with EINTR.
+ * The other operations refuse the flag (EINVAL).
+ */
 
 /*
  * The numa design without FUTEXLAB_F_NODE reads the futex's node from the
@@ -76,7 +92,8 @@ struct futexlab_design {
  * @deadline_ns: absolute CLOCK_MONOTONIC deadline when FUTEXLAB_F_DEADLINE
  * @val:	the expected value
  * @bitset:	wake only with wakes whose bitset intersects it (non-zero)
- * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_DEADLINE, FUTEXLAB_F_NODE
+ * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_DEADLINE, FUTEXLAB_F_NODE,
+ *		FUTEXLAB_F_INTERRUPTIBLE
  * @node:	with FUTEXLAB_F_NODE: the node whose table holds the futex
  */
 struct futexlab_wait {
@@ -134,7 +151,8 @@ struct futexlab_requeue {
  * struct futexlab_pi - lock_pi, trylock_pi, unlock_pi on a TID|WAITERS word
  * @uaddr:	the lock word
  * @deadline_ns: lock_pi: absolute CLOCK_MONOTONIC with FUTEXLAB_F_DEADLINE
- * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_DEADLINE (lock_pi), FUTEXLAB_F_NODE
+ * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_DEADLINE (lock_pi), FUTEXLAB_F_NODE,
+ *		FUTEXLAB_F_INTERRUPTIBLE (lock_pi)
  * @node:	with FUTEXLAB_F_NODE
  */
 struct futexlab_pi {
@@ -152,7 +170,7 @@ struct futexlab_pi {
  * @deadline_ns: absolute CLOCK_MONOTONIC deadline when FUTEXLAB_F_DEADLINE
  * @val:	the expected value of *uaddr
  * @flags:	FUTEXLAB_F_SHARED (both words), FUTEXLAB_F_DEADLINE,
- *		FUTEXLAB_F_NODE
+ *		FUTEXLAB_F_NODE, FUTEXLAB_F_INTERRUPTIBLE
  * @node:	with FUTEXLAB_F_NODE: node of uaddr
  * @node2:	with FUTEXLAB_F_NODE: node of uaddr2
  */
@@ -250,7 +268,8 @@ struct futexlab_waitv {
  * @waiters:	user address of @nr struct futexlab_waitv
  * @deadline_ns: absolute CLOCK_MONOTONIC deadline when FUTEXLAB_F_DEADLINE
  * @nr:		1..FUTEXLAB_WAITV_MAX
- * @flags:	FUTEXLAB_F_DEADLINE
+ * @flags:	FUTEXLAB_F_DEADLINE, FUTEXLAB_F_INTERRUPTIBLE (the whole wait:
+ *		an entry's @flags keep the kernel's futex_waitv meaning)
  */
 struct futexlab_waitv_args {
 	__u64 waiters;
@@ -264,7 +283,8 @@ struct futexlab_waitv_args {
  * @uaddr:	the lock word: 0 free, else the owner's TID, with
  *		FUTEXLAB_WAITERS while someone sleeps on it (no boosting)
  * @deadline_ns: lock: absolute CLOCK_MONOTONIC with FUTEXLAB_F_DEADLINE
- * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_DEADLINE (lock), FUTEXLAB_F_NODE
+ * @flags:	FUTEXLAB_F_SHARED, FUTEXLAB_F_DEADLINE (lock), FUTEXLAB_F_NODE,
+ *		FUTEXLAB_F_INTERRUPTIBLE (lock)
  * @node:	with FUTEXLAB_F_NODE
  *
  * User space takes 0 -> TID and releases TID -> 0 itself; the ioctls are
@@ -272,8 +292,8 @@ struct futexlab_waitv_args {
  * the module parameter adaptive_lock_spin_us), then sleeps; it returns 0
  * holding the lock, EOWNERDEAD holding a lock whose owner died with it
  * (the word then carries FUTEXLAB_OWNER_DIED), EDEADLK (we own it),
- * ETIMEDOUT, or EINTR. UNLOCK_ADAPTIVE wakes one sleeper (EPERM if the
- * word does not name the caller).
+ * ETIMEDOUT, EINTR or ECANCELED. UNLOCK_ADAPTIVE wakes one sleeper (EPERM
+ * if the word does not name the caller).
  */
 struct futexlab_adaptive {
 	__u64 uaddr;

@@ -83,6 +83,38 @@ static void test_pi_handoff(void **state)
 	assert_int_equal(*w, 0);
 }
 
+/*
+ * A signal at a lock_pi waiter: its handler runs, installed with
+ * SA_RESTART or without, and the waiter goes on waiting (the stock futex
+ * restarts LOCK_PI whatever SA_RESTART says): it returns only with the
+ * lock, at our unlock.
+ */
+static void test_pi_signal_restarts(void **state)
+{
+	static const int sigs[2] = { SIG_NORESTART, SIG_RESTART };
+	struct timespec dl = in_ns(FL_NSEC_PER_SEC);
+	uint32_t *w = word_a();
+	struct waiter *wt;
+
+	(void)state;
+	require(FL_CAP_PI | FL_CAP_SLEEP | FL_CAP_EINTR);
+	for (int i = 0; i < 2; i++) {
+		sig_atomic_t before = signals_seen;
+
+		assert_ret(fl_lock_pi(w, &dl), 0);
+		wt = start_waiter(0, OP_LOCK_PI, w, 0, NULL, 0);
+		wait_blocked(0, 1);
+		assert_int_equal(pthread_kill(wt->thread, sigs[i]), 0);
+		wait_handled(before);
+		wait_blocked(0, 1);
+		assert_ret(fl_unlock_pi(w), 0);
+		assert_ret(join_waiter(0), 0);
+		assert_int_equal(wt->seen & FUTEX_TID_BITS, (uint32_t)wt->tid);
+		assert_ret(wt->unlock_ret, 0);
+		assert_int_equal(*w, 0);
+	}
+}
+
 /* A waiter in wait_requeue_pi on A is moved onto the free PI word B by
  * cmp_requeue_pi, which takes B for it: it returns owning B. */
 static void test_requeue_pi_moves_waiter(void **state)
@@ -153,6 +185,7 @@ const struct CMUnitTest pi_cases[] = {
 	CASE(test_pi_owner_relock),
 	CASE(test_pi_held_by_other),
 	CASE(test_pi_handoff),
+	CASE(test_pi_signal_restarts),
 	CASE(test_requeue_pi_moves_waiter),
 	CASE(test_requeue_pi_onto_held),
 	CASE(test_requeue_pi_eagain),

@@ -103,6 +103,27 @@ static void test_eintr(void **state)
 	assert_true(signals_seen > before);
 }
 
+/*
+ * A handler installed with SA_RESTART: an untimed wait is restarted after
+ * it and goes on waiting; a wake ends it with 0. (A timed one differs: the
+ * stock futex returns EINTR, the module restarts it; docs/kmod.md.)
+ */
+static void test_sa_restart_untimed(void **state)
+{
+	sig_atomic_t before = signals_seen;
+	uint32_t *w = word_a();
+
+	(void)state;
+	require(FL_CAP_WAIT | FL_CAP_SLEEP | FL_CAP_EINTR);
+	start_waiter(0, OP_WAIT_UNTIMED, w, 0, NULL, 0);
+	wait_blocked(0, 1);
+	assert_int_equal(pthread_kill(waiters[0].thread, SIG_RESTART), 0);
+	wait_handled(before);
+	wait_blocked(0, 1);
+	assert_ret(fl_wake(w, 1), 1);
+	assert_ret(join_waiter(0), 0);
+}
+
 /* A word in no readable page: EFAULT, not a crash. */
 static void test_efault(void **state)
 {
@@ -177,6 +198,7 @@ const struct CMUnitTest wait_cases[] = {
 	CASE(test_exact_wake_counts),
 	CASE(test_wake_other_word),
 	CASE(test_eintr),
+	CASE(test_sa_restart_untimed),
 	CASE(test_efault),
 	CASE(test_einval_misaligned),
 	CASE(test_einval_zero_bitset),

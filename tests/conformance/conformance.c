@@ -73,6 +73,18 @@ static void on_signal(int sig)
 	signals_seen++;
 }
 
+void wait_handled(sig_atomic_t before)
+{
+	const struct timespec pause = { .tv_sec = 0, .tv_nsec = 100000 };
+	uint64_t limit = deadline_in(WAIT_LIMIT_NS);
+
+	while (signals_seen == before) {
+		if (fl_now_ns() > limit)
+			fail_msg("the signal's handler did not run");
+		nanosleep(&pause, NULL);
+	}
+}
+
 /* Skip the case unless the backend runs here and has every cap in need. */
 void require(uint32_t need)
 {
@@ -132,6 +144,9 @@ static int group_setup(void **state)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
+	/* SA_RESTART: what the kernel restarts goes on waiting */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR2, &sa, NULL);
 	return 0;
 }
 

@@ -35,7 +35,9 @@ extern const struct fl_backend *backend;
 extern uint32_t caps;
 extern void *page;		/* the futex words, of the backend's kind */
 extern size_t page_size;
-extern volatile sig_atomic_t signals_seen;
+extern volatile sig_atomic_t signals_seen;	/* handler runs */
+#define SIG_NORESTART	SIGUSR1	/* its handler has no SA_RESTART */
+#define SIG_RESTART	SIGUSR2	/* its handler has SA_RESTART */
 
 /* The words a case uses: two, on different cache lines. */
 uint32_t *word_a(void);
@@ -45,6 +47,8 @@ const char *ret_name(int r);
 struct timespec in_ns(uint64_t ns);
 /* Skip the case unless the backend runs here and has every cap in need. */
 void require(uint32_t need);
+/* Wait until signals_seen moved past @before (a handler ran). */
+void wait_handled(sig_atomic_t before);
 
 /* An operation's result, with errno names in the failure message. */
 #define assert_ret(expr, want) do { \

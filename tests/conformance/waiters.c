@@ -22,6 +22,10 @@ static void *waiter_main(void *arg)
 	case OP_WAIT:
 		r = fl_wait(wt->w, wt->val, &dl);
 		break;
+	case OP_WAIT_UNTIMED:
+		/* ended by a wake: reap_waiters() wakes it if the case fails */
+		r = fl_wait(wt->w, wt->val, NULL);
+		break;
 	case OP_WAIT_BITSET:
 		r = fl_wait_bitset(wt->w, wt->val, &dl, wt->bitset);
 		break;

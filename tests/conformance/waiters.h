@@ -33,6 +33,7 @@
 
 enum waiter_op {
 	OP_WAIT,		/* fl_wait(w, val) */
+	OP_WAIT_UNTIMED,	/* fl_wait(w, val) without a deadline */
 	OP_WAIT_BITSET,		/* fl_wait_bitset(w, val, bitset) */
 	OP_LOCK_PI,		/* fl_lock_pi(w), then unlock it */
 	OP_HOLD_PI,		/* fl_lock_pi(w), wait on w2 (0), unlock w */

@@ -13,6 +13,7 @@
  * paths check the exact errno, with argument buffers prefilled.
  */
 #include "kmodtest.h"
+#include "kmodtest_intr.h"
 
 static const uint32_t designs[] = {
 	FUTEXLAB_DESIGN_GLOBAL, FUTEXLAB_DESIGN_PRIVATE, FUTEXLAB_DESIGN_NUMA,
@@ -84,6 +85,15 @@ static const struct test tests[] = {
 	{ "pi-boost-setscheduler", t_pi_boost_setscheduler, 1, NULL },
 	{ "pi-boost-own-choice", t_pi_boost_own_choice, 1, NULL },
 	{ "tid-rights", t_tid_rights, 1, NULL },
+	{ "intr-wait", t_intr_wait, 1, NULL },
+	{ "intr-lock-pi", t_intr_lock_pi, 1, NULL },
+	{ "intr-requeue-pi", t_intr_requeue_pi, 1, NULL },
+	{ "intr-adaptive", t_intr_adaptive, 1, NULL },
+	{ "intr-waitv", t_intr_waitv, 1, NULL },
+	{ "intr-stock", NULL, 0, t_intr_stock },
+	{ "intr-refused", t_intr_refused, 1, NULL },
+	{ "intr-storm", t_intr_storm, 1, NULL },
+	{ "intr-wake-race", t_intr_wake_race, 1, NULL },
 	{ "fuzz", t_fuzz, 1, NULL },
 	{ "dead-owner", NULL, 0, t_dead_owner },
 };
