@@ -9,8 +9,8 @@
  * Every word is a plain u32 (FUTEXLAB_F_NODE with FUTEXLAB_NO_NODE), so
  * the three designs run the same code.
  */
-#ifndef KMODTEST_INTR_H
-#define KMODTEST_INTR_H
+#ifndef FUTEXLAB_KMODTEST_INTR_H
+#define FUTEXLAB_KMODTEST_INTR_H
 
 #include "kmodtest.h"
 
@@ -90,4 +90,4 @@ int t_intr_refused(uint32_t design);
 int t_intr_storm(uint32_t design);
 int t_intr_wake_race(uint32_t design);
 
-#endif /* KMODTEST_INTR_H */
+#endif /* FUTEXLAB_KMODTEST_INTR_H */
