@@ -78,8 +78,8 @@ LIBRARIES = {
     # the matrix engine: matrix files, cells, visits, resume
     "sweep": ["cells.c", "diff.c", "ini.c", "job.c", "job_finalize.c",
               "job_passes.c", "job_resume.c", "job_rows.c", "keys.c",
-              "load.c", "parse.c", "passes.c", "run.c", "spec_run.c",
-              "threads.c"],
+              "load.c", "parse.c", "passes.c", "run.c", "shard.c",
+              "spec_run.c", "threads.c"],
     # readers of run directories: the plots, the report, comparisons
     "report": ["machine.c", "report.c", "tables.c"],
     "compare": ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
@@ -89,7 +89,7 @@ LIBRARIES = {
     # the subcommands: parse flags, call a library, map to exit statuses
     "cli": ["cmd_compare.c", "cmd_list.c", "cmd_matrix.c", "cmd_plot.c",
             "cmd_report.c", "cmd_run.c", "estimate.c", "flags.c",
-            "interrupt.c", "outputs.c", "run_args.c"],
+            "interrupt.c", "outputs.c", "run_args.c", "shards.c"],
 }
 
 # the binary: main() and every library

@@ -17,6 +17,7 @@
 #include "cli/outputs.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/shards.h"
 #include "measure/busy.h"
 #include "sweep/job.h"
 #include "rundir/meta.h"
@@ -27,12 +28,23 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: futexlab matrix FILE [--results DIR] [--list]\n"
+		"                       [--shard K/N] [--label NAME]\n"
+		"       futexlab matrix FILE --shard-commands N [--results DIR]\n"
 		"       futexlab matrix --resume PARTIAL-DIR [FILE]\n\n"
 		"Run every cell of a matrix file (INI: [defaults] and one\n"
 		"[experiment NAME] per experiment; see docs/matrix.md and\n"
 		"matrix/default.ini) into one run directory under results/.\n\n"
 		"  --results DIR   where run directories go (default results)\n"
 		"  --list          print the cells and exit; runs nothing\n"
+		"  --shard K/N     run only shard K (0 to N-1) of N: every\n"
+		"                  cell is in one shard, the shards balanced\n"
+		"                  by estimated time (docs/fleet.md); join\n"
+		"                  them with futexlab merge\n"
+		"  --shard-commands N  print the N shards' command lines (one\n"
+		"                  a line, for GNU parallel) and exit\n"
+		"  --label NAME    name this machine in meta.json (letters,\n"
+		"                  digits, '-', '_', '.'); a fleet's report\n"
+		"                  shows it instead of the host name\n"
 		"  --yes           run even when the estimate passes a day\n"
 		"  --run-dir-file F  also write the finished run directory's\n"
 		"                  path to F (for scripts: stdout stays a\n"
@@ -93,9 +105,13 @@ static int list_cells(const struct fl_matrix *m)
 }
 
 struct matrix_args {
-	const char *results, *resume, *file, *dir_file;
+	const char *results, *resume, *file, *dir_file, *label;
 	int results_given, list, yes;
+	struct fl_shard shard;
+	unsigned int shard_commands;	/* N of --shard-commands, or 0 */
 };
+
+
 
 /* The flags into a; 0, 1 after --help, or 2 after a one-line error. */
 static int parse_args(int argc, char **argv, struct matrix_args *a)
@@ -106,9 +122,15 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		{ "list", 0, NULL, 'l' },
 		{ "run-dir-file", 1, NULL, 'f' },
 		{ "yes", 0, NULL, 'y' },
+		{ "shard", 1, NULL, 's' },
+		{ "shard-commands", 1, NULL, 'S' },
+		{ "label", 1, NULL, 'L' },
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
+
+	struct fl_shard whole;
+	char err[160];
 
 	memset(a, 0, sizeof(*a));
 	a->results = "results";
@@ -137,6 +159,30 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		case 'y':
 			a->yes = 1;
 			break;
+		case 's':
+			if (fl_shard_parse(optarg, &a->shard, err,
+					   sizeof(err)))
+				return bad_usage("%s", err);
+			break;
+		case 'S':
+			/* N as the N of a first shard "0/N" */
+			snprintf(err, sizeof(err), "0/%.20s", optarg);
+			if (strlen(optarg) > 20 ||
+			    fl_shard_parse(err, &whole, err, sizeof(err)))
+				return bad_usage("--shard-commands: '%.40s' is "
+						 "not a count of shards from "
+						 "1 to %d", optarg,
+						 FL_SHARD_MAX);
+			a->shard_commands = whole.n;
+			break;
+		case 'L':
+			if (!fl_label_ok(optarg))
+				return bad_usage("--label: '%.80s' is not a "
+						 "name of 1 to %d letters, "
+						 "digits, '-', '_' or '.'",
+						 optarg, FL_LABEL_MAX);
+			a->label = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -157,6 +203,14 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 				 a->resume);
 	if (a->list && (a->resume || !a->file))
 		return bad_usage("--list takes a matrix FILE, not --resume%s",
+				 "");
+	if (a->resume && (a->shard.n || a->shard_commands || a->label))
+		return bad_usage("--resume: a resumed run keeps the shard and "
+				 "label it started with; give no --shard, "
+				 "--shard-commands or --label%s", "");
+	if (a->shard_commands && (a->shard.n || a->list))
+		return bad_usage("--shard-commands prints the shards' command "
+				 "lines: give no --shard or --list with it%s",
 				 "");
 	return 0;
 }
@@ -182,10 +236,26 @@ static int announce(const struct matrix_args *a)
 		seconds += fl_spec_seconds(&m.exps[x].spec, 1);
 		visits += m.exps[x].ncells * m.exps[x].spec.reps;
 	}
+	if (a->shard.n)
+		fprintf(stderr, "futexlab matrix: shard %u/%u runs about "
+			"1/%u of the whole matrix's estimate:\n", a->shard.k,
+			a->shard.n, a->shard.n);
 	rc = fl_announce("matrix", m.ncells, visits, seconds, a->yes) ?
 	     2 : 0;
 	fl_matrix_free(&m);
 	return rc;
+}
+
+/* The cells this job runs: its shard's, or the matrix's. */
+static unsigned long fl_job_cells(const struct fl_matrix_job *job)
+{
+	unsigned long n = 0;
+
+	if (!job->in_shard)
+		return job->m.ncells;
+	for (unsigned long c = 0; c < job->m.ncells; c++)
+		n += job->in_shard[c];
+	return n;
 }
 
 /* After the visits: the cells in order, meta.json, the rename; 0 or 1. */
@@ -208,7 +278,8 @@ static int finish(struct fl_matrix_job *job, const struct fl_busy *busy,
 	/* of this session, when resumed */
 	fl_meta_set_load(meta, fl_busy_foreign_share(busy),
 			 machine->rerun.loadavg);
-	fl_meta_finish(meta, (unsigned int)job->m.ncells, job->by_status, 0);
+	fl_meta_finish(meta, (unsigned int)fl_job_cells(job), job->by_status,
+		       0);
 	int rc = fl_matrix_job_finish(job, meta, err, sizeof(err));
 
 	json_decref(meta);
@@ -243,7 +314,7 @@ static int stopped(const struct fl_matrix_job *job, enum fl_job_outcome why)
 static int report_done(const struct fl_matrix_job *job, const char *dir_file)
 {
 	printf("%lu cells: %u ok, %u skipped, %u failed, %u aborted\n",
-	       job->m.ncells, job->by_status[FL_STATUS_OK],
+	       fl_job_cells(job), job->by_status[FL_STATUS_OK],
 	       job->by_status[FL_STATUS_SKIPPED],
 	       job->by_status[FL_STATUS_FAILED],
 	       job->by_status[FL_STATUS_ABORTED]);
@@ -275,6 +346,10 @@ int fl_cmd_matrix(int argc, char **argv)
 
 	if (rc)
 		return rc == 1 ? 0 : 2;
+	if (a.shard_commands)
+		return fl_print_shard_commands(a.file, a.shard_commands,
+					       a.results_given ? a.results :
+					       NULL);
 	if (a.list) {
 		if (fl_matrix_load(a.file, &job.m, err, sizeof(err))) {
 			print_matrix_error(&job.m, err);
@@ -290,8 +365,9 @@ int fl_cmd_matrix(int argc, char **argv)
 	rc = a.resume ? fl_matrix_job_resume(&job, fl_main_argc, fl_main_argv,
 					     a.resume, a.file, err,
 					     sizeof(err)) :
-	     fl_matrix_job_start(&job, fl_main_argc, fl_main_argv, a.file,
-				 a.results, err, sizeof(err));
+	     fl_matrix_job_start_shard(&job, fl_main_argc, fl_main_argv,
+				       a.file, a.results, &a.shard, err,
+				       sizeof(err));
 	if (rc) {
 		print_matrix_error(&job.m, err);
 		fl_matrix_job_free(&job);
@@ -308,6 +384,7 @@ int fl_cmd_matrix(int argc, char **argv)
 			"budget %.0f s); writing %s\n", job.m.nexps,
 			job.budget_s, job.run.tmp);
 	fl_probe_machine(&machine);
+	fl_label_machine(&machine, &job, a.label);
 	fl_measure_overhead(&overhead);
 	fl_busy_start(&busy);
 	enum fl_job_outcome outcome = fl_matrix_job_run(&job, stdout,
@@ -326,7 +403,7 @@ int fl_cmd_matrix(int argc, char **argv)
 		rc = FL_EXIT_FAILED;
 	else if (!job.by_status[FL_STATUS_OK]) {
 		fprintf(stderr, "futexlab matrix: no cell ran: all %lu were "
-			"skipped\n", job.m.ncells);
+			"skipped\n", fl_job_cells(&job));
 		rc = FL_EXIT_NOTHING_RAN;
 	} else
 		rc = FL_EXIT_OK;

@@ -28,6 +28,7 @@
 
 #include "sweep/matrix.h"
 #include "sweep/passes.h"
+#include "sweep/shard.h"
 #include "rundir/write.h"
 
 struct fl_matrix_job {
@@ -43,6 +44,8 @@ struct fl_matrix_job {
 	int cell_layout;		/* a resume found the rows already in
 					 * cell order: only the finalizing's
 					 * last step is left */
+	struct fl_shard shard;		/* n == 0: the whole matrix */
+	unsigned char *in_shard;	/* per cell, when sharded */
 	json_t *state;			/* matrix.json */
 	int argc;			/* the command line, for matrix.json */
 	char **argv;
@@ -54,6 +57,11 @@ struct fl_matrix_job {
 int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 			const char *file, const char *results, char *err,
 			size_t errlen);
+/* The same for one shard of the matrix (sweep/shard.h). */
+int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,
+			      const char *file, const char *results,
+			      const struct fl_shard *shard, char *err,
+			      size_t errlen);
 /* Reopen a partial directory; file (NULL: the path recorded there) must
  * define the same matrix. 0, or -1 with err (bad input: exit 2). */
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
