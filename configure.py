@@ -80,6 +80,8 @@ LIBRARIES = {
               "job_passes.c", "job_resume.c", "job_rows.c", "keys.c",
               "load.c", "parse.c", "passes.c", "run.c", "shard.c",
               "spec_run.c", "threads.c"],
+    # a matrix's shards, run on one machine or many, joined into one run
+    "merge": ["read.c", "write.c"],
     # readers of run directories: the plots, the report, comparisons
     "report": ["machine.c", "report.c", "tables.c"],
     "compare": ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
@@ -87,7 +89,8 @@ LIBRARIES = {
     "plot": ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
              "special.c", "threads.c", "time_axis.c", "timeline.c"],
     # the subcommands: parse flags, call a library, map to exit statuses
-    "cli": ["cmd_compare.c", "cmd_list.c", "cmd_matrix.c", "cmd_plot.c",
+    "cli": ["cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
+            "cmd_merge.c", "cmd_plot.c",
             "cmd_report.c", "cmd_run.c", "estimate.c", "flags.c",
             "interrupt.c", "outputs.c", "run_args.c", "shards.c"],
 }

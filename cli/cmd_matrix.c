@@ -319,16 +319,7 @@ static int report_done(const struct fl_matrix_job *job, const char *dir_file)
 	       job->by_status[FL_STATUS_FAILED],
 	       job->by_status[FL_STATUS_ABORTED]);
 	printf("%s\n", job->run.final);
-	if (dir_file) {
-		FILE *f = fopen(dir_file, "w");
-
-		if (!f || fprintf(f, "%s\n", job->run.final) < 0 || fclose(f)) {
-			fprintf(stderr, "futexlab matrix: cannot write %s: "
-				"%s\n", dir_file, strerror(errno));
-			return 1;
-		}
-	}
-	return 0;
+	return fl_write_dir_file("matrix", dir_file, job->run.final) ? 1 : 0;
 }
 
 /* futexlab matrix FILE | --resume DIR: parse, run every cell, finish the
