@@ -83,10 +83,10 @@ LIBRARIES = {
     # a matrix's shards, run on one machine or many, joined into one run
     "merge": ["read.c", "write.c"],
     # readers of run directories: the plots, the report, comparisons
-    "report": ["machine.c", "report.c", "tables.c"],
+    "report": ["fleet.c", "machine.c", "report.c", "tables.c"],
     "compare": ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
                 "plot.c", "verdict.c"],
-    "plot": ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
+    "plot": ["axes.c", "cdf.c", "fleet.c", "gp.c", "run_plots.c", "series.c",
              "special.c", "threads.c", "time_axis.c", "timeline.c"],
     # the subcommands: parse flags, call a library, map to exit statuses
     "cli": ["cmd_compare.c", "cmd_list.c", "cmd_matrix.c",

@@ -56,9 +56,15 @@ static const char *const machine_rows[][2] = {
 static void meta_row(FILE *f, const struct fl_rd_run *r, const char *name,
 		     const char *tmpl)
 {
+	fprintf(f, "| %s | ", name);
+	report_meta_text(f, r, tmpl);
+	fprintf(f, " |\n");
+}
+
+void report_meta_text(FILE *f, const struct fl_rd_run *r, const char *tmpl)
+{
 	char path[128], val[512];
 
-	fprintf(f, "| %s | ", name);
 	for (const char *p = tmpl; *p;) {
 		size_t n = strcspn(p, "{");
 
@@ -73,7 +79,6 @@ static void meta_row(FILE *f, const struct fl_rd_run *r, const char *name,
 		if (*p == '}')
 			p++;
 	}
-	fprintf(f, " |\n");
 }
 
 /* The CPU vulnerabilities with a mitigation or a weakness, on one row. */
