@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -82,16 +83,31 @@ static void print_matrix_error(const struct fl_matrix *m, const char *err)
 		fprintf(stderr, "futexlab matrix: %s\n", err);
 }
 
-static int list_cells(const struct fl_matrix *m)
+/* The cells, or with --shard the shard's only. */
+static int list_cells(const struct fl_matrix *m, const struct fl_shard *sh)
 {
 	static struct fl_cell cell;
 	const struct fl_matrix_exp *e;
+	unsigned char *in = calloc(m->ncells + 1, 1);
+	unsigned long listed = 0;
 	char err[256];
+	double share = 1.0;
 
+	if (!in || (sh->n && fl_shard_cells(m, sh, in, &share, err,
+					    sizeof(err)))) {
+		fprintf(stderr, "futexlab matrix: %s\n", in ? err :
+			"out of memory");
+		free(in);
+		return 2;
+	}
 	printf("# cell experiment workload backend threads placement "
 	       "options\n");
 	for (unsigned long i = 0; i < m->ncells; i++) {
+		if (sh->n && !in[i])
+			continue;
+		listed++;
 		if (fl_matrix_cell(m, i, &cell, &e, err, sizeof(err))) {
+			free(in);
 			fprintf(stderr, "futexlab matrix: %s\n", err);
 			return 2;
 		}
@@ -99,8 +115,13 @@ static int list_cells(const struct fl_matrix *m)
 		       cell.workload->name, cell.backend->name, cell.threads, cell.placement,
 		       cell.options[0] ? cell.options : "-");
 	}
+	if (sh->n)
+		printf("# shard %u/%u: %lu of the %lu cells, %.0f%% of the "
+		       "nominal time\n", sh->k, sh->n, listed, m->ncells,
+		       share * 100);
 	printf("# %lu cells in %u experiment(s); their repetitions run as "
 	       "interleaved visits, in passes\n", m->ncells, m->nexps);
+	free(in);
 	return 0;
 }
 
@@ -347,7 +368,7 @@ int fl_cmd_matrix(int argc, char **argv)
 			fl_matrix_free(&job.m);
 			return 2;
 		}
-		rc = list_cells(&job.m);
+		rc = list_cells(&job.m, &a.shard);
 		fl_matrix_free(&job.m);
 		return rc;
 	}

@@ -118,42 +118,68 @@ int fl_shard_split(const struct fl_cell_track *t, unsigned long ncells,
 	return 0;
 }
 
+int fl_shard_cells(const struct fl_matrix *m, const struct fl_shard *sh,
+		   unsigned char *in, double *share, char *err,
+		   size_t errlen)
+{
+	unsigned long nc = m->ncells;
+	struct fl_cell_track *t = calloc(nc + 1, sizeof(*t));
+	unsigned int *owner = calloc(nc + 1, sizeof(*owner));
+	double all = 0.0, mine = 0.0;
+	int rc = -1;
+
+	if (sh->n > nc) {
+		snprintf(err, errlen, "--shard %u/%u: the matrix has %lu "
+			 "cell(s) on this machine, fewer than %u shards",
+			 sh->k, sh->n, nc, sh->n);
+		goto out;
+	}
+	if (!t || !owner) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	/* each cell's cost as the passes plan it: its experiment's */
+	for (unsigned int x = 0; x < m->nexps; x++)
+		for (unsigned long i = 0; i < m->exps[x].ncells; i++)
+			fl_track_init(&t[m->exps[x].first_cell + i],
+				      &m->exps[x].spec);
+	if (fl_shard_split(t, nc, sh->n, owner)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (unsigned long c = 0; c < nc; c++) {
+		double cost = t[c].reps * t[c].cost_s;
+
+		in[c] = owner[c] == sh->k;
+		all += cost;
+		mine += in[c] ? cost : 0.0;
+	}
+	*share = all > 0.0 ? mine / all : 1.0;
+	rc = 0;
+out:
+	free(t);
+	free(owner);
+	return rc;
+}
+
 int fl_shard_restrict(struct fl_matrix_job *j, char *err, size_t errlen)
 {
-	unsigned long nc = j->m.ncells;
-	unsigned int *owner;
-	double all = 0.0, mine = 0.0;
+	double share;
 
 	if (!j->shard.n)
 		return 0;
-	if (j->shard.n > nc) {
-		snprintf(err, errlen, "--shard %u/%u: the matrix has %lu "
-			 "cell(s) on this machine, fewer than %u shards",
-			 j->shard.k, j->shard.n, nc, j->shard.n);
-		return -1;
-	}
-	owner = calloc(nc + 1, sizeof(*owner));
-	j->in_shard = calloc(nc + 1, 1);
-	if (!owner || !j->in_shard ||
-	    fl_shard_split(j->tracks, nc, j->shard.n, owner)) {
-		free(owner);
+	j->in_shard = calloc(j->m.ncells + 1, 1);
+	if (!j->in_shard) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (unsigned long c = 0; c < nc; c++) {
-		double cost = j->tracks[c].reps * j->tracks[c].cost_s;
-
-		all += cost;
-		if (owner[c] == j->shard.k) {
-			j->in_shard[c] = 1;
-			mine += cost;
-		} else {
+	if (fl_shard_cells(&j->m, &j->shard, j->in_shard, &share, err,
+			   errlen))
+		return -1;
+	for (unsigned long c = 0; c < j->m.ncells; c++)
+		if (!j->in_shard[c])
 			j->tracks[c].stopped = 1;
-		}
-	}
-	free(owner);
-	if (all > 0.0)
-		j->budget_s *= mine / all;
+	j->budget_s *= share;
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+struct fl_matrix;
 struct fl_matrix_job;
 struct fl_cell_track;
 
@@ -34,6 +35,15 @@ int fl_shard_parse(const char *text, struct fl_shard *s, char *err,
  * from each cell's nominal cost (tracks); 0, or -1 out of memory. */
 int fl_shard_split(const struct fl_cell_track *t, unsigned long ncells,
 		   unsigned int nshards, unsigned int *owner);
+
+/*
+ * in[c] = 1 for each cell of m in shard sh (room for m->ncells), and
+ * *share its part of the matrix's nominal time. 0, or -1 with err (more
+ * shards than cells).
+ */
+int fl_shard_cells(const struct fl_matrix *m, const struct fl_shard *sh,
+		   unsigned char *in, double *share, char *err,
+		   size_t errlen);
 
 /*
  * Restrict a job to its shard (j->shard; nothing when n is 0): the
