@@ -160,6 +160,19 @@ PACKAGES = [
     ("clang", "tool:clang"),
 ]
 
+# Packages only the engine tests need (tests/fleet/test_engines.py starts
+# a one-node Slurm cluster, and GNU parallel over an sshd: docs/fleet.md):
+# --install-deps installs them; without them those tests skip, saying why
+ENGINE_PACKAGES = [
+    ("munge", "tool:munged"),
+    ("slurmctld", "tool:slurmctld"),
+    ("slurmd", "tool:slurmd"),
+    ("slurm-client", "tool:sbatch"),
+    ("openssh-server", "tool:sshd"),
+    ("openssh-client", "tool:ssh"),
+    ("parallel", "tool:parallel"),
+]
+
 CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-g", "-Wall", "-Wextra",
           "-Werror", "-pthread", "-fno-strict-aliasing",
           # snprintf truncating a message is the intended, bounded outcome
@@ -323,6 +336,18 @@ def main():
             kmod_part.install_deps()
         host_missing = missing_packages([p for p in packages
                                          if not p[1].startswith("deb:")])
+    engines_missing = missing_packages(ENGINE_PACKAGES)
+    if args.install_deps and engines_missing and not host_missing:
+        try:
+            install_packages([p for p, _ in engines_missing])
+        except (OSError, subprocess.CalledProcessError) as e:
+            print("configure: cannot install the engines' packages (%s)"
+                  % e, file=sys.stderr)
+        engines_missing = missing_packages(ENGINE_PACKAGES)
+    for pkg, check in engines_missing:
+        print("configure: note: no %s (Debian package %s): the engine "
+              "tests that need it will skip" % (check.split(":", 1)[1], pkg),
+              file=sys.stderr)
     if host_missing:
         for pkg, check in host_missing:
             kind, what = check.split(":", 1)

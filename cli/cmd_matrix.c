@@ -257,6 +257,14 @@ static int announce(const struct matrix_args *a)
 		seconds += fl_spec_seconds(&m.exps[x].spec, 1);
 		visits += m.exps[x].ncells * m.exps[x].spec.reps;
 	}
+	if (a->shard.n > m.ncells) {
+		fprintf(stderr, "futexlab matrix: --shard %u/%u: the matrix "
+			"has %lu cell(s) on this machine, fewer than %u "
+			"shards\n", a->shard.k, a->shard.n, m.ncells,
+			a->shard.n);
+		fl_matrix_free(&m);
+		return 2;
+	}
 	if (a->shard.n)
 		fprintf(stderr, "futexlab matrix: shard %u/%u runs about "
 			"1/%u of the whole matrix's estimate:\n", a->shard.k,
