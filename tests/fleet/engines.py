@@ -106,6 +106,9 @@ class SlurmCluster:
         self.pids = []
 
     def _munge(self):
+        # munged wants every folder above its socket searchable by all
+        for p in (self.d, os.path.dirname(self.d)):
+            os.chmod(p, os.stat(p).st_mode | 0o111)
         key = os.path.join(self.d, "munge.key")
         with open(key, "wb") as f:
             f.write(os.urandom(1024))
