@@ -7,7 +7,6 @@
  * when writing failed, 2 on bad usage or a bad shard (one line naming
  * it, nothing written).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,19 +29,6 @@ static void usage(FILE *f)
 		"results)\n"
 		"  --run-dir-file F  also write its path to F\n"
 		"  --help          this help\n");
-}
-
-static int __attribute__((format(printf, 1, 2)))
-bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "futexlab merge: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	return FL_EXIT_USAGE;
 }
 
 int fl_cmd_merge(int argc, char **argv)
@@ -80,16 +66,16 @@ int fl_cmd_merge(int argc, char **argv)
 			return FL_EXIT_USAGE;
 		}
 	}
-	if (optind >= argc)
-		return bad_usage("give the shards' run directories (see "
-				 "--help)%s", "");
-	if (argc - optind > 100000)
-		return bad_usage("%d directories: at most 100000 shards",
-				 argc - optind);
+	if (optind >= argc || argc - optind > 100000) {
+		fprintf(stderr, "futexlab merge: give the shards' run "
+			"directories, 1 to 100000 (see --help)\n");
+		return FL_EXIT_USAGE;
+	}
 	if (fl_merge_read(&m, (const char *const *)argv + optind,
 			  (unsigned int)(argc - optind), err, sizeof(err))) {
 		fl_merge_free(&m);
-		return bad_usage("%s", err);
+		fprintf(stderr, "futexlab merge: %s\n", err);
+		return FL_EXIT_USAGE;
 	}
 	rc = fl_merge_write(&m, results, fl_main_argc, fl_main_argv, final,
 			    sizeof(final), err, sizeof(err));

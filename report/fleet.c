@@ -21,28 +21,12 @@
 #include "report/internal.h"
 #include "stats/stats.h"
 
-/* The facts a reader sets machines side by side by. */
-static const char *const fleet_rows[][2] = {
-	{ "host", "{machine.hostname}" },
-	{ "kernel", "{machine.kernel} ({machine.arch})" },
-	{ "CPU", "{machine.cpu_model}" },
-	{ "topology", "{machine.topology.cpus_online} CPUs online, "
-	  "{machine.topology.cores} cores, {machine.topology.packages} "
-	  "packages, {machine.topology.numa_nodes} NUMA nodes" },
-	{ "CPUs allowed", "{machine.topology.cpus_allowed}" },
-	{ "SMT", "{machine.smt}" },
-	{ "governor", "{machine.governor}" },
-	{ "futex features", "futex2 {machine.futex.futex2}, FUTEX2_NUMA "
-	  "{machine.futex.futex2_numa}, FUTEX_LOCK_PI2 "
-	  "{machine.futex.lock_pi2}, private hash slots "
-	  "{machine.futex.private_hash_slots}, /dev/futexlab "
-	  "{machine.futex.dev_futexlab}" },
-	{ "hypervisor", "{machine.hypervisor}" },
-	{ "libc", "{machine.libc}" },
-	{ "futexlab", "{futexlab_version} (git {git_commit})" },
-	{ "time (UTC)", "{start_time} to {end_time}" },
-	{ "cells", "{cells.total}: {cells.ok} ok, {cells.skipped} skipped, "
-	  "{cells.failed} failed, {cells.aborted} aborted" },
+/* The facts a reader sets machines side by side by: rows of the
+ * single run's machine table (machine.c), by name, and the CPU set. */
+static const char *const fleet_rows[] = {
+	"host", "kernel", "CPU", "CPUs", "CPUs allowed", "SMT", "governor",
+	"futex features", "hypervisor", "libc", "futexlab", "time (UTC)",
+	"cells",
 };
 
 struct fleet {
@@ -76,24 +60,36 @@ static void name_machines(struct fleet *fl)
 	}
 }
 
-static void machines(FILE *f, const struct fleet *fl)
+/* The rest of a table's header: a column per machine, then the rule
+ * (rule, then each machine's column's). */
+static void columns(FILE *f, const struct fleet *fl, const char *rule,
+		    const char *each)
 {
-	fprintf(f, "## Machines\n\n| |");
 	for (unsigned int i = 0; i < fl->n; i++) {
 		fprintf(f, " ");
 		report_md(f, fl->names[i]);
 		fprintf(f, " |");
 	}
-	fprintf(f, "\n|---|");
+	fprintf(f, "\n%s", rule);
 	for (unsigned int i = 0; i < fl->n; i++)
-		fprintf(f, "---|");
+		fprintf(f, "%s", each);
 	fprintf(f, "\n");
+}
+
+static void machines(FILE *f, const struct fleet *fl)
+{
+	fprintf(f, "## Machines\n\n| |");
+	columns(f, fl, "|---|", "---|");
 	for (size_t k = 0; k < sizeof(fleet_rows) / sizeof(fleet_rows[0]);
 	     k++) {
-		fprintf(f, "| %s |", fleet_rows[k][0]);
+		const char *tmpl = !strcmp(fleet_rows[k], "CPUs allowed") ?
+			"{machine.topology.cpus_allowed}" :
+			report_machine_template(fleet_rows[k]);
+
+		fprintf(f, "| %s |", fleet_rows[k]);
 		for (unsigned int i = 0; i < fl->n; i++) {
 			fprintf(f, " ");
-			report_meta_text(f, &fl->runs[i], fleet_rows[k][1]);
+			report_meta_text(f, &fl->runs[i], tmpl ? tmpl : "?");
 			fprintf(f, " |");
 		}
 		fprintf(f, "\n");
@@ -150,15 +146,7 @@ static void workload(FILE *f, const struct fleet *fl, const char *w,
 		fprintf(f, "%s/s", fl_rd_ops_unit(r0, w));
 	fprintf(f, ": the median of its repetitions [95%% interval].\n\n"
 		"| backend | threads | placement | options |");
-	for (unsigned int i = 0; i < fl->n; i++) {
-		fprintf(f, " ");
-		report_md(f, fl->names[i]);
-		fprintf(f, " |");
-	}
-	fprintf(f, "\n|---|---:|---|---|");
-	for (unsigned int i = 0; i < fl->n; i++)
-		fprintf(f, "---:|");
-	fprintf(f, "\n");
+	columns(f, fl, "|---|---:|---|---|", "---:|");
 	for (unsigned int i = 0; i < fl->n; i++) {
 		const struct fl_rd_run *r = &fl->runs[i];
 

@@ -51,6 +51,15 @@ static const char *const machine_rows[][2] = {
 	  "samples beyond" },
 };
 
+const char *report_machine_template(const char *name)
+{
+	for (size_t i = 0; i < sizeof(machine_rows) / sizeof(machine_rows[0]);
+	     i++)
+		if (!strcmp(machine_rows[i][0], name))
+			return machine_rows[i][1];
+	return NULL;
+}
+
 /* One row of that table: the template's own text as it is, the values
  * escaped for a table cell. */
 static void meta_row(FILE *f, const struct fl_rd_run *r, const char *name,

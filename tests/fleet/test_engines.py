@@ -18,6 +18,7 @@ daemon is stopped by its pid in a finally; every wait has a deadline.
   tests/fleet/test_engines.py --builddir build [-k NAME] [-v]
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -25,7 +26,6 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import engines  # noqa: E402
-import fleetcheck  # noqa: E402
 from fleetcheck import SMALL, check, check_fleet_report, check_merged, \
     check_readers, fl, runs  # noqa: E402
 
@@ -34,11 +34,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 SBATCH_SCRIPT = os.path.join(ROOT, "tools", "slurm-shard.sbatch")
 
 
-def need(tools):
-    gone = engines.missing(tools)
+def setup(tmp, engine, folder):
+    """The small matrix, the results folder, and the engine (skipped
+    where its tools are not installed) configured in tmp/folder."""
+    gone = engines.missing(engine.TOOLS)
     if gone:
         raise runs.Skip("not installed: %s (./configure.py --install-deps)"
                         % ", ".join(gone))
+    e = engine(os.path.join(tmp, folder))
+    os.makedirs(e.d)
+    return (runs.write(os.path.join(tmp, "m.ini"), SMALL),
+            os.path.join(tmp, "results"), e)
 
 
 def test_sbatch_script_outside_slurm(tmp):
@@ -55,11 +61,7 @@ def test_sbatch_script_outside_slurm(tmp):
 
 
 def test_slurm_array(tmp):
-    need(engines.SlurmCluster.TOOLS)
-    matrix = runs.write(os.path.join(tmp, "m.ini"), SMALL)
-    results = os.path.join(tmp, "results")
-    cluster = engines.SlurmCluster(os.path.join(tmp, "slurm"))
-    os.makedirs(cluster.d)
+    matrix, results, cluster = setup(tmp, engines.SlurmCluster, "slurm")
     try:
         cluster.start()
         job = cluster.sbatch(["--array=0-2", "--exclusive",
@@ -87,11 +89,7 @@ def test_slurm_array(tmp):
 
 
 def test_parallel_fleet(tmp):
-    need(engines.Sshd.TOOLS)
-    matrix = runs.write(os.path.join(tmp, "m.ini"), SMALL)
-    results = os.path.join(tmp, "results")
-    sshd = engines.Sshd(os.path.join(tmp, "ssh"))
-    os.makedirs(sshd.d)
+    matrix, results, sshd = setup(tmp, engines.Sshd, "ssh")
     joblog = os.path.join(tmp, "joblog")
     try:
         sshd.start()
@@ -118,7 +116,7 @@ def test_parallel_fleet(tmp):
     labels = []
     for d in dirs:
         with open(os.path.join(d, "meta.json")) as f:
-            labels.append(__import__("json").load(f)["machine"]["label"])
+            labels.append(json.load(f)["machine"]["label"])
     check(sorted(labels) == ["alpha", "beta"], "labels: %s" % labels)
     check_fleet_report(out, labels)
 

@@ -24,7 +24,6 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fleetcheck  # noqa: E402
 from fleetcheck import SMALL, check, check_fleet_report, check_merged, \
     check_readers, fl, listed, runs  # noqa: E402
 
