@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -173,6 +174,51 @@ def test_merge_bad_input(tmp):
         "results changed: %s" % os.listdir(res))
 
 
+def test_shard_resumed(tmp):
+    """A shard killed with SIGKILL and resumed stays its shard."""
+    matrix = runs.write(os.path.join(tmp, "m.ini"), SMALL.replace(
+        "duration = 0.02", "duration = 0.3"))
+    res = os.path.join(tmp, "results")
+    p = subprocess.Popen([runs.FL, "matrix", matrix, "--shard", "1/2",
+                          "--label", "one", "--results", res],
+                         stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        partial = None
+        while time.monotonic() < deadline and p.poll() is None:
+            found = [d for d in os.listdir(res) if d.startswith(".partial")] \
+                if os.path.isdir(res) else []
+            if found:
+                partial = os.path.join(res, found[0])
+                with open(os.path.join(partial, "cells.csv")) as f:
+                    if len(f.read().splitlines()) >= 3:
+                        break
+            time.sleep(0.05)
+        check(p.poll() is None and partial, "the shard ended before the "
+              "kill, or wrote no row in 60 s")
+        p.kill()
+    finally:
+        if p.poll() is None:
+            p.kill()
+        p.wait(timeout=30)
+    f = os.path.join(tmp, "resumed.dir")
+    fl("matrix", "--resume", partial, "--run-dir-file", f, check_rc=0,
+       timeout=120)
+    d = run_dir(tmp, "resumed.dir")
+    with open(os.path.join(d, "meta.json")) as fh:
+        meta = json.load(fh)
+    want = sorted(listed(matrix, "--shard", "1/2"))
+    check((meta["shard"]["k"], meta["shard"]["n"]) == (1, 2) and
+          meta["shard"]["cells"] == want and
+          meta["machine"].get("label") == "one",
+          "resumed shard: %s, label %s" % (meta["shard"],
+                                          meta["machine"].get("label")))
+    rows = runs.rows_of(os.path.join(d, "cells.csv"))
+    check(sorted({int(r["cell"]) for r in rows}) == want,
+          "resumed shard's cells: %s" % sorted({r["cell"] for r in rows}))
+
+
 def test_taskset_one_cpu(tmp):
     if not shutil.which("taskset"):
         raise runs.Skip("no taskset (util-linux)")
@@ -214,7 +260,8 @@ def test_fleet_report(tmp):
 
 
 TESTS = [test_shard_split, test_bad_shard_flags, test_merge,
-         test_merge_bad_input, test_taskset_one_cpu, test_fleet_report]
+         test_merge_bad_input, test_shard_resumed, test_taskset_one_cpu,
+         test_fleet_report]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "fleet_merge"))
