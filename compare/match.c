@@ -168,10 +168,13 @@ static int machine_names_differ(const struct fl_rd_run *a,
 
 			int seen = 0;
 
-			for (size_t j = 0; h && j < i && !seen; j++)
-				seen = !strcmp(h, json_string_value(
-					json_object_get(json_array_get(runs,
-						j), "host")) ?: "");
+			for (size_t j = 0; h && j < i && !seen; j++) {
+				const char *o = json_string_value(
+					json_object_get(json_array_get(runs, j),
+							"host"));
+
+				seen = o && !strcmp(h, o);
+			}
 			if (!h || seen)
 				continue;
 			many += used > 0;
