@@ -160,8 +160,9 @@ PACKAGES = [
     ("clang", "tool:clang"),
 ]
 
-# Packages only the engine tests need (tests/fleet/test_engines.py starts
-# a one-node Slurm cluster, and GNU parallel over an sshd: docs/fleet.md):
+# Packages only the engine tests need (tests/fleet/test_slurm.py starts a
+# one-node Slurm cluster, test_parallel.py GNU parallel over an sshd:
+# docs/fleet.md):
 # --install-deps installs them; without them those tests skip, saying why
 ENGINE_PACKAGES = [
     ("munge", "tool:munged"),

@@ -1,12 +1,11 @@
 """Real engines on this machine for the fleet tests: a single-node Slurm
 cluster (munged, slurmctld, slurmd) and an sshd for GNU parallel, each
 configured in a temporary directory, bound to 127.0.0.1 on ports checked
-free, and stopped by the pids they wrote (docs/fleet.md, "Tests";
-/work/shared/ENGINES-NOTES.md has the measured facts they follow).
+free, and stopped by the pids they wrote (docs/fleet.md, "Tests").
 
 Every wait has a deadline; a daemon that does not come up raises
-EngineError with its log's tail. Not a test itself: test_engines.py uses
-it.
+EngineError with its log's tail. Not a test itself: test_slurm.py and
+test_parallel.py use it.
 """
 
 import os

@@ -1,7 +1,8 @@
 """What the fleet tests share: a small matrix, and the checks of a merged
 run (its cells are the matrix's, each repetition once) and of a fleet's
 report (the machines side by side, a line per machine in each plot).
-Not a test itself: test_merge.py and test_engines.py use it.
+Not a test itself: test_merge.py, test_slurm.py and test_parallel.py
+use it.
 """
 
 import csv
@@ -10,8 +11,10 @@ import os
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "matrix"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "matrix"))
+sys.path.insert(0, HERE)
+import engines  # noqa: E402
 import runs  # noqa: E402
 from runs import check, fl  # noqa: E402
 
@@ -31,6 +34,19 @@ backend = futex-private,spin
 workload = hash
 backend = futex-private
 """
+
+
+def setup(tmp, engine, folder):
+    """The small matrix, the results folder, and the engine (skipped
+    where its tools are not installed) configured in tmp/folder."""
+    gone = engines.missing(engine.TOOLS)
+    if gone:
+        raise runs.Skip("not installed: %s (./configure.py --install-deps)"
+                        % ", ".join(gone))
+    e = engine(os.path.join(tmp, folder))
+    os.makedirs(e.d)
+    return (runs.write(os.path.join(tmp, "m.ini"), SMALL),
+            os.path.join(tmp, "results"), e)
 
 
 def listed(matrix, *extra):
