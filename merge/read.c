@@ -63,8 +63,7 @@ static const char *meta_str(const struct fl_merge_shard *s, const char *key)
 	return v ? v : "";
 }
 
-/* The run has rows of cell i (its cells are in index order). */
-static int has_cell(const struct fl_rd_run *r, unsigned long i)
+int fl_merge_has_cell(const struct fl_rd_run *r, unsigned long i)
 {
 	unsigned long lo = 0, hi = r->ncells;
 
@@ -115,20 +114,20 @@ static int read_shard_record(struct fl_merge_shard *s, const char *shown,
 				 shown, s->matrix_cells);
 			return -1;
 		}
-		if (!has_cell(&s->r, (unsigned long)v)) {
+		if (!fl_merge_has_cell(&s->r, (unsigned long)v)) {
 			snprintf(err, errlen, "%s/cells.csv: cell %lld of shard "
 				 "%u/%u has no rows", shown, (long long)v,
 				 s->k, s->n);
 			return -1;
 		}
 	}
+	/* both rising, and every listed cell has rows: the first row whose
+	 * cell is not the next listed one is a cell of no list */
 	for (unsigned long r = 0; r < s->r.ncells; r++) {
 		unsigned long want = s->r.cells[r].index;
-		int found = 0;
+		json_t *listed = json_array_get(cells, r);
 
-		json_array_foreach(cells, i, c)
-			found |= json_integer_value(c) == (json_int_t)want;
-		if (!found) {
+		if (!listed || json_integer_value(listed) != (json_int_t)want) {
 			snprintf(err, errlen, "%s/cells.csv: cell %lu is not one "
 				 "of shard %u/%u's cells", shown, want, s->k,
 				 s->n);

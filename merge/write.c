@@ -180,9 +180,9 @@ static json_t *cells_reps(const struct fl_merged *m)
 			if (v < 0 || (unsigned long)v >= m->ncells || at[v] ||
 			    !json_is_object(e))
 				continue;
-			for (unsigned long r = 0; r < s->r.ncells; r++)
-				if (s->r.cells[r].index == (unsigned long)v)
-					at[v] = json_deep_copy(e);
+			if (!fl_merge_has_cell(&s->r, (unsigned long)v))
+				continue;
+			at[v] = json_deep_copy(e);
 			json_object_set_new(at[v], "host",
 					    json_string(s->host));
 		}
