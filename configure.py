@@ -63,17 +63,21 @@ WORKLOADS = [
 LIBRARIES = [
     # the subcommands: parse flags, call a library, map to exit statuses
     ("cli", ["cell_output.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
-             "cmd_plot.c", "cmd_report.c", "cmd_run.c", "estimate.c",
-             "flags.c", "interrupt.c", "outputs.c", "run_args.c"]),
+             "cmd_merge.c", "cmd_plot.c", "cmd_report.c", "cmd_run.c",
+             "estimate.c", "flags.c", "interrupt.c", "outputs.c",
+             "run_args.c", "shards.c"]),
+    # a matrix's shards, run on one machine or many, joined into one run
+    ("merge", ["read.c", "write.c"]),
     # the matrix engine: matrix files, cells, visits, resume
     ("sweep", ["cells.c", "cost.c", "diff.c", "ini.c", "job.c",
                "job_finalize.c", "job_passes.c", "job_resume.c", "job_rows.c",
-               "job_run.c", "load.c", "parse.c", "passes.c", "run.c"]),
+               "job_run.c", "load.c", "parse.c", "passes.c", "run.c",
+               "shard.c"]),
     # readers of run directories: comparisons, the report, the plots
     ("compare", ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
                  "plot.c", "verdict.c"]),
-    ("report", ["machine.c", "report.c", "tables.c"]),
-    ("plot", ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
+    ("report", ["fleet.c", "machine.c", "report.c", "tables.c"]),
+    ("plot", ["axes.c", "cdf.c", "fleet.c", "gp.c", "run_plots.c", "series.c",
               "special.c", "threads.c", "time_axis.c", "timeline.c"]),
     # the run directory: its one writer and its one reader
     ("rundir", ["columns.c", "csv.c", "hist_file.c", "meta.c", "partial.c",
@@ -172,6 +176,20 @@ PACKAGES = [
     ("git", "tool:git"),
     # libFuzzer, AddressSanitizer and UBSan for `ninja fuzz` (tests/fuzz/)
     ("clang", "tool:clang"),
+]
+
+# Packages only the engine tests need (tests/fleet/test_slurm.py starts a
+# one-node Slurm cluster, test_parallel.py GNU parallel over an sshd:
+# docs/fleet.md):
+# --install-deps installs them; without them those tests skip, saying why
+ENGINE_PACKAGES = [
+    ("munge", "tool:munged"),
+    ("slurmctld", "tool:slurmctld"),
+    ("slurmd", "tool:slurmd"),
+    ("slurm-client", "tool:sbatch"),
+    ("openssh-server", "tool:sshd"),
+    ("openssh-client", "tool:ssh"),
+    ("parallel", "tool:parallel"),
 ]
 
 CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-g", "-Wall", "-Wextra",
@@ -337,6 +355,18 @@ def main():
             kmod_part.install_deps()
         host_missing = missing_packages([p for p in packages
                                          if not p[1].startswith("deb:")])
+    engines_missing = missing_packages(ENGINE_PACKAGES)
+    if args.install_deps and engines_missing and not host_missing:
+        try:
+            install_packages([p for p, _ in engines_missing])
+        except (OSError, subprocess.CalledProcessError) as e:
+            print("configure: cannot install the engines' packages (%s)"
+                  % e, file=sys.stderr)
+        engines_missing = missing_packages(ENGINE_PACKAGES)
+    for pkg, check in engines_missing:
+        print("configure: note: no %s (Debian package %s): the engine "
+              "tests that need it will skip" % (check.split(":", 1)[1], pkg),
+              file=sys.stderr)
     if host_missing:
         for pkg, check in host_missing:
             kind, what = check.split(":", 1)

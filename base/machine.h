@@ -30,6 +30,8 @@ struct fl_rerun_facts {
 
 struct fl_machine {
 	char hostname[128];
+	char label[64];			/* --label, "" when none given */
+	char cpus_allowed[1024];	/* the process's CPU set at start */
 	char kernel[128];		/* uname -r */
 	char kernel_version[256];	/* uname -v */
 	char arch[32];

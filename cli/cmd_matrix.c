@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "cli/outputs.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/shards.h"
 #include "measure/host_load.h"
 #include "sweep/cost.h"
 #include "sweep/job.h"
@@ -28,12 +30,23 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: futexlab matrix FILE [--results DIR] [--list]\n"
+		"                       [--shard K/N] [--label NAME]\n"
+		"       futexlab matrix FILE --shard-commands N [--results DIR]\n"
 		"       futexlab matrix --resume PARTIAL-DIR [FILE]\n\n"
 		"Run every cell of a matrix file (INI: [defaults] and one\n"
 		"[experiment NAME] per experiment; see docs/matrix.md and\n"
 		"matrix/default.ini) into one run directory under results/.\n\n"
 		"  --results DIR   where run directories go (default results)\n"
 		"  --list          print the cells and exit; runs nothing\n"
+		"  --shard K/N     run only shard K (0 to N-1) of N: every\n"
+		"                  cell is in one shard, the shards balanced\n"
+		"                  by estimated time (docs/fleet.md); join\n"
+		"                  them with futexlab merge\n"
+		"  --shard-commands N  print the N shards' command lines (one\n"
+		"                  a line, for GNU parallel) and exit\n"
+		"  --label NAME    name this machine in meta.json (letters,\n"
+		"                  digits, '-', '_', '.'); a fleet's report\n"
+		"                  shows it instead of the host name\n"
 		"  --yes           run even when the estimate passes a day\n"
 		"  --run-dir-file F  also write the finished run directory's\n"
 		"                  path to F (for scripts: stdout stays a\n"
@@ -71,16 +84,31 @@ static void print_matrix_error(const struct fl_matrix *m, const char *err)
 		fprintf(stderr, "futexlab matrix: %s\n", err);
 }
 
-static int list_cells(const struct fl_matrix *m)
+/* The cells, or with --shard the shard's only. */
+static int list_cells(const struct fl_matrix *m, const struct fl_shard *sh)
 {
 	static struct fl_cell cell;
 	const struct fl_matrix_exp *e;
+	unsigned char *in = calloc(m->ncells + 1, 1);
+	unsigned long listed = 0;
 	char err[256];
+	double share = 1.0;
 
+	if (!in || (sh->n && fl_shard_cells(m, sh, in, &share, err,
+					    sizeof(err)))) {
+		fprintf(stderr, "futexlab matrix: %s\n", in ? err :
+			"out of memory");
+		free(in);
+		return 2;
+	}
 	printf("# cell experiment workload backend threads placement "
 	       "options\n");
 	for (unsigned long i = 0; i < m->ncells; i++) {
+		if (sh->n && !in[i])
+			continue;
+		listed++;
 		if (fl_matrix_cell(m, i, &cell, &e, err, sizeof(err))) {
+			free(in);
 			fprintf(stderr, "futexlab matrix: %s\n", err);
 			return 2;
 		}
@@ -88,15 +116,24 @@ static int list_cells(const struct fl_matrix *m)
 		       cell.workload->name, cell.backend->name, cell.threads, cell.placement,
 		       cell.options[0] ? cell.options : "-");
 	}
+	if (sh->n)
+		printf("# shard %u/%u: %lu of the %lu cells, %.0f%% of the "
+		       "nominal time\n", sh->k, sh->n, listed, m->ncells,
+		       share * 100);
 	printf("# %lu cells in %u experiment(s); their repetitions run as "
 	       "interleaved visits, in passes\n", m->ncells, m->nexps);
+	free(in);
 	return 0;
 }
 
 struct matrix_args {
-	const char *results, *resume, *file, *dir_file;
+	const char *results, *resume, *file, *dir_file, *label;
 	int results_given, list, yes;
+	struct fl_shard shard;
+	unsigned int shard_commands;	/* N of --shard-commands, or 0 */
 };
+
+
 
 /* The flags into a; 0, 1 after --help, or 2 after a one-line error. */
 static int parse_args(int argc, char **argv, struct matrix_args *a)
@@ -107,9 +144,15 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		{ "list", 0, NULL, 'l' },
 		{ "run-dir-file", 1, NULL, 'f' },
 		{ "yes", 0, NULL, 'y' },
+		{ "shard", 1, NULL, 's' },
+		{ "shard-commands", 1, NULL, 'S' },
+		{ "label", 1, NULL, 'L' },
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
+
+	struct fl_shard whole;
+	char err[160];
 
 	memset(a, 0, sizeof(*a));
 	a->results = "results";
@@ -138,6 +181,30 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		case 'y':
 			a->yes = 1;
 			break;
+		case 's':
+			if (fl_shard_parse(optarg, &a->shard, err,
+					   sizeof(err)))
+				return bad_usage("%s", err);
+			break;
+		case 'S':
+			/* N as the N of a first shard "0/N" */
+			snprintf(err, sizeof(err), "0/%.20s", optarg);
+			if (strlen(optarg) > 20 ||
+			    fl_shard_parse(err, &whole, err, sizeof(err)))
+				return bad_usage("--shard-commands: '%.40s' is "
+						 "not a count of shards from "
+						 "1 to %d", optarg,
+						 FL_SHARD_MAX);
+			a->shard_commands = whole.n;
+			break;
+		case 'L':
+			if (!fl_label_ok(optarg))
+				return bad_usage("--label: '%.80s' is not a "
+						 "name of 1 to %d letters, "
+						 "digits, '-', '_' or '.'",
+						 optarg, FL_LABEL_MAX);
+			a->label = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -158,6 +225,14 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 				 a->resume);
 	if (a->list && (a->resume || !a->file))
 		return bad_usage("--list takes a matrix FILE, not --resume%s",
+				 "");
+	if (a->resume && (a->shard.n || a->shard_commands || a->label))
+		return bad_usage("--resume: a resumed run keeps the shard and "
+				 "label it started with; give no --shard, "
+				 "--shard-commands or --label%s", "");
+	if (a->shard_commands && (a->shard.n || a->list))
+		return bad_usage("--shard-commands prints the shards' command "
+				 "lines: give no --shard or --list with it%s",
 				 "");
 	return 0;
 }
@@ -183,10 +258,34 @@ static int announce(const struct matrix_args *a)
 		seconds += fl_spec_minimum_seconds(&m.exps[x].spec);
 		visits += m.exps[x].ncells * m.exps[x].spec.reps;
 	}
+	if (a->shard.n > m.ncells) {
+		fprintf(stderr, "futexlab matrix: --shard %u/%u: the matrix "
+			"has %lu cell(s) on this machine, fewer than %u "
+			"shards\n", a->shard.k, a->shard.n, m.ncells,
+			a->shard.n);
+		fl_matrix_free(&m);
+		return 2;
+	}
+	if (a->shard.n)
+		fprintf(stderr, "futexlab matrix: shard %u/%u runs about "
+			"1/%u of the whole matrix's estimate:\n", a->shard.k,
+			a->shard.n, a->shard.n);
 	rc = fl_announce("matrix", m.ncells, visits, seconds, a->yes) ?
 	     2 : 0;
 	fl_matrix_free(&m);
 	return rc;
+}
+
+/* The cells this job runs: its shard's, or the matrix's. */
+static unsigned long fl_job_cells(const struct fl_matrix_job *job)
+{
+	unsigned long n = 0;
+
+	if (!job->in_shard)
+		return job->m.ncells;
+	for (unsigned long c = 0; c < job->m.ncells; c++)
+		n += job->in_shard[c];
+	return n;
 }
 
 /* After the visits: the cells in order, meta.json, the rename; 0 or 1. */
@@ -209,7 +308,8 @@ static int finish(struct fl_matrix_job *job, const struct fl_busy *busy,
 	/* of this session, when resumed */
 	fl_meta_set_load(meta, fl_busy_foreign_share(busy),
 			 machine->rerun.loadavg);
-	fl_meta_finish(meta, (unsigned int)job->m.ncells, job->by_status, 0);
+	fl_meta_finish(meta, (unsigned int)fl_job_cells(job), job->by_status,
+		       0);
 	int rc = fl_matrix_job_finish(job, meta, err, sizeof(err));
 
 	json_decref(meta);
@@ -244,21 +344,12 @@ static int stopped(const struct fl_matrix_job *job, enum fl_job_outcome why)
 static int report_done(const struct fl_matrix_job *job, const char *dir_file)
 {
 	printf("%lu cells: %u ok, %u skipped, %u failed, %u aborted\n",
-	       job->m.ncells, job->by_status[FL_STATUS_OK],
+	       fl_job_cells(job), job->by_status[FL_STATUS_OK],
 	       job->by_status[FL_STATUS_SKIPPED],
 	       job->by_status[FL_STATUS_FAILED],
 	       job->by_status[FL_STATUS_ABORTED]);
 	printf("%s\n", job->run.final);
-	if (dir_file) {
-		FILE *f = fopen(dir_file, "w");
-
-		if (!f || fprintf(f, "%s\n", job->run.final) < 0 || fclose(f)) {
-			fprintf(stderr, "futexlab matrix: cannot write %s: "
-				"%s\n", dir_file, strerror(errno));
-			return 1;
-		}
-	}
-	return 0;
+	return fl_write_dir_file("matrix", dir_file, job->run.final) ? 1 : 0;
 }
 
 /* futexlab matrix FILE | --resume DIR: parse, run every cell, finish the
@@ -276,13 +367,17 @@ int fl_cmd_matrix(int argc, char **argv)
 
 	if (rc)
 		return rc == 1 ? 0 : 2;
+	if (a.shard_commands)
+		return fl_print_shard_commands(a.file, a.shard_commands,
+					       a.results_given ? a.results :
+					       NULL);
 	if (a.list) {
 		if (fl_matrix_load(a.file, &job.m, err, sizeof(err))) {
 			print_matrix_error(&job.m, err);
 			fl_matrix_free(&job.m);
 			return 2;
 		}
-		rc = list_cells(&job.m);
+		rc = list_cells(&job.m, &a.shard);
 		fl_matrix_free(&job.m);
 		return rc;
 	}
@@ -291,8 +386,9 @@ int fl_cmd_matrix(int argc, char **argv)
 	rc = a.resume ? fl_matrix_job_resume(&job, fl_main_argc, fl_main_argv,
 					     a.resume, a.file, err,
 					     sizeof(err)) :
-	     fl_matrix_job_start(&job, fl_main_argc, fl_main_argv, a.file,
-				 a.results, err, sizeof(err));
+	     fl_matrix_job_start_shard(&job, fl_main_argc, fl_main_argv,
+				       a.file, a.results, &a.shard, err,
+				       sizeof(err));
 	if (rc) {
 		print_matrix_error(&job.m, err);
 		fl_matrix_job_free(&job);
@@ -309,6 +405,7 @@ int fl_cmd_matrix(int argc, char **argv)
 			"budget %.0f s); writing %s\n", job.m.nexps,
 			job.budget_s, job.run.tmp);
 	fl_probe_machine(&machine);
+	fl_label_machine(&machine, &job, a.label);
 	fl_measure_overhead(&overhead);
 	fl_busy_start(&busy);
 	enum fl_job_outcome outcome = fl_matrix_job_run(&job, stdout,
@@ -327,7 +424,7 @@ int fl_cmd_matrix(int argc, char **argv)
 		rc = FL_EXIT_FAILED;
 	else if (!job.by_status[FL_STATUS_OK]) {
 		fprintf(stderr, "futexlab matrix: no cell ran: all %lu were "
-			"skipped\n", job.m.ncells);
+			"skipped\n", fl_job_cells(&job));
 		rc = FL_EXIT_NOTHING_RAN;
 	} else
 		rc = FL_EXIT_OK;

@@ -1,38 +1,98 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * futexlab report RUN-DIR: write RUN-DIR/report.md (report/report.h says
- * what it holds). Reads only the run directory. Exit 0, 1 if report.md
- * cannot be written, 2 on bad usage or a directory that is not a run.
+ * what it holds). futexlab report RUN-DIR RUN-DIR... [--out DIR]: a
+ * fleet, the runs of one matrix on several machines side by side, with
+ * plots a line per machine, into DIR. Reads only the run directories.
+ * Exit 0, 1 if a report or plot cannot be written, 2 on bad usage or a
+ * directory that is not a run.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/flags.h"
+#include "cli/outputs.h"
 #include "report/report.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: futexlab report RUN-DIR\n"
+		"       futexlab report RUN-DIR RUN-DIR... [--out DIR]\n\n"
+		"Write RUN-DIR/report.md: machine, kernel and settings, a "
+		"table per\nworkload (each cell's median with its 95%% "
+		"interval, NOISY cells flagged,\npercentiles with their "
+		"sample counts), the plots of RUN-DIR/plots (run\nfutexlab "
+		"plot first), and the skipped, failed and aborted cells.\n\n"
+		"With several runs (a fleet: one matrix on several machines, "
+		"each named\nby its --label or host name), write one report "
+		"with the machines side by\nside and plots with a line per "
+		"machine into DIR (default: fleet-RUN\nnext to the first "
+		"run; docs/fleet.md).\n\n"
+		"  --out DIR   where a fleet's report.md and plots/ go\n"
+		"  --help      this help\n");
+}
+
+/* fleet-<first run's name> beside the first run. */
+static void default_out(const char *first, char *buf, size_t len)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+
+	snprintf(a, sizeof(a), "%s", first);
+	snprintf(b, sizeof(b), "%s", first);
+	for (size_t n = strlen(a); n > 1 && a[n - 1] == '/'; n--)
+		a[n - 1] = b[n - 1] = '\0';
+	snprintf(buf, len, "%s/fleet-%s", dirname(a), basename(b));
+}
 
 int fl_cmd_report(int argc, char **argv)
 {
-	char path[PATH_MAX + 32], err[1024];
-	int rc;
+	static const struct option longopts[] = {
+		{ "out", 1, NULL, 'o' },
+		{ "help", 0, NULL, 'h' },
+		{ 0 },
+	};
+	char path[PATH_MAX + 32], err[1024], out[PATH_MAX + 16];
+	const char *outdir = NULL;
+	int rc, n;
 
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
-			  strcmp(argv[1], "-h") == 0)) {
-		printf("usage: futexlab report RUN-DIR\n\nWrite RUN-DIR/"
-		       "report.md: machine, kernel and settings, a table per\n"
-		       "workload (each cell's median with its 95%% interval, "
-		       "NOISY cells flagged,\npercentiles with their sample "
-		       "counts), the plots of RUN-DIR/plots (run\nfutexlab "
-		       "plot first), and the skipped, failed and aborted "
-		       "cells.\n");
-		return 0;
+	fl_getopt_start();
+	for (int c; (c = fl_getopt("report", argc, argv, longopts)) != -1;) {
+		switch (c) {
+		case 'o':
+			if (fl_check_output("report", "--out", optarg,
+					    FL_OUT_DIR))
+				return 2;
+			outdir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return 2;
+		}
 	}
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: futexlab report RUN-DIR\n");
+	n = argc - optind;
+	if (n < 1 || (n == 1 && outdir)) {
+		fprintf(stderr, "usage: futexlab report RUN-DIR, or RUN-DIR "
+			"RUN-DIR... [--out DIR] (see --help)\n");
 		return 2;
 	}
-	rc = fl_report_write(argv[1], path, sizeof(path), err, sizeof(err));
+	if (n == 1)
+		rc = fl_report_write(argv[optind], path, sizeof(path), err,
+				     sizeof(err));
+	else {
+		if (!outdir) {
+			default_out(argv[optind], out, sizeof(out));
+			outdir = out;
+		}
+		rc = fl_report_fleet((const char *const *)argv + optind,
+				     (unsigned int)n, outdir, path,
+				     sizeof(path), err, sizeof(err));
+	}
 	if (rc) {
 		fprintf(stderr, "futexlab report: %s\n", err);
 		return rc == -ENOENT ? 2 : 1;

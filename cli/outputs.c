@@ -109,3 +109,18 @@ int fl_check_output(const char *cmd, const char *flag, const char *path,
 	}
 	return 0;
 }
+
+int fl_write_dir_file(const char *cmd, const char *file, const char *dir)
+{
+	FILE *f;
+
+	if (!file)
+		return 0;
+	f = fopen(file, "w");
+	if (!f || fprintf(f, "%s\n", dir) < 0 || fclose(f)) {
+		fprintf(stderr, "futexlab %s: cannot write %s: %s\n", cmd, file,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -21,4 +21,8 @@ enum fl_output_kind {
 int fl_check_output(const char *cmd, const char *flag, const char *path,
 		    enum fl_output_kind kind);
 
+/* A finished run directory's path into --run-dir-file (NULL: none), for
+ * scripts; 0, or -1 after "futexlab CMD: cannot write FILE: why". */
+int fl_write_dir_file(const char *cmd, const char *file, const char *dir);
+
 #endif

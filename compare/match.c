@@ -125,6 +125,78 @@ static char *json_at(const struct fl_rd_run *r, const char *path)
 			      JSON_ENCODE_ANY) : strdup("");
 }
 
+/*
+ * Facts older runs lack: a machine's label (two labels on one host are
+ * two machines of a fleet) differs when either run has one; the CPUs a
+ * run was allowed only when both say. A merged run whose shards ran on
+ * several hosts is warned about on its own: its cells are of different
+ * machines even where the hosts of the two runs agree.
+ */
+static int machine_names_differ(const struct fl_rd_run *a,
+				const struct fl_rd_run *b, FILE *md)
+{
+	static const char *const keys[][2] = {
+		{ "machine.label", "machine label" },
+		{ "machine.topology.cpus_allowed", "CPUs allowed" },
+	};
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *va = json_string_value(fl_rd_meta_json(a,
+							keys[i][0]));
+		const char *vb = json_string_value(fl_rd_meta_json(b,
+							keys[i][0]));
+
+		if ((i ? va && vb : va || vb) &&
+		    strcmp(va ? va : "", vb ? vb : "")) {
+			warn_one(a, b, md, keys[i][1], va ? va : "",
+				 vb ? vb : "");
+			n++;
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct fl_rd_run *x = k ? b : a;
+		json_t *runs = fl_rd_meta_json(x, "merged.runs"), *e;
+		char hosts[256] = "";
+		size_t i, used = 0;
+		int many = 0;
+
+		json_array_foreach(runs, i, e) {
+			const char *h = json_string_value(json_object_get(e,
+								"host"));
+
+			int seen = 0;
+
+			for (size_t j = 0; h && j < i && !seen; j++) {
+				const char *o = json_string_value(
+					json_object_get(json_array_get(runs, j),
+							"host"));
+
+				seen = o && !strcmp(h, o);
+			}
+			if (!h || seen)
+				continue;
+			many += used > 0;
+			if (used < sizeof(hosts))
+				used += (size_t)snprintf(hosts + used,
+					sizeof(hosts) - used, "%s%s",
+					used ? ", " : "", h);
+		}
+		if (!many)
+			continue;
+		fprintf(stderr, "futexlab compare: warning: %s is merged from "
+			"shards that ran on different hosts (%s): its cells "
+			"are of different machines (meta.json cells_reps "
+			"names each cell's)\n", x->name, hosts);
+		if (md)
+			fprintf(md, "- **warning**: %s is merged from shards "
+				"that ran on different hosts (%s)\n", x->name,
+				hosts);
+		n++;
+	}
+	return n;
+}
+
 static int setup_differs(const struct fl_rd_run *a,
 			 const struct fl_rd_run *b, FILE *md)
 {
@@ -139,6 +211,7 @@ static int setup_differs(const struct fl_rd_run *a,
 		warn_one(a, b, md, facts[i][1], va, vb);
 		n++;
 	}
+	n += machine_names_differ(a, b, md);
 	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
 		char *ja = json_at(a, settings[i][0]);
 		char *jb = json_at(b, settings[i][0]);

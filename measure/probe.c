@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Machine and kernel-feature probes. */
 #include "measure/probe.h"
+#include "spec/placement.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -152,6 +153,7 @@ void fl_probe_machine(struct fl_machine *m)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	m->ncpus_online = n > 0 ? (unsigned int)n : 1;
+	fl_allowed_cpus(m->cpus_allowed, sizeof(m->cpus_allowed));
 	probe_cpu_model(m);
 	fl_probe_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
 		  m->governor, sizeof(m->governor), "none");

@@ -88,6 +88,10 @@ void plot_scaled(char *buf, size_t len, unsigned int col, double div);
  * unit of a linear axis, 1 on a logarithmic one (its tics carry theirs). */
 double plot_time_axis(FILE *f, char axis, const char *quantity, double lo,
 		      double hi, int logscale);
+/* The directory plots go to: outdir, or RUN/plots (never a link);
+ * 0, or -1 with err. */
+int plot_open_out(const struct fl_rd_run *r, const char *outdir,
+		  struct fl_gp_dir *d, char *err, size_t errlen);
 /* Close the script and render it; 1 (one plot), or -1 with err. */
 int plot_finish(struct fl_gp *g, const struct fl_plot_opts *o, FILE *log,
 		char *err, size_t errlen);

@@ -50,6 +50,16 @@ int fl_plot_run(const struct fl_rd_run *r, const char *outdir,
 int fl_plot_check(const struct fl_rd_run *r, const struct fl_plot_opts *o,
 		  char *err, size_t errlen);
 
+/*
+ * A fleet's plots (plot/fleet.c): the runs of one matrix on n machines,
+ * named names[i], into outdir as <w>-fleet-throughput and
+ * <w>-fleet-latency, a line per machine (per series where a workload
+ * has several). The number of plots, or -1 with err.
+ */
+int fl_plot_fleet(const struct fl_rd_run *runs, const char *const *names,
+		  unsigned int n, const char *outdir, const struct
+		  fl_plot_opts *o, FILE *log, char *err, size_t errlen);
+
 /* The subtitle every plot carries: run, host, kernel, CPUs. */
 void fl_plot_subtitle(const struct fl_rd_run *r, char *buf, size_t len);
 

@@ -125,8 +125,8 @@ static int plot_timelines(const struct fl_rd_run *r,
  * The output directory, opened: RUN/plots through the run's descriptor,
  * never through a symbolic link, or the --out directory given.
  */
-static int open_out(const struct fl_rd_run *r, const char *outdir,
-		    struct fl_gp_dir *d, char *err, size_t errlen)
+int plot_open_out(const struct fl_rd_run *r, const char *outdir,
+		  struct fl_gp_dir *d, char *err, size_t errlen)
 {
 	int at = outdir ? AT_FDCWD : r->dirfd;
 	const char *name = outdir ? outdir : "plots";
@@ -159,7 +159,7 @@ int fl_plot_run(const struct fl_rd_run *r, const char *outdir,
 	struct fl_gp_dir out;
 	int total = 0;
 
-	if (open_out(r, outdir, &out, err, errlen))
+	if (plot_open_out(r, outdir, &out, err, errlen))
 		return -1;
 	for (unsigned long i = 0; i < r->ncells; i++) {
 		if (fl_rd_first_of(r, r->cells[i].workload) != &r->cells[i])

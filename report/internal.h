@@ -9,6 +9,11 @@
 
 /* Text for a Markdown table cell: '|' escaped, newlines as spaces. */
 void report_md(FILE *f, const char *s);
+/* tmpl with every {dotted.path} replaced by that value of meta.json,
+ * escaped for a table cell. */
+void report_meta_text(FILE *f, const struct fl_rd_run *r, const char *tmpl);
+/* The template of the machine table's row of this name, or NULL. */
+const char *report_machine_template(const char *name);
 /* ## Machine and kernel: the facts a rerun must match (machine.c). */
 void report_machine(FILE *f, const struct fl_rd_run *r);
 /* ## W: the table of one workload's cells and its plots (tables.c). */

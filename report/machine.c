@@ -50,14 +50,29 @@ static const char *const machine_rows[][2] = {
 	  "samples beyond" },
 };
 
+const char *report_machine_template(const char *name)
+{
+	for (size_t i = 0; i < sizeof(machine_rows) / sizeof(machine_rows[0]);
+	     i++)
+		if (!strcmp(machine_rows[i][0], name))
+			return machine_rows[i][1];
+	return NULL;
+}
+
 /* One row of that table: the template's own text as it is, the values
  * escaped for a table cell. */
 static void meta_row(FILE *f, const struct fl_rd_run *r, const char *name,
 		     const char *tmpl)
 {
+	fprintf(f, "| %s | ", name);
+	report_meta_text(f, r, tmpl);
+	fprintf(f, " |\n");
+}
+
+void report_meta_text(FILE *f, const struct fl_rd_run *r, const char *tmpl)
+{
 	char path[128], val[512];
 
-	fprintf(f, "| %s | ", name);
 	for (const char *p = tmpl; *p;) {
 		size_t n = strcspn(p, "{");
 
@@ -72,7 +87,6 @@ static void meta_row(FILE *f, const struct fl_rd_run *r, const char *name,
 		if (*p == '}')
 			p++;
 	}
-	fprintf(f, " |\n");
 }
 
 /* The CPU vulnerabilities with a mitigation or a weakness, on one row. */

@@ -20,4 +20,14 @@
 int fl_report_write(const char *dir, char *path, size_t pathlen, char *err,
 		    size_t errlen);
 
+/*
+ * A fleet: the runs in dirs (one matrix on n machines, each named by its
+ * label or host name) side by side in OUTDIR/report.md, with their plots
+ * in OUTDIR/plots/ (a line per machine). Its path into path. 0; -ENOENT
+ * when a directory is not a readable run; -EIO when writing failed.
+ */
+int fl_report_fleet(const char *const *dirs, unsigned int n,
+		    const char *outdir, char *path, size_t pathlen,
+		    char *err, size_t errlen);
+
 #endif

@@ -86,6 +86,11 @@ json_t *fl_machine_json(const struct fl_machine *m)
 			 (json_int_t)m->rt_runtime_us,
 			 "sched_rt_period_us", (json_int_t)m->rt_period_us);
 	add_rerun_facts(machine, &m->rerun);
+	/* what the cells were placed in (absent in older runs) */
+	json_object_set_new(json_object_get(machine, "topology"),
+			    "cpus_allowed", json_string(m->cpus_allowed));
+	if (m->label[0])
+		json_object_set_new(machine, "label", json_string(m->label));
 	return machine;
 }
 

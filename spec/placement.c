@@ -66,6 +66,57 @@ static int allowed(const cpu_set_t *set, int cpu)
 }
 
 /*
+ * The CPUs the process was given when it started (a Slurm allocation's
+ * cgroup, taskset, a container): read once, at the first placement or
+ * probe, so a thread that later pins itself for a probe (idle_wake.c)
+ * can never narrow or widen the set the cells are placed in.
+ */
+static int start_mask(cpu_set_t *mask)
+{
+	static cpu_set_t saved;
+	static int have;
+
+	if (!have) {
+		if (sched_getaffinity(0, sizeof(saved), &saved))
+			return -1;
+		have = 1;
+	}
+	*mask = saved;
+	return 0;
+}
+
+void fl_allowed_cpus(char *buf, size_t len)
+{
+	cpu_set_t mask;
+	size_t used = 0;
+	int cpu = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (start_mask(&mask))
+		return;
+	while (cpu < CPU_SETSIZE && used < len) {
+		int last;
+
+		if (!CPU_ISSET(cpu, &mask)) {
+			cpu++;
+			continue;
+		}
+		for (last = cpu; last + 1 < CPU_SETSIZE &&
+		     CPU_ISSET(last + 1, &mask); last++)
+			;
+		if (last == cpu)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%d", used ? "," : "", cpu);
+		else
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%d-%d", used ? "," : "",
+						 cpu, last);
+		cpu = last + 1;
+	}
+}
+
+/*
  * The machine's topology, loaded once per process: loading it costs
  * milliseconds, and a matrix places every one of up to 100,000 cells
  * when it is parsed (and again for --list).
@@ -150,7 +201,7 @@ int fl_placement_order(const char *policy, int *cpus, int max, char *err,
 {
 	cpu_set_t mask;
 
-	if (sched_getaffinity(0, sizeof(mask), &mask)) {
+	if (start_mask(&mask)) {
 		snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
 		return -1;
 	}

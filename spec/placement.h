@@ -5,8 +5,9 @@
  *             cores of one package, then the next package);
  *   scatter   spread over packages and cores first (hwloc_distrib);
  *   CPU-LIST  "0,2,4-7": thread i runs on the i-th listed CPU.
- * More threads than CPUs wrap around. Only CPUs this process may use are
- * chosen. The placement is recorded with every results row.
+ * More threads than CPUs wrap around. Only CPUs the process was allowed
+ * when it started are chosen (meta.json: machine.topology.cpus_allowed).
+ * The placement is recorded with every results row.
  */
 #ifndef FUTEXLAB_PLACEMENT_H
 #define FUTEXLAB_PLACEMENT_H
@@ -17,6 +18,10 @@
 int fl_cpulist_parse(const char *text, int *cpus, int max);
 /* Format cpus as "0,1,2,1" (the order threads got them). */
 void fl_cpulist_format(const int *cpus, int n, char *buf, size_t len);
+
+/* The CPUs the process was allowed when it started ("0-3,8"), the set
+ * every placement chooses from; "" when it cannot be read. */
+void fl_allowed_cpus(char *buf, size_t len);
 
 /* The CPUs this process may use, in the policy's order; count or -1. */
 int fl_placement_order(const char *policy, int *cpus, int max,

@@ -65,11 +65,23 @@ int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 			const char *file, const char *results, char *err,
 			size_t errlen)
 {
+	static const struct fl_shard whole;
+
+	return fl_matrix_job_start_shard(j, argc, argv, file, results, &whole,
+					 err, errlen);
+}
+
+int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,
+			      const char *file, const char *results,
+			      const struct fl_shard *shard, char *err,
+			      size_t errlen)
+{
 	char shown[PATH_MAX + 32], abs[PATH_MAX], hash[32], start[32];
 	struct utsname u;
 
 	memset(j, 0, sizeof(*j));
 	j->cmd = "matrix";
+	j->shard = *shard;
 	j->run.fd = j->run.dir_fd = -1;
 	j->argc = argc;
 	j->argv = argv;
@@ -105,6 +117,8 @@ int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 			     matrix_job_argv_json(j), "resumed",
 			     "passes", "visit_start", "seconds_spent", 0.0,
 			     "budget_s", j->budget_s);
+	if (j->state && j->shard.n)
+		json_object_set_new(j->state, "shard", fl_shard_json(j));
 	if (!j->state || matrix_job_save_state(j)) {
 		snprintf(err, errlen, "cannot write %s/matrix.json",
 			 j->run.tmp);
@@ -151,6 +165,8 @@ int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
 	json_object_set_new(json_object_get(meta, "matrix"), "passes",
 			    json_integer(j->npasses));
 	json_object_set_new(meta, "cells_reps", matrix_job_cells_reps(j));
+	if (j->shard.n)
+		json_object_set_new(meta, "shard", fl_shard_json(j));
 	return fl_run_finish(&j->run, meta, err, errlen);
 }
 
@@ -169,5 +185,7 @@ void fl_matrix_job_free(struct fl_matrix_job *j)
 		fl_cell_result_free(&j->gathered[c]);
 	free(j->gathered);
 	j->gathered = NULL;
+	free(j->in_shard);
+	j->in_shard = NULL;
 	fl_matrix_free(&j->m);
 }

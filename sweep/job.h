@@ -37,6 +37,7 @@
 
 #include "sweep/matrix.h"
 #include "sweep/passes.h"
+#include "sweep/shard.h"
 #include "rundir/write.h"
 
 /* What the engine runs: a matrix file, or the flags of `futexlab run`. */
@@ -57,6 +58,8 @@ struct fl_matrix_job {
 	int cell_layout;		/* a resume found the rows already in
 					 * cell order: only the finalizing's
 					 * last step is left */
+	struct fl_shard shard;		/* n == 0: the whole matrix */
+	unsigned char *in_shard;	/* per cell, when sharded */
 	json_t *state;			/* matrix.json (a run's: in memory) */
 	struct fl_cell_result *gathered;	/* a run's: per cell, its
 						 * visits folded into one */
@@ -91,6 +94,11 @@ int fl_matrix_job_write_cells(struct fl_matrix_job *j,
 					  const struct fl_cell_result *res),
 			      void *ctx, unsigned long *ndone);
 
+/* The same for one shard of the matrix (sweep/shard.h). */
+int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,
+			      const char *file, const char *results,
+			      const struct fl_shard *shard, char *err,
+			      size_t errlen);
 /* Reopen a partial directory; file (NULL: the path recorded there) must
  * define the same matrix. 0, or -1 with err (bad input: exit 2). */
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,

@@ -34,7 +34,7 @@ int matrix_job_init_tracks(struct fl_matrix_job *j, char *err,
 			j->budget_s = e->spec.budget_s;
 	}
 	j->budget_s = fl_budget_seconds(j->budget_s, minimum_s);
-	return 0;
+	return fl_shard_restrict(j, err, errlen);
 }
 
 static int grow_done(struct fl_matrix_job *j, unsigned long old)
@@ -177,6 +177,9 @@ json_t *matrix_job_cells_reps(const struct fl_matrix_job *j)
 
 	for (unsigned long c = 0; c < j->m.ncells; c++) {
 		const struct fl_cell_track *t = &j->tracks[c];
+
+		if (j->in_shard && !j->in_shard[c])
+			continue;
 		json_t *times = json_array();
 
 		for (unsigned long k = 0; k < j->m.nvisits; k++) {

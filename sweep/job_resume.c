@@ -242,7 +242,8 @@ int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (matrix_job_init_tracks(j, err, errlen) ||
+	if (fl_shard_from_state(j, err, errlen) ||
+	    matrix_job_init_tracks(j, err, errlen) ||
 	    matrix_job_replay_passes(j, err, errlen) ||
 	    recover_rows(j, err, errlen))
 		return -1;

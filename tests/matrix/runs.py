@@ -32,6 +32,11 @@ class Failure(Exception):
     pass
 
 
+class Skip(Exception):
+    """A test that cannot run here (a package missing), with the reason:
+    counted as skipped, never as passed."""
+
+
 def check(cond, what):
     if not cond:
         raise Failure(what)
@@ -172,7 +177,7 @@ def main(tests, suite):
     args = ap.parse_args()
     FL = os.path.abspath(os.path.join(args.builddir, "futexlab"))
     VERBOSE = args.v
-    passed = failed = 0
+    passed = failed = skipped = 0
     for t in tests:
         if args.k not in t.__name__:
             continue
@@ -181,6 +186,9 @@ def main(tests, suite):
             t(tmp)
             passed += 1
             print("ok %s" % t.__name__)
+        except Skip as e:
+            skipped += 1
+            print("SKIP %s: %s" % (t.__name__, e))
         except Failure as e:
             failed += 1
             print("FAIL %s: %s" % (t.__name__, e))
@@ -190,5 +198,6 @@ def main(tests, suite):
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         sys.stdout.flush()
-    print("%s: %d passed, %d failed" % (suite, passed, failed))
+    print("%s: %d passed, %d failed%s" % (
+        suite, passed, failed, ", %d skipped" % skipped if skipped else ""))
     return 1 if failed else 0
