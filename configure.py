@@ -113,6 +113,17 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
 SHIM_SOURCES = ["device.c", "futex2.c", "futex_op.c", "interpose.c",
                 "kernel.c", "lacking.c", "timeout.c", "waitv.c"]
 
+# The pthread interposer, libfutexlab-interpose.so (interpose/,
+# docs/interpose.md): pthread mutexes and condition variables on a lock
+# algorithm and backend the environment names; algos.c once per backend
+# below, with the backend's header force-included.
+INTERPOSE_SOURCES = ["clock.c", "cond.c", "config.c", "mutex.c", "real.c"]
+# its conformance suite (tests/interpose/): glibc's outcomes are the
+# expectations
+INTERPOSE_TEST_SOURCES = ["conform.c", "cases.c"]
+INTERPOSE_BACKENDS = ["futex-private", "futex-shared", "kmod-global",
+                      "kmod-private", "kmod-numa"]
+
 # its test (tests/shim/): the same futex(2) cases with and without it
 SHIM_TEST_SOURCES = ["test_shim.c", "run_case.c", "cases_checks.c",
                      "cases_waitwake.c", "cases_waitv.c", "cases_pi.c",
@@ -414,6 +425,26 @@ def preload_shim(n, link):
     return [shim, test, guest_shim, guest_perf]
 
 
+def pthread_interposer(n, link):
+    """libfutexlab-interpose.so, and its copy for the guest suite (which
+    copies $builddir/tests into the guest). Uses preload_shim()'s rules.
+    Returns the outputs `all` builds."""
+    pic = ["-fPIC", "-fvisibility=hidden"]
+    objs = [compile_c(n, src("interpose/" + s), tag="_pic", extra=pic)
+            for s in INTERPOSE_SOURCES]
+    objs += [compile_c(n, src("interpose/algos.c"), tag="_pic_" + ident,
+                       extra=pic + force_include(header, flags))
+             for name, header, ident, flags in BACKENDS
+             if name in INTERPOSE_BACKENDS]
+    lib = n.build(built("libfutexlab-interpose.so"), "shlib", objs)[0]
+    guest = n.build(built("tests/interpose/libfutexlab-interpose.so"),
+                    "copy", [lib])[0]
+    conform = link("tests/interpose/conform",
+                   [compile_c(n, src("tests/interpose/" + s))
+                    for s in INTERPOSE_TEST_SOURCES])
+    return [lib, guest, conform]
+
+
 def kernels_under_test(n, guest_inputs):
     """Kernels built from Debian's linux-source (tools/kernel_build.py,
     docs/kernels.md): not part of `ninja test`, a kernel build is too long
@@ -539,6 +570,7 @@ def write_ninja(n, args, configure_args, kmod_part):
         tests.append(link("tests/conformance-" + name, objs, ["-lcmocka"]))
     n.newline()
     tests += preload_shim(n, link)
+    tests += pthread_interposer(n, link)
     n.newline()
 
     # the fidelity benchmark: futexlab's loops against bare ones
