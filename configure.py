@@ -439,10 +439,15 @@ def pthread_interposer(n, link):
     lib = n.build(built("libfutexlab-interpose.so"), "shlib", objs)[0]
     guest = n.build(built("tests/interpose/libfutexlab-interpose.so"),
                     "copy", [lib])[0]
+    # the real programs the guest suite runs through it, where installed
+    # (sysbench, rt-tests' pi_stress: tests/guest/interpose.sh)
+    staged = [n.build(built("tests/interpose/" + os.path.basename(p)),
+                      "copy", [p])[0]
+              for p in map(shutil.which, ("sysbench", "pi_stress")) if p]
     conform = link("tests/interpose/conform",
                    [compile_c(n, src("tests/interpose/" + s))
                     for s in INTERPOSE_TEST_SOURCES])
-    return [lib, guest, conform]
+    return [lib, guest, conform] + staged
 
 
 def kernels_under_test(n, guest_inputs):
@@ -578,6 +583,11 @@ def write_ninja(n, args, configure_args, kmod_part):
     bare = n.build(built("tools/fidelity-mutex3"), "link",
                    [compile_c(n, src("tools/fidelity_mutex3.c"))],
                    variables={"libs_of": [], "libs": ["-lpthread"]})[0]
+    # a pthread mutex's cost through whichever pthread_mutex_lock binds,
+    # glibc's or the interposer's (docs/interpose.md); run only when asked
+    n.build(built("tools/interpose-cost"), "link",
+            [compile_c(n, src("tools/interpose_cost.c"))],
+            variables={"libs_of": [], "libs": ["-lpthread"]})
     # the interval of a cell's figure, for scripts (tools/median_ci.c)
     median_ci = link("tools/median-ci",
                      [compile_c(n, src("tools/median_ci.c"))])

@@ -179,6 +179,16 @@ if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' /tmp/shim.out; then
 	bad shim "tests/guest/shim.sh exited $rc without a FAIL line"
 fi
 
+# unmodified pthread programs on the module through the interposer
+sh tests/guest/interpose.sh "$B" > /tmp/interpose.out 2>&1
+rc=$?
+cat /tmp/interpose.out
+pass=$((pass + $(grep -c '^PASS' /tmp/interpose.out)))
+fail=$((fail + $(grep -c '^FAIL' /tmp/interpose.out)))
+if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' /tmp/interpose.out; then
+	bad interpose "tests/guest/interpose.sh exited $rc without a FAIL line"
+fi
+
 # a dynamically linked program that exits and cancels threads: glibc
 # dlopens libgcc_s.so.1 then, which vm/run must have put in the guest
 P=$B/tests/guest/pthread_exit_cancel
