@@ -120,6 +120,23 @@ static int open_device(const struct ip_backend *b)
 	return 0;
 }
 
+/* FUTEXLAB_INTERPOSE_VERBOSE on a module backend: at exit, what the
+ * module counted on this process's descriptor, the evidence that the
+ * calls arrived there (the private design's table is the process's own
+ * and leaves with it, so the debugfs totals never show it) */
+static void report_module(void)
+{
+	struct futexlab_stats st = { 0 };
+
+	if (fl_kmod_fd < 0 || ioctl(fl_kmod_fd, FUTEXLAB_IOC_STATS, &st) < 0)
+		return;
+	ip_say("pid %d: the module's %s tables: waits=%llu wakes=%llu "
+	       "pi_locks=%llu adaptive_locks=%llu", (int)getpid(),
+	       ip_config.backend->name, (unsigned long long)st.waits,
+	       (unsigned long long)st.wakes, (unsigned long long)st.pi_locks,
+	       (unsigned long long)st.adaptive_locks);
+}
+
 static void after_fork_child(void)
 {
 	parent_tid = tid;
@@ -158,6 +175,8 @@ static void setup_once(void)
 			ip_say("pid %d: pthread mutexes and condition "
 			       "variables: %s on %s", (int)getpid(),
 			       algo_names[ip_config.algo], b->name);
+		if (verbose && b->needs_device)
+			atexit(report_module);
 	}
 	__atomic_store_n(&ip_config.usable, b != NULL, __ATOMIC_RELEASE);
 	errno = saved;
