@@ -51,6 +51,7 @@ WORKLOADS = [
     "lock_pi",
     "numa",
     "waitv",
+    "app",
 ]
 
 # The code is libraries, one per folder, each with its own public headers;
@@ -65,13 +66,14 @@ LIBRARIES = {
     # waking an idle CPU
     "measure": ["busy.c", "cell.c", "cell_child.c", "clock.c", "facts.c",
                 "hist.c", "idle_wake.c", "overhead.c", "placement.c",
-                "probe.c", "sample.c", "sleeping.c"],
+                "probe.c", "program.c", "sample.c", "sleeping.c"],
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness
     "stats": ["covary.c", "drift.c", "figures.c", "geomean.c", "percentile.c",
               "shift.c", "stats.c"],
     # the run directory: its one writer and its one reader
-    "rundir": ["columns.c", "csv.c", "hist_file.c", "meta.c", "partial.c",
+    "rundir": ["columns.c", "csv.c", "hist_file.c", "keep.c", "meta.c",
+               "partial.c",
                "read.c", "read_bins.c", "read_cells.c", "read_plots.c",
                "read_times.c",
                "regular.c", "rewrite.c", "write.c", "write_at.c"],
