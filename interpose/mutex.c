@@ -121,60 +121,71 @@ int pthread_mutex_destroy(pthread_mutex_t *m)
 	return __atomic_load_n(&im->word, __ATOMIC_RELAXED) ? EBUSY : 0;
 }
 
-/* Lock with an optional MONOTONIC deadline: 0 or an errno. */
-static int lock(struct ip_mutex *im, int32_t kind,
-		const struct ip_backend *b, const struct timespec *deadline)
+/* One call on one of our mutexes: what every lock path needs. */
+struct call {
+	struct ip_mutex *im;
+	int32_t kind;
+	const struct ip_backend *b;
+	enum ip_algo algo;
+	uint32_t self;		/* our TID where the algorithm or type needs it */
+};
+
+/* 0 when the mutex is glibc's (routed); else 1 with c filled in. */
+static int ours(pthread_mutex_t *m, const char *name, struct call *c)
 {
-	enum ip_algo algo = algo_of(kind);
-	uint32_t self = tid_for(algo, kind);
+	c->im = as_ip(m);
+	c->kind = kind_of(c->im);
+	if (c->kind & IP_KIND_GLIBC)
+		return 0;
+	c->b = ip_backend_or_die(name);
+	c->algo = algo_of(c->kind);
+	c->self = tid_for(c->algo, c->kind);
+	return 1;
+}
+
+/* Lock with an optional MONOTONIC deadline: 0 or an errno. */
+static int lock(const struct call *c, const struct timespec *deadline)
+{
 	int r;
 
-	if (owner_checked(kind)) {
-		r = relock_by_owner(im, kind, (pid_t)self, 0);
+	if (owner_checked(c->kind)) {
+		r = relock_by_owner(c->im, c->kind, (pid_t)c->self, 0);
 		if (r >= 0)
 			return r;
 	}
-	r = b->lock(&im->word, algo, self, deadline);
+	r = c->b->lock(&c->im->word, c->algo, c->self, deadline);
 	if (r)
 		return -r;
-	now_owned(im, kind, (pid_t)self);
+	now_owned(c->im, c->kind, (pid_t)c->self);
 	return 0;
 }
 
 IP_EXPORT
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	struct ip_mutex *im = as_ip(m);
-	int32_t kind = kind_of(im);
+	struct call c;
 
-	if (kind & IP_KIND_GLIBC)
+	if (!ours(m, "pthread_mutex_lock", &c))
 		return ip_real()->mutex_lock(m);
-	return lock(im, kind, ip_backend_or_die("pthread_mutex_lock"), NULL);
+	return lock(&c, NULL);
 }
 
 IP_EXPORT
 int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	struct ip_mutex *im = as_ip(m);
-	int32_t kind = kind_of(im);
-	const struct ip_backend *b;
-	enum ip_algo algo;
-	uint32_t self;
+	struct call c;
 	int r;
 
-	if (kind & IP_KIND_GLIBC)
+	if (!ours(m, "pthread_mutex_trylock", &c))
 		return ip_real()->mutex_trylock(m);
-	b = ip_backend_or_die("pthread_mutex_trylock");
-	algo = algo_of(kind);
-	self = tid_for(algo, kind);
-	if (owner_checked(kind)) {
-		r = relock_by_owner(im, kind, (pid_t)self, 1);
+	if (owner_checked(c.kind)) {
+		r = relock_by_owner(c.im, c.kind, (pid_t)c.self, 1);
 		if (r >= 0)
 			return r;
 	}
-	if (b->trylock(&im->word, algo, self))
+	if (c.b->trylock(&c.im->word, c.algo, c.self))
 		return EBUSY;
-	now_owned(im, kind, (pid_t)self);
+	now_owned(c.im, c.kind, (pid_t)c.self);
 	return 0;
 }
 
@@ -184,24 +195,24 @@ int pthread_mutex_trylock(pthread_mutex_t *m)
  * timespec says, the owner's relock is answered first.
  */
 static int clocklock(pthread_mutex_t *m, clockid_t clock,
-		     const struct timespec *abs, const char *call)
+		     const struct timespec *abs, const char *name)
 {
-	struct ip_mutex *im = as_ip(m);
-	int32_t kind = kind_of(im);
-	const struct ip_backend *b = ip_backend_or_die(call);
 	struct timespec mono;
-	int r = pthread_mutex_trylock(m);
+	struct call c;
+	int r;
 
+	ours(m, name, &c);
+	r = pthread_mutex_trylock(m);
 	if (r != EBUSY)
 		return r;
-	if (owner_checked(kind) && im->owner == ip_tid())
+	if (owner_checked(c.kind) && c.im->owner == (pid_t)c.self)
 		return EDEADLK;		/* errorcheck: trylock said EBUSY */
 	/* a PI lock's deadline goes to the kernel as it is, which refuses
 	 * a negative one: glibc's answer is then EINVAL, not ETIMEDOUT */
 	if (ip_deadline(clock, abs, &mono) ||
-	    ((kind & IP_KIND_PI) && abs->tv_sec < 0))
+	    ((c.kind & IP_KIND_PI) && abs->tv_sec < 0))
 		return EINVAL;
-	return lock(im, kind, b, &mono);
+	return lock(&c, &mono);
 }
 
 IP_EXPORT
@@ -226,30 +237,24 @@ int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock,
 IP_EXPORT
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-	struct ip_mutex *im = as_ip(m);
-	int32_t kind = kind_of(im);
-	const struct ip_backend *b;
-	enum ip_algo algo;
-	uint32_t self;
+	struct call c;
 	int r;
 
-	if (kind & IP_KIND_GLIBC)
+	if (!ours(m, "pthread_mutex_unlock", &c))
 		return ip_real()->mutex_unlock(m);
-	b = ip_backend_or_die("pthread_mutex_unlock");
-	algo = algo_of(kind);
-	self = tid_for(algo, kind);
-	if (owner_checked(kind)) {
-		if (im->owner != (pid_t)self)
+	if (owner_checked(c.kind)) {
+		if (c.im->owner != (pid_t)c.self)
 			return EPERM;
-		if (--im->count)
+		if (--c.im->count)
 			return 0;
-		im->owner = 0;
+		c.im->owner = 0;
 	}
-	r = b->unlock(&im->word, algo, self);
+	r = c.b->unlock(&c.im->word, c.algo, c.self);
 	/* the forking thread's lock, in the child: the word names the TID
 	 * the thread had in the parent (glibc's word holds no TID there) */
 	if (r == -EPERM && ip_parent_tid())
-		r = b->unlock(&im->word, algo, (uint32_t)ip_parent_tid());
+		r = c.b->unlock(&c.im->word, c.algo,
+				(uint32_t)ip_parent_tid());
 	return -r;
 }
 

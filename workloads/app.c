@@ -237,22 +237,6 @@ static int check(const struct fl_cell *cell, char *why, size_t len)
 	return 0;
 }
 
-static int init(struct fl_rep *rep, char *why, size_t len)
-{
-	(void)rep;
-	(void)why;
-	(void)len;
-	return 0;
-}
-
-static int verify(struct fl_rep *rep, char *why, size_t len)
-{
-	(void)rep;
-	(void)why;
-	(void)len;
-	return 0;
-}
-
 FL_WORKLOAD_DESCRIPTOR(app) = {
 	.name = "app",
 	.summary = "an unmodified program (--cmd) on the cell's backend and "
@@ -278,8 +262,6 @@ FL_WORKLOAD_DESCRIPTOR(app) = {
 	.needs = needs,
 	.check = check,
 	.fixed_threads = 1,
-	.init = init,
-	.verify = verify,
 };
 
 #else /* one build per backend */

@@ -23,6 +23,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "workloads"))
+from test_locks import Checks  # noqa: E402
 BACKENDS = ["futex-private", "futex-shared"]
 ALGOS = ["mutex3", "spin-then-wait", "pi"]
 TAP_RE = re.compile(r"^(ok|not ok) \d+ - (\S+)")
@@ -64,18 +66,6 @@ def refused(conform, lib, checks, expect, **env):
     checks.check(expect in r.stderr and "aborting" in r.stderr,
                  "%s: stderr does not say %r:\n%s" % (what, expect, r.stderr))
     checks.check(r.stdout == "", "%s: the case ran: %r" % (what, r.stdout))
-
-
-class Checks:
-    def __init__(self):
-        self.passed, self.failed, self.skipped = 0, 0, 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print("FAIL: " + what)
 
 
 def main():

@@ -25,21 +25,11 @@ import sys
 import tempfile
 import time
 
+from test_locks import Checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 SIZE = ["--duration", "0.2", "--reps", "1", "--warmup", "0"]
-
-
-class Checks:
-    def __init__(self):
-        self.passed, self.failed, self.skipped = 0, 0, 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print("FAIL: " + what)
 
 
 def run(futexlab, results, *flags):
