@@ -25,9 +25,11 @@
 #include <unistd.h>
 
 #include "measure/clock.h"
-#include "rundir/keep.h"
 
 extern char **environ;
+
+int (*fl_program_keeper)(const char *name, const void *data, size_t len,
+			 char *err, size_t errlen);
 
 #define HALF		(FL_KEEP_MAX / 2)
 #define MAX_ENV		1024
@@ -219,7 +221,10 @@ static void keep(struct fl_program *p, const struct output *o, int status,
 	memcpy(file + n, text, len);
 	snprintf(name, sizeof(name), "run-%llu.txt",
 		 (unsigned long long)p->output_id);
-	if (fl_keep(name, file, n + len, err, sizeof(err)))
+	if (!fl_program_keeper)
+		fprintf(stderr, "futexlab: app: output not kept: no run "
+			"directory open\n");
+	else if (fl_program_keeper(name, file, n + len, err, sizeof(err)))
 		fprintf(stderr, "futexlab: app: output not kept: %s\n", err);
 	free(file);
 }

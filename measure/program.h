@@ -9,7 +9,21 @@
 #ifndef FUTEXLAB_MEASURE_PROGRAM_H
 #define FUTEXLAB_MEASURE_PROGRAM_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* How much of one program's output is kept: its first and last halves of
+ * this, with a line between saying how much was left out. */
+#define FL_KEEP_MAX	65536
+
+/*
+ * Where a program's output goes: set by the run directory's writer
+ * (rundir/keep.c) while a run is open, NULL otherwise. A function set from
+ * above, so this folder, below rundir/, never calls into it. programs/NAME
+ * replaced by data: 0, or -1 with err.
+ */
+extern int (*fl_program_keeper)(const char *name, const void *data,
+				size_t len, char *err, size_t errlen);
 
 struct fl_program {
 	char **argv;			/* NULL-ended; argv[0] found on PATH */

@@ -16,6 +16,7 @@ static int keep_fd = -1;
 void fl_keep_into(int run_fd)
 {
 	keep_fd = run_fd;
+	fl_program_keeper = run_fd >= 0 ? fl_keep : NULL;
 }
 
 int fl_keep(const char *name, const void *data, size_t len, char *err,

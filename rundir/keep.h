@@ -10,12 +10,11 @@
 
 #include <stddef.h>
 
-/* How much of one program's output is kept: its first and last halves of
- * this, with a line between saying how much was left out. */
-#define FL_KEEP_MAX	65536
+#include "measure/program.h"	/* FL_KEEP_MAX, fl_program_keeper */
 
 /* The run directory descriptor files are kept in (rundir/write.c sets it
- * when a run is opened or resumed, and -1 when it is closed). */
+ * when a run is opened or resumed, and -1 when it is closed); while one
+ * is set, a program's output is kept there (fl_program_keeper). */
 void fl_keep_into(int run_fd);
 
 /*
