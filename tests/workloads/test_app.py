@@ -93,13 +93,13 @@ def main():
 
         t0 = time.monotonic()
         r = run(futexlab, tmp, "--backend", "futex-private", "--cmd",
-                "sh -c 'sleep 30 & sleep 30'")
+                "sh -c 'sleep 37.31 & sleep 37.31'")
         took = time.monotonic() - t0
         d, rs = rows(r)
         c.check(rs and rs[0]["status"] == "failed" and
                 "deadline" in rs[0]["reason"] and took < 20,
                 "past the deadline: %.1f s %s %s" % (took, rs, r.stderr))
-        ps = subprocess.run(["pgrep", "-f", "sleep 30"], capture_output=True,
+        ps = subprocess.run(["pgrep", "-f", "sleep 37.31"], capture_output=True,
                             text=True).stdout.split()
         c.check(not ps, "the group's sleeps outlived it: %s" % ps)
 
