@@ -51,6 +51,7 @@ WORKLOADS = [
     "lock_pi",
     "numa",
     "waitv",
+    "app",
 ]
 
 # The code is libraries, one per folder, each with its own public headers;
@@ -80,7 +81,8 @@ LIBRARIES = [
     ("plot", ["axes.c", "cdf.c", "fleet.c", "gp.c", "run_plots.c", "series.c",
               "special.c", "threads.c", "time_axis.c", "timeline.c"]),
     # the run directory: its one writer and its one reader
-    ("rundir", ["columns.c", "csv.c", "hist_file.c", "meta.c", "partial.c",
+    ("rundir", ["columns.c", "csv.c", "hist_file.c", "keep.c", "meta.c",
+                "partial.c",
                 "read.c", "read_bins.c", "read_cells.c", "read_plots.c",
                 "read_times.c", "regular.c", "rewrite.c", "write.c",
                 "write_at.c"]),
@@ -90,7 +92,7 @@ LIBRARIES = [
     # waking an idle CPU
     ("measure", ["busy_loop.c", "cell.c", "cell_child.c", "facts.c",
                  "host_load.c", "idle_wake.c", "overhead.c", "probe.c",
-                 "sleeping.c"]),
+                 "program.c", "sleeping.c"]),
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness; how a figure is written
     ("stats", ["covary.c", "drift.c", "figures.c", "format.c", "geomean.c",
@@ -102,8 +104,8 @@ LIBRARIES = [
               "registry_lookup.c", "spec.c", "threads.c"]),
     # (the backends' descriptors come here: backend_descriptions())
     # plain data every folder shares: results, histograms, the clock, the
-    # sampler, the machine's facts
-    ("base", ["clock.c", "hist.c", "result.c", "sample.c"]),
+    # sampler, the machine's facts, the hook a program's output is kept by
+    ("base", ["clock.c", "hist.c", "keeper.c", "result.c", "sample.c"]),
 ]
 LIBRARY_SOURCES = dict(LIBRARIES)
 
@@ -131,6 +133,17 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
 # exported, never linked into futexlab.
 SHIM_SOURCES = ["device.c", "futex2.c", "futex_op.c", "interpose.c",
                 "kernel.c", "lacking.c", "timeout.c", "waitv.c"]
+
+# The pthread interposer, libfutexlab-interpose.so (interpose/,
+# docs/interpose.md): pthread mutexes and condition variables on a lock
+# algorithm and backend the environment names; algos.c once per backend
+# below, with the backend's header force-included.
+INTERPOSE_SOURCES = ["clock.c", "cond.c", "config.c", "mutex.c", "real.c"]
+# its conformance suite (tests/interpose/): glibc's outcomes are the
+# expectations
+INTERPOSE_TEST_SOURCES = ["conform.c", "cases.c"]
+INTERPOSE_BACKENDS = ["futex-private", "futex-shared", "kmod-global",
+                      "kmod-private", "kmod-numa"]
 
 # its test (tests/shim/): the same futex(2) cases with and without it
 SHIM_TEST_SOURCES = ["test_shim.c", "run_case.c", "cases_checks.c",
@@ -461,6 +474,31 @@ def preload_shim(n, link):
     return [shim, test, guest_shim, guest_perf]
 
 
+def pthread_interposer(n, link):
+    """libfutexlab-interpose.so, and its copy for the guest suite (which
+    copies $builddir/tests into the guest). Uses preload_shim()'s rules.
+    Returns the outputs `all` builds."""
+    pic = ["-fPIC", "-fvisibility=hidden"]
+    objs = [compile_c(n, src("interpose/" + s), tag="_pic", extra=pic)
+            for s in INTERPOSE_SOURCES]
+    objs += [compile_c(n, src("interpose/algos.c"), tag="_pic_" + ident,
+                       extra=pic + force_include(header, flags))
+             for name, header, ident, flags in BACKENDS
+             if name in INTERPOSE_BACKENDS]
+    lib = n.build(built("libfutexlab-interpose.so"), "shlib", objs)[0]
+    guest = n.build(built("tests/interpose/libfutexlab-interpose.so"),
+                    "copy", [lib])[0]
+    # the real programs the guest suite runs through it, where installed
+    # (sysbench, rt-tests' pi_stress: tests/guest/interpose.sh)
+    staged = [n.build(built("tests/interpose/" + os.path.basename(p)),
+                      "copy", [p])[0]
+              for p in map(shutil.which, ("sysbench", "pi_stress")) if p]
+    conform = link("tests/interpose/conform",
+                   [compile_c(n, src("tests/interpose/" + s))
+                    for s in INTERPOSE_TEST_SOURCES])
+    return [lib, guest, conform] + staged
+
+
 def kernels_under_test(n, guest_inputs):
     """Kernels built from Debian's linux-source (tools/kernel_build.py,
     docs/kernels.md): not part of `ninja test`, a kernel build is too long
@@ -591,6 +629,7 @@ def write_ninja(n, args, configure_args, kmod_part):
         tests.append(link("tests/conformance-" + name, objs, ["-lcmocka"]))
     n.newline()
     tests += preload_shim(n, link)
+    tests += pthread_interposer(n, link)
     n.newline()
 
     # the fidelity benchmark: futexlab's loops against bare ones
@@ -598,6 +637,11 @@ def write_ninja(n, args, configure_args, kmod_part):
     bare = n.build(built("tools/fidelity-mutex3"), "link",
                    [compile_c(n, src("tools/fidelity_mutex3.c"))],
                    variables={"libs_of": [], "libs": ["-lpthread"]})[0]
+    # a pthread mutex's cost through whichever pthread_mutex_lock binds,
+    # glibc's or the interposer's (docs/interpose.md); run only when asked
+    n.build(built("tools/interpose-cost"), "link",
+            [compile_c(n, src("tools/interpose_cost.c"))],
+            variables={"libs_of": [], "libs": ["-lpthread"]})
     # the interval of a cell's figure, for scripts (tools/median_ci.c)
     median_ci = link("tools/median-ci",
                      [compile_c(n, src("tools/median_ci.c"))])

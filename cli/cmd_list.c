@@ -66,6 +66,7 @@ static json_t *options_json(const struct fl_workload *w)
 	static const char *const types[] = {
 		[FL_OPT_INT] = "int", [FL_OPT_NS] = "ns",
 		[FL_OPT_BOOL] = "bool", [FL_OPT_ENUM] = "enum",
+		[FL_OPT_TEXT] = "text",
 	};
 	json_t *opts = json_array();
 

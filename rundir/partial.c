@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rundir/keep.h"
+
 #define PREFIX ".partial-"
 
 /* The run's name from an entry .partial-NAME-PID-N; 0, or -1. */
@@ -111,6 +113,7 @@ int fl_run_reopen(struct fl_run *run, const char *path, char *err,
 			 strerror(errno));
 		goto fail;
 	}
+	fl_keep_into(run->fd);
 	return 0;
 fail:
 	fl_run_close(run);

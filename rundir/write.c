@@ -16,6 +16,7 @@
 
 #include "rundir/csv.h"
 #include "rundir/hist_file.h"
+#include "rundir/keep.h"
 #include "rundir/write_at.h"
 #include "stats/figures.h"
 #include "spec/placement.h"
@@ -116,6 +117,7 @@ int fl_run_open(struct fl_run *run, const char *results_dir,
 	}
 	fprintf(run->cells, "%s\n", FL_CELLS_COLUMNS);
 	fflush(run->cells);
+	fl_keep_into(run->fd);
 	return 0;
 }
 
@@ -124,8 +126,10 @@ void fl_run_close(struct fl_run *run)
 	if (run->cells)
 		fclose(run->cells);
 	run->cells = NULL;
-	if (run->fd >= 0)
+	if (run->fd >= 0) {
+		fl_keep_into(-1);
 		close(run->fd);
+	}
 	if (run->dir_fd >= 0)
 		close(run->dir_fd);
 	run->fd = run->dir_fd = -1;

@@ -95,6 +95,49 @@ int fl_parse_duration_ns(const char *text, uint64_t *out)
 	return -1;
 }
 
+/* The texts FL_OPT_TEXT options were given, each once. */
+#define FL_MAX_TEXTS	64
+#define FL_TEXT_MAX	1024
+
+static char *texts[FL_MAX_TEXTS];
+static unsigned int ntexts;
+
+const char *fl_opt_text(int64_t v)
+{
+	return v >= 0 && v < (int64_t)ntexts ? texts[v] : "";
+}
+
+static int parse_text(const struct fl_option *opt, const char *text,
+		      int64_t *out, char *err, size_t errlen)
+{
+	unsigned int i;
+
+	if (strlen(text) >= FL_TEXT_MAX) {
+		snprintf(err, errlen, "--%s: longer than %d characters",
+			 opt->name, FL_TEXT_MAX - 1);
+		return -1;
+	}
+	for (const char *c = text; *c; c++)
+		if (*c < 0x20 || *c > 0x7e) {
+			snprintf(err, errlen, "--%s: a character that is not "
+				 "printable ASCII", opt->name);
+			return -1;
+		}
+	if (opt->check && opt->check(text, err, errlen))
+		return -1;
+	for (i = 0; i < ntexts && strcmp(texts[i], text); i++)
+		;
+	if (i == ntexts) {
+		if (ntexts == FL_MAX_TEXTS || !(texts[i] = strdup(text))) {
+			snprintf(err, errlen, "--%s: too many texts", opt->name);
+			return -1;
+		}
+		ntexts++;
+	}
+	*out = i;
+	return 0;
+}
+
 int fl_opt_parse_one(const struct fl_option *opt, const char *text,
 		     int64_t *out, char *err, size_t errlen)
 {
@@ -132,6 +175,8 @@ int fl_opt_parse_one(const struct fl_option *opt, const char *text,
 				snprintf(err + used, errlen - used, ")");
 		}
 		return -1;
+	case FL_OPT_TEXT:
+		return parse_text(opt, text, out, err, errlen);
 	case FL_OPT_INT:
 	case FL_OPT_NS:
 		if ((opt->type == FL_OPT_INT ? fl_parse_u64(text, &u) :
@@ -163,12 +208,19 @@ int fl_opt_parse(const struct fl_option *opt, const char *text,
 	char buf[512];
 	char *save = NULL, *tok;
 
+	vals->n = 0;
+	if (opt->type == FL_OPT_TEXT) {
+		if (parse_text(opt, text, &vals->v[0], err, errlen))
+			return -1;
+		vals->n = 1;
+		vals->given = 1;
+		return 0;
+	}
 	if (strlen(text) >= sizeof(buf)) {
 		snprintf(err, errlen, "--%s: value too long", opt->name);
 		return -1;
 	}
 	strcpy(buf, text);
-	vals->n = 0;
 	if (!opt->sweep && strchr(buf, ',')) {
 		snprintf(err, errlen, "--%s: '%s': takes one value, not a list",
 			 opt->name, text);
@@ -214,6 +266,15 @@ void fl_opt_format(const struct fl_option *opt, int64_t v, char *buf,
 	case FL_OPT_BOOL:
 		snprintf(buf, len, "%s", v ? "yes" : "no");
 		break;
+	case FL_OPT_TEXT: {
+		/* FNV-1a: the same text has the same name in every run */
+		uint32_t h = 2166136261u;
+
+		for (const char *c = fl_opt_text(v); *c; c++)
+			h = (h ^ (unsigned char)*c) * 16777619u;
+		snprintf(buf, len, "%08x", h);
+		break;
+	}
 	default:
 		snprintf(buf, len, "%" PRId64, v);
 		break;

@@ -19,6 +19,9 @@ enum fl_opt_type {
 	FL_OPT_NS,	/* a duration: 100, 100ns, 5us, 2ms, 1s (ns if bare) */
 	FL_OPT_BOOL,	/* a flag without a value */
 	FL_OPT_ENUM,	/* one of choices[] */
+	FL_OPT_TEXT,	/* printable text, checked by check(); recorded as
+			 * a hash of it (a run's options column holds
+			 * names, not commands: meta.json has the text) */
 };
 
 struct fl_option {
@@ -29,6 +32,8 @@ struct fl_option {
 	const char *const *choices;	/* FL_OPT_ENUM: NULL-terminated */
 	int sweep;			/* accepts a list: one cell per value */
 	int64_t min, max;		/* FL_OPT_INT/NS bounds (max 0: none) */
+	/* FL_OPT_TEXT: 0, or -1 with a message naming the option */
+	int (*check)(const char *text, char *err, size_t errlen);
 };
 
 /*
@@ -62,6 +67,11 @@ struct fl_option {
 #define FL_SWEEP_ENUM(name, def, choices, help) \
 	FL_OPTION_ROW(name, FL_OPT_ENUM, def, choices, 1, 0, 0, help)
 
+/* one value of printable text, never a list (a comma is text) */
+#define FL_OPTION_TEXT(name_, def_, check_, help_) \
+	{ .name = (name_), .type = FL_OPT_TEXT, .def = (def_), \
+	  .help = (help_), .check = (check_) }
+
 /* The parsed values of one option: one, or a list for a sweep. */
 struct fl_opt_values {
 	unsigned int n;
@@ -81,6 +91,10 @@ int fl_opt_parse(const struct fl_option *opt, const char *text,
 /* Format one value the way it would be typed: "100ns" -> "100", "all". */
 void fl_opt_format(const struct fl_option *opt, int64_t v, char *buf,
 		   size_t len);
+
+/* An FL_OPT_TEXT value's text (the value is its index in this process's
+ * table of texts, inherited by a cell's forked child). */
+const char *fl_opt_text(int64_t v);
 
 /* Generic number parsing shared with the common flags. */
 int fl_parse_u64(const char *text, uint64_t *out);

@@ -8,7 +8,7 @@ Suites, in this order:
   conformance  every build/tests/conformance-<backend> (cmocka, TAP)
   scripts      tests/cli/test_cli.py, tests/cli/test_untrusted.py,
                tests/smoke/test_smoke.py and every
-               tests/{harness,layout,matrix,fleet,vm,workloads}/test_*.py, each
+               tests/{harness,interpose,layout,matrix,fleet,vm,workloads}/test_*.py, each
                run as `python3 SCRIPT --builddir B` and ending with a line
                `NAME: N passed, N failed[, N skipped]`
   fuzz         tests/fuzz/run.py: every fuzz target replays its seeds and
@@ -310,7 +310,7 @@ def main():
     scripts = [os.path.join(ROOT, "tests", "cli", "test_cli.py"),
                os.path.join(ROOT, "tests", "cli", "test_untrusted.py"),
                os.path.join(ROOT, "tests", "smoke", "test_smoke.py")]
-    for folder in ("harness", "layout", "matrix", "fleet", "vm", "workloads"):
+    for folder in ("harness", "interpose", "layout", "matrix", "fleet", "vm", "workloads"):
         scripts += sorted(glob.glob(os.path.join(ROOT, "tests", folder,
                                                  "test_*.py")))
     for path in scripts:

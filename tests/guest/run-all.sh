@@ -168,16 +168,25 @@ if [ -x "$F" ] && "$F" list 2>/dev/null | grep -q kmod-global; then
 	acceptance mutex --backend "$BK" --threads 4 --duration 2
 fi
 
+# script NAME: tests/guest/NAME.sh, its PASS and FAIL lines counted here
+script() {
+	sh "tests/guest/$1.sh" "$B" > "/tmp/$1.out" 2>&1
+	rc=$?
+	cat "/tmp/$1.out"
+	pass=$((pass + $(grep -c '^PASS' "/tmp/$1.out")))
+	fail=$((fail + $(grep -c '^FAIL' "/tmp/$1.out")))
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "/tmp/$1.out"; then
+		bad "$1" "tests/guest/$1.sh exited $rc without a FAIL line"
+	fi
+}
+
 # unmodified futex programs on the module through the preload shim
 # (its cases, then a short pass of each perf bench futex benchmark)
-sh tests/guest/shim.sh "$B" > /tmp/shim.out 2>&1
-rc=$?
-cat /tmp/shim.out
-pass=$((pass + $(grep -c '^PASS' /tmp/shim.out)))
-fail=$((fail + $(grep -c '^FAIL' /tmp/shim.out)))
-if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' /tmp/shim.out; then
-	bad shim "tests/guest/shim.sh exited $rc without a FAIL line"
-fi
+script shim
+
+# unmodified pthread programs on the module through the interposer
+# (its conformance cases, sysbench and pi_stress on each design)
+script interpose
 
 # a dynamically linked program that exits and cancels threads: glibc
 # dlopens libgcc_s.so.1 then, which vm/run must have put in the guest

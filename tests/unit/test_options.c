@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -27,6 +28,17 @@ static const struct fl_option opt_bool =
 	FL_OPTION_BOOL("shared", "shared futexes");
 static const struct fl_option opt_enum =
 	FL_SWEEP_ENUM("colour", "red", colours, "a colour");
+
+static int no_x(const char *text, char *err, size_t errlen)
+{
+	if (!strchr(text, 'x'))
+		return 0;
+	snprintf(err, errlen, "--cmd: no x");
+	return -1;
+}
+
+static const struct fl_option opt_text =
+	FL_OPTION_TEXT("cmd", "true", no_x, "a command");
 
 static int64_t parse_one(const struct fl_option *o, const char *text)
 {
@@ -251,6 +263,38 @@ static void test_duration(void **state)
 	assert_int_equal(ns, 7);
 }
 
+/* Text: one value whatever its commas, its checker's refusal passed on,
+ * the same text the same value and name, a name of hex digits only. */
+static void test_text(void **state)
+{
+	struct fl_opt_values v;
+	char err[256] = "", a[32], b[32];
+	int64_t one, two;
+
+	(void)state;
+	assert_int_equal(fl_opt_parse(&opt_text, "sh -c 'a, b'", &v, err,
+				      sizeof(err)), 0);
+	assert_int_equal(v.n, 1);
+	assert_string_equal(fl_opt_text(v.v[0]), "sh -c 'a, b'");
+	assert_int_equal(fl_opt_parse(&opt_text, "xyz", &v, err,
+				      sizeof(err)), -1);
+	assert_string_equal(err, "--cmd: no x");
+	assert_int_equal(fl_opt_parse_one(&opt_text, "tab\there", &one, err,
+					  sizeof(err)), -1);
+	assert_int_equal(fl_opt_parse_one(&opt_text, "sleep 1", &one, err,
+					  sizeof(err)), 0);
+	assert_int_equal(fl_opt_parse_one(&opt_text, "sleep 1", &two, err,
+					  sizeof(err)), 0);
+	assert_int_equal(one, two);
+	fl_opt_format(&opt_text, one, a, sizeof(a));
+	assert_int_equal(fl_opt_parse_one(&opt_text, "sleep 2", &two, err,
+					  sizeof(err)), 0);
+	fl_opt_format(&opt_text, two, b, sizeof(b));
+	assert_int_equal(strlen(a), 8);
+	assert_int_equal(strspn(a, "0123456789abcdef"), 8);
+	assert_string_not_equal(a, b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_enum),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_u64),
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_duration),

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pthread_mutex_*: the type rules glibc keeps (a recursive mutex counts its
+ * owner's locks, an errorcheck mutex answers EDEADLK to its owner's second
+ * lock and EPERM to an unlock by another thread), the priority-inherit
+ * protocol (PTHREAD_PRIO_INHERIT: always the owner-TID word on the
+ * backend's PI lock, whatever the algorithm), and deadlines; the word
+ * itself is the algorithm's (algos.c).
+ *
+ * What this library does not implement (robust, process-shared and
+ * priority-protect mutexes) is set up by glibc's own pthread_mutex_init,
+ * said once, and every later call on that object goes to glibc's function:
+ * glibc's kind bits in the object say whose it is, so no object is ever
+ * half handled.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+#include "interpose/interpose.h"
+
+_Static_assert(sizeof(struct ip_mutex) <= sizeof(pthread_mutex_t),
+	       "struct ip_mutex fits in pthread_mutex_t");
+_Static_assert(offsetof(struct ip_mutex, kind) ==
+	       offsetof(pthread_mutex_t, __data.__kind),
+	       "the kind sits where the static initialisers write it");
+_Static_assert(PTHREAD_MUTEX_NORMAL == 0 && PTHREAD_MUTEX_RECURSIVE == 1 &&
+	       PTHREAD_MUTEX_ERRORCHECK == 2,
+	       "glibc's mutex types are its kind's low bits");
+
+static inline struct ip_mutex *as_ip(pthread_mutex_t *m)
+{
+	return (struct ip_mutex *)m;
+}
+
+static inline int32_t kind_of(const struct ip_mutex *im)
+{
+	return __atomic_load_n(&im->kind, __ATOMIC_RELAXED);
+}
+
+static inline enum ip_algo algo_of(int32_t kind)
+{
+	return kind & IP_KIND_PI ? IP_PI : ip_config.algo;
+}
+
+/* normal and adaptive: no owner kept, as glibc keeps none it checks */
+static inline int owner_checked(int32_t kind)
+{
+	int type = kind & IP_KIND_TYPE_MASK;
+
+	return type == PTHREAD_MUTEX_RECURSIVE ||
+	       type == PTHREAD_MUTEX_ERRORCHECK;
+}
+
+/* The lock's owner-kept types, for the owner itself: what it gets (-1: the
+ * owner does not hold it yet, take the lock). */
+static int relock_by_owner(struct ip_mutex *im, int32_t kind, pid_t self,
+			   int busy)
+{
+	if (im->owner != self)
+		return -1;
+	/* glibc's trylock of a PI errorcheck mutex says EDEADLK too */
+	if ((kind & IP_KIND_TYPE_MASK) == PTHREAD_MUTEX_ERRORCHECK)
+		return busy && !(kind & IP_KIND_PI) ? EBUSY : EDEADLK;
+	if (im->count == UINT_MAX)
+		return EAGAIN;
+	im->count++;
+	return 0;
+}
+
+static inline void now_owned(struct ip_mutex *im, int32_t kind, pid_t self)
+{
+	if (owner_checked(kind)) {
+		im->owner = self;
+		im->count = 1;
+	}
+}
+
+static inline uint32_t tid_for(enum ip_algo algo, int32_t kind)
+{
+	return algo >= IP_PI || owner_checked(kind) ? (uint32_t)ip_tid() : 0;
+}
+
+IP_EXPORT
+int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
+{
+	int type = PTHREAD_MUTEX_NORMAL, pshared = PTHREAD_PROCESS_PRIVATE;
+	int robust = PTHREAD_MUTEX_STALLED, protocol = PTHREAD_PRIO_NONE;
+	struct ip_mutex *im = as_ip(m);
+
+	if (attr) {
+		pthread_mutexattr_gettype(attr, &type);
+		pthread_mutexattr_getpshared(attr, &pshared);
+		pthread_mutexattr_getrobust(attr, &robust);
+		pthread_mutexattr_getprotocol(attr, &protocol);
+	}
+	if (robust == PTHREAD_MUTEX_ROBUST)
+		ip_routed(IP_ROUTE_ROBUST, "a robust mutex");
+	else if (pshared == PTHREAD_PROCESS_SHARED)
+		ip_routed(IP_ROUTE_PSHARED, "a process-shared mutex");
+	else if (protocol == PTHREAD_PRIO_PROTECT)
+		ip_routed(IP_ROUTE_PP, "a priority-protect mutex");
+	else
+		goto ours;
+	return ip_real()->mutex_init(m, attr);
+ours:
+	memset(m, 0, sizeof(*m));
+	__atomic_store_n(&im->kind, (type & IP_KIND_TYPE_MASK) |
+			 (protocol == PTHREAD_PRIO_INHERIT ? IP_KIND_PI : 0),
+			 __ATOMIC_RELEASE);
+	return 0;
+}
+
+IP_EXPORT
+int pthread_mutex_destroy(pthread_mutex_t *m)
+{
+	struct ip_mutex *im = as_ip(m);
+
+	if (kind_of(im) & IP_KIND_GLIBC)
+		return ip_real()->mutex_destroy(m);
+	return __atomic_load_n(&im->word, __ATOMIC_RELAXED) ? EBUSY : 0;
+}
+
+/* One call on one of our mutexes: what every lock path needs. */
+struct call {
+	struct ip_mutex *im;
+	int32_t kind;
+	const struct ip_backend *b;
+	enum ip_algo algo;
+	uint32_t self;		/* our TID where the algorithm or type needs it */
+};
+
+/* 0 when the mutex is glibc's (routed); else 1 with c filled in. */
+static int ours(pthread_mutex_t *m, const char *name, struct call *c)
+{
+	c->im = as_ip(m);
+	c->kind = kind_of(c->im);
+	if (c->kind & IP_KIND_GLIBC)
+		return 0;
+	c->b = ip_backend_or_die(name);
+	c->algo = algo_of(c->kind);
+	c->self = tid_for(c->algo, c->kind);
+	return 1;
+}
+
+/* Lock with an optional MONOTONIC deadline: 0 or an errno. */
+static int lock(const struct call *c, const struct timespec *deadline)
+{
+	int r;
+
+	if (owner_checked(c->kind)) {
+		r = relock_by_owner(c->im, c->kind, (pid_t)c->self, 0);
+		if (r >= 0)
+			return r;
+	}
+	r = c->b->lock(&c->im->word, c->algo, c->self, deadline);
+	if (r)
+		return -r;
+	now_owned(c->im, c->kind, (pid_t)c->self);
+	return 0;
+}
+
+IP_EXPORT
+int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	struct call c;
+
+	if (!ours(m, "pthread_mutex_lock", &c))
+		return ip_real()->mutex_lock(m);
+	return lock(&c, NULL);
+}
+
+IP_EXPORT
+int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	struct call c;
+	int r;
+
+	if (!ours(m, "pthread_mutex_trylock", &c))
+		return ip_real()->mutex_trylock(m);
+	if (owner_checked(c.kind)) {
+		r = relock_by_owner(c.im, c.kind, (pid_t)c.self, 1);
+		if (r >= 0)
+			return r;
+	}
+	if (c.b->trylock(&c.im->word, c.algo, c.self))
+		return EBUSY;
+	now_owned(c.im, c.kind, (pid_t)c.self);
+	return 0;
+}
+
+/*
+ * A lock with a deadline on clock. As glibc does, the deadline is looked
+ * at only when the mutex is taken: a free mutex is locked whatever the
+ * timespec says, the owner's relock is answered first.
+ */
+static int clocklock(pthread_mutex_t *m, clockid_t clock,
+		     const struct timespec *abs, const char *name)
+{
+	struct timespec mono;
+	struct call c;
+	int r;
+
+	ours(m, name, &c);
+	r = pthread_mutex_trylock(m);
+	if (r != EBUSY)
+		return r;
+	if (owner_checked(c.kind) && c.im->owner == (pid_t)c.self)
+		return EDEADLK;		/* errorcheck: trylock said EBUSY */
+	/* a PI lock's deadline goes to the kernel as it is, which refuses
+	 * a negative one: glibc's answer is then EINVAL, not ETIMEDOUT */
+	if (ip_deadline(clock, abs, &mono) ||
+	    ((c.kind & IP_KIND_PI) && abs->tv_sec < 0))
+		return EINVAL;
+	return lock(&c, &mono);
+}
+
+IP_EXPORT
+int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abs)
+{
+	if (kind_of(as_ip(m)) & IP_KIND_GLIBC)
+		return ip_real()->mutex_timedlock(m, abs);
+	return clocklock(m, CLOCK_REALTIME, abs, "pthread_mutex_timedlock");
+}
+
+IP_EXPORT
+int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock,
+			    const struct timespec *abs)
+{
+	if (kind_of(as_ip(m)) & IP_KIND_GLIBC)
+		return ip_real()->mutex_clocklock(m, clock, abs);
+	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
+		return EINVAL;
+	return clocklock(m, clock, abs, "pthread_mutex_clocklock");
+}
+
+IP_EXPORT
+int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	struct call c;
+	int r;
+
+	if (!ours(m, "pthread_mutex_unlock", &c))
+		return ip_real()->mutex_unlock(m);
+	if (owner_checked(c.kind)) {
+		if (c.im->owner != (pid_t)c.self)
+			return EPERM;
+		if (--c.im->count)
+			return 0;
+		c.im->owner = 0;
+	}
+	r = c.b->unlock(&c.im->word, c.algo, c.self);
+	/* the forking thread's lock, in the child: the word names the TID
+	 * the thread had in the parent (glibc's word holds no TID there) */
+	if (r == -EPERM && ip_parent_tid())
+		r = c.b->unlock(&c.im->word, c.algo,
+				(uint32_t)ip_parent_tid());
+	return -r;
+}
+
+int ip_mutex_unlock(pthread_mutex_t *m)
+{
+	return pthread_mutex_unlock(m);
+}
+
+void ip_mutex_relock(pthread_mutex_t *m)
+{
+	int saved = errno;
+
+	pthread_mutex_lock(m);
+	errno = saved;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One run of an unmodified program for the app workload: started in a
+ * process group of its own with the pthread interposer on the cell's
+ * backend and algorithm, its output read into a bounded buffer and kept
+ * in the run directory, waited for until a deadline, past which the
+ * whole group is killed.
+ */
+#ifndef FUTEXLAB_MEASURE_PROGRAM_H
+#define FUTEXLAB_MEASURE_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/keeper.h"	/* FL_KEEP_MAX, fl_program_keeper */
+
+struct fl_program {
+	char **argv;			/* NULL-ended; argv[0] found on PATH */
+	const char *backend;		/* FUTEXLAB_BACKEND */
+	const char *algo;		/* FUTEXLAB_ALGO; NULL: glibc's own
+					 * locks, no interposer */
+	const char *metric;		/* "" for wall time */
+	uint64_t deadline_ns;		/* fl_now_ns() clock */
+	/* out */
+	uint64_t output_id;		/* programs/run-ID.txt */
+	uint64_t output_bytes;		/* all it wrote, kept or not */
+	char why[256];
+};
+
+/* Run p once: 0 with its figure in ns (wall time, or --metric's seconds),
+ * or -1 with p->why. */
+int fl_program_run(struct fl_program *p, uint64_t *figure_ns);
+
+#endif
