@@ -83,7 +83,7 @@ LIBRARIES = {
     # readers of run directories: the plots, the report, comparisons
     "report": ["machine.c", "report.c", "tables.c"],
     "compare": ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
-                "plot.c", "verdict.c"],
+                "plot.c", "runs_verdict.c", "verdict.c"],
     "plot": ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
              "special.c", "threads.c", "time_axis.c", "timeline.c"],
     # the subcommands: parse flags, call a library, map to exit statuses

@@ -41,7 +41,9 @@
 
 enum fl_verdict {
 	FL_V_FASTER, FL_V_SLOWER, FL_V_EQUIVALENT, FL_V_INCONCLUSIVE,
-	FL_V_UNDECIDED, FL_V_NONE, FL_NVERDICTS
+	FL_V_UNDECIDED, FL_V_NONE,
+	FL_V_MORE_RUNS,		/* between runs only (compare/runs.h) */
+	FL_NVERDICTS
 };
 
 const char *fl_verdict_name(enum fl_verdict v);
