@@ -83,12 +83,16 @@ LIBRARIES = {
     # readers of run directories: the plots, the report, comparisons
     "report": ["machine.c", "report.c", "tables.c"],
     "compare": ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
-                "plot.c", "runs_verdict.c", "verdict.c"],
+                "plot.c", "runs.c", "runs_judge.c", "runs_match.c",
+                "runs_output.c", "runs_plot.c", "runs_verdict.c", "verdict.c"],
     "plot": ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
              "special.c", "threads.c", "time_axis.c", "timeline.c"],
+    # campaigns: several runs of a matrix per side, interleaved, resumable
+    "campaign": ["compare.c", "drive.c", "execute.c", "manifest.c", "order.c",
+                 "prepare.c", "runs.c", "settings.c", "side.c", "spawn.c"],
     # the subcommands: parse flags, call a library, map to exit statuses
-    "cli": ["cmd_compare.c", "cmd_list.c", "cmd_matrix.c", "cmd_plot.c",
-            "cmd_report.c", "cmd_run.c", "estimate.c", "flags.c",
+    "cli": ["cmd_campaign.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
+            "cmd_plot.c", "cmd_report.c", "cmd_run.c", "estimate.c", "flags.c",
             "interrupt.c", "outputs.c", "run_args.c"],
 }
 

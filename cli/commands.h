@@ -25,5 +25,6 @@ int fl_cmd_matrix(int argc, char **argv);
 int fl_cmd_plot(int argc, char **argv);
 int fl_cmd_report(int argc, char **argv);
 int fl_cmd_compare(int argc, char **argv);
+int fl_cmd_campaign(int argc, char **argv);
 
 #endif

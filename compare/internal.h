@@ -64,6 +64,15 @@ struct cmp_pair {
 					 * values adjusted, or NULL */
 };
 
+struct cmp_outputs {
+	FILE *csv, *md;
+};
+
+/* compare.c: dir created if missing, compare.csv and compare.md opened
+ * in it to write; 0, or -1 with err (a file that opened stays in o, for
+ * the caller to close). */
+int cmp_open_outputs(const char *dir, struct cmp_outputs *o, char *err,
+		     size_t errlen);
 /* match.c: 0 when no two cells of r have the same full setup; -1 with
  * err naming both otherwise (cells match on their setup, so two alike
  * could not be told apart: refused, as docs/matrix.md says). */

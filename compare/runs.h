@@ -89,4 +89,14 @@ int fl_compare_runs(char *const *a, unsigned int na, char *const *b,
 		    const struct fl_compare_opts *o, FILE *out, char *outdir,
 		    size_t outlen, char *err, size_t errlen);
 
+/*
+ * The same judgement without outputs, for a campaign deciding whether to
+ * run more: how many cells need more runs, and the most runs per side
+ * any of them needs. 0, or as fl_compare_runs().
+ */
+int fl_runs_undecided(char *const *a, unsigned int na, char *const *b,
+		      unsigned int nb, const char *ignore, double delta,
+		      unsigned int *undecided, unsigned int *needed,
+		      char *err, size_t errlen);
+
 #endif
