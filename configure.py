@@ -88,8 +88,9 @@ LIBRARIES = {
     "plot": ["axes.c", "cdf.c", "gp.c", "run_plots.c", "series.c",
              "special.c", "threads.c", "time_axis.c", "timeline.c"],
     # campaigns: several runs of a matrix per side, interleaved, resumable
-    "campaign": ["compare.c", "drive.c", "execute.c", "manifest.c", "order.c",
-                 "prepare.c", "runs.c", "settings.c", "side.c", "spawn.c"],
+    "campaign": ["compare.c", "drive.c", "execute.c", "hogs.c", "manifest.c",
+                 "order.c", "prepare.c", "runs.c", "settings.c", "side.c",
+                 "spawn.c"],
     # the subcommands: parse flags, call a library, map to exit statuses
     "cli": ["cmd_campaign.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
             "cmd_plot.c", "cmd_report.c", "cmd_run.c", "estimate.c", "flags.c",

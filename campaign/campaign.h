@@ -60,6 +60,7 @@ struct fl_campaign_side {
 	char sysctl[256];		/* sysctl=KEY=VALUE */
 	char modparam[256];		/* modparam=NAME=VALUE */
 	int nice;			/* nice=N */
+	int hogs;			/* hogs=N: busy loops beside its runs */
 	char why[1024];			/* all of it, in words */
 };
 

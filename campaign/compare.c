@@ -61,9 +61,20 @@ int fl_campaign_compare(const char *dir, const struct fl_compare_opts *o,
 		fprintf(out, "side %s (%s) against side %s (%s), %u and %u "
 			"runs:\n", c.side[k].name, c.side[k].why,
 			c.side[0].name, c.side[0].why, nb, na);
-		rc = fl_compare_runs(a, na, b, nb, *c.setting ? c.setting :
-				     NULL, &ok, out, outdir, sizeof(outdir),
-				     err, errlen);
+		/* one run a side, matched on the full setup: the comparison
+		 * of two runs, whose intervals are the runs' own */
+		if (na == 1 && nb == 1 && !*c.setting) {
+			char *pair[2] = { a[0], b[0] };
+
+			fprintf(out, "%s\n", FL_ONE_RUN_NOTE);
+			rc = fl_compare(pair, 2, &ok, out, outdir,
+					sizeof(outdir), err, errlen);
+		} else {
+			rc = fl_compare_runs(a, na, b, nb, *c.setting ?
+					     c.setting : NULL, &ok, out,
+					     outdir, sizeof(outdir), err,
+					     errlen);
+		}
 		if (rc)
 			goto out;
 		fprintf(out, "%s\n", outdir);

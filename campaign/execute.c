@@ -106,6 +106,7 @@ static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
 	const struct fl_campaign_side *s = &c->side[c->slot[i].side];
 	char bin[4300], matrix[4300], part[4400], timeout[32];
 	struct campaign_saved old;
+	pid_t hogs[64];
 	int rc;
 
 	snprintf(bin, sizeof(bin), "%s/builds/%s/futexlab", dir, s->name);
@@ -113,12 +114,17 @@ static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
 	snprintf(part, sizeof(part), "%s/%s", work, partial);
 	if (campaign_apply(s, &old, err, errlen))
 		return -1;
+	if (campaign_hogs_start(s->hogs, hogs, err, errlen)) {
+		campaign_restore(&old);
+		return -1;
+	}
 	if (*s->kernel) {
 		char *script = guest_script(dirfd, dir, s->name, err, errlen);
 		char *argv[16];
 		int n = 0;
 
 		if (!script) {
+			campaign_hogs_stop(s->hogs, hogs);
 			campaign_restore(&old);
 			return -1;
 		}
@@ -154,6 +160,7 @@ static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
 		rc = fl_campaign_spawn(argv, NULL, s->nice, STDERR_FILENO,
 				       c->run_timeout_s, err, errlen);
 	}
+	campaign_hogs_stop(s->hogs, hogs);
 	campaign_restore(&old);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #define FUTEXLAB_CAMPAIGN_INTERNAL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "campaign/campaign.h"
 
@@ -24,5 +25,11 @@ struct campaign_saved {
 int campaign_apply(const struct fl_campaign_side *s,
 		   struct campaign_saved *old, char *err, size_t errlen);
 void campaign_restore(const struct campaign_saved *old);
+
+/* hogs.c: n busy loops at nice -5, the i-th pinned to CPU i, their pids
+ * into pid; 0, or -1 with err (none left running). */
+int campaign_hogs_start(int n, pid_t *pid, char *err, size_t errlen);
+/* hogs.c: the n hogs ended and reaped */
+void campaign_hogs_stop(int n, const pid_t *pid);
 
 #endif

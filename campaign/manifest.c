@@ -16,11 +16,11 @@
 
 static json_t *side_json(const struct fl_campaign_side *s)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:s}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:s}",
 			 "name", s->name, "why", s->why, "bin", s->bin,
 			 "commit", s->commit, "kernel", s->kernel, "set",
 			 s->set, "sysctl", s->sysctl, "nice", s->nice,
-			 "modparam", s->modparam);
+			 "hogs", s->hogs, "modparam", s->modparam);
 }
 
 static json_t *slot_json(const struct fl_campaign *c,
@@ -97,6 +97,7 @@ static int load_side(json_t *o, struct fl_campaign_side *s,
 	char spec[16384], val[4096], name[64], why[512];
 	size_t used;
 	json_t *nice = json_object_get(o, "nice");
+	json_t *hogs = json_object_get(o, "hogs");
 
 	if (!json_is_object(o) || get_str(o, "name", name, sizeof(name),
 					  where, err, errlen))
@@ -110,13 +111,15 @@ static int load_side(json_t *o, struct fl_campaign_side *s,
 						 sizeof(spec) - used, "%s=%s,",
 						 kinds[i], val);
 	}
-	if (!json_is_integer(nice)) {
-		snprintf(err, errlen, "%s.nice: not an integer", where);
+	if (!json_is_integer(nice) || !json_is_integer(hogs)) {
+		snprintf(err, errlen, "%s: nice or hogs not an integer",
+			 where);
 		return -1;
 	}
 	if (used < sizeof(spec))
-		snprintf(spec + used, sizeof(spec) - used, "nice=%lld",
-			 (long long)json_integer_value(nice));
+		snprintf(spec + used, sizeof(spec) - used, "nice=%lld,hogs=%lld",
+			 (long long)json_integer_value(nice),
+			 (long long)json_integer_value(hogs));
 	if (fl_campaign_parse_side(spec, s, why, sizeof(why))) {
 		snprintf(err, errlen, "%s: %s", where, why);
 		return -1;

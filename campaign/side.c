@@ -78,10 +78,19 @@ static int one_kind(const char *kv, struct fl_campaign_side *s, char *err,
 			return -1;
 		}
 		s->nice = (int)n;
+	} else if (IS("hogs")) {
+		long n = strtol(v, &end, 10);
+
+		if (*end || n < 0 || n > 64) {
+			snprintf(err, errlen, "hogs=%s: not a count from 0 to "
+				 "64", v);
+			return -1;
+		}
+		s->hogs = (int)n;
 	} else {
 		snprintf(err, errlen, "'%.*s=%s': not one of bin=PATH, "
 			 "commit=REV, kernel=TREE|debian, set=OPTION=VALUE, "
-			 "sysctl=KEY=VALUE, modparam=NAME=VALUE, nice=N "
+			 "sysctl=KEY=VALUE, modparam=NAME=VALUE, nice=N, hogs=N "
 			 "(with a value of plain characters)", (int)klen, kv,
 			 v);
 		return -1;
@@ -148,6 +157,8 @@ void fl_campaign_side_why(struct fl_campaign_side *s)
 		SAY("module parameter %s; ", s->modparam);
 	if (s->nice)
 		SAY("at nice %d; ", s->nice);
+	if (s->hogs)
+		SAY("beside %d CPU hogs at nice -5; ", s->hogs);
 	if (!used)
 		SAY("this futexlab on this host, nothing changed; ");
 #undef SAY

@@ -121,10 +121,7 @@ static int by_runs(int argc, char **argv, const struct sides *s,
 	if (s->n[0] == 1 && s->n[1] == 1) {
 		char *pair[2] = { s->run[0][0], s->run[1][0] };
 
-		printf("note: one run per side: the intervals come from each "
-		       "run's repetitions and cannot see a change of the "
-		       "machine between runs (give 3 or more runs per "
-		       "side)\n");
+		printf("%s\n", FL_ONE_RUN_NOTE);
 		return fl_compare(pair, 2, o, stdout, outdir, outlen, err,
 				  errlen);
 	}

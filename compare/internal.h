@@ -112,6 +112,11 @@ void cmp_csv_header(FILE *f);
 void cmp_write_pair(const struct cmp_pair *p, FILE *out, FILE *csv,
 		    FILE *md);
 void cmp_label(const struct fl_rd_cell *c, char *buf, size_t len);
+/* plot.c: a ratio plot's size (px per cell, at least 1100, at most
+ * 4000 wide), title and axes: log y about 1, one x tic per cell */
+struct fl_gp;
+void cmp_plot_frame(struct fl_gp *g, const char *title, const char *ylabel,
+		    const char *xlabel, unsigned long per, int px, int height);
 /* plot.c: ratios.{gp,png,svg}; 1 drawn, 0 nothing to draw, -1 err */
 int cmp_ratio_plot(const char *dir, const struct cmp_pair *pairs,
 		   unsigned int npairs, char *err, size_t errlen);

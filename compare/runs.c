@@ -81,6 +81,10 @@ static int write_all(struct runs_cmp *c, const struct fl_compare_opts *o,
 	runs_judge(c);
 	fprintf(out, "%u runs of B against %u runs of A:\n", c->side[1].n,
 		c->side[0].n);
+	if (c->side[0].n == 1 || c->side[1].n == 1) {
+		fprintf(out, "  %s\n", FL_ONE_RUN_NOTE);
+		fprintf(f.md, "%s\n\n", FL_ONE_RUN_NOTE);
+	}
 	runs_write(c, out, f.csv, f.md);
 	rc = 0;
 	if (o->plot) {

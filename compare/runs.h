@@ -36,6 +36,11 @@
 #include "compare/compare.h"
 #include "stats/shift.h"
 
+/* what compare says of a side of one run */
+#define FL_ONE_RUN_NOTE "note: one run on a side: no interval here can " \
+	"see a change of the machine between runs, only the spread of " \
+	"repetitions inside a run (give 3 or more runs per side)"
+
 /* the most runs a side may have */
 #define FL_RUNS_MAX_SIDE	64
 /* the fewest runs a side needs for a rank interval at 95% (4 and 4) */

@@ -120,7 +120,6 @@ int runs_plot(const char *dir, const struct runs_cmp *c, char *err,
 	unsigned long per = 0;
 	struct fl_gp g;
 	char title[512];
-	int width;
 
 	for (unsigned long i = 0; i < c->n; i++)
 		per += c->cells[i].v != FL_V_NONE;
@@ -134,16 +133,9 @@ int runs_plot(const char *dir, const struct runs_cmp *c, char *err,
 	if (fl_gp_open(&g, dir, "ratios", title, err, errlen))
 		return -1;
 	data_blocks(&g, c, have);
-	width = per * 18 + 400 > 1100 ? (int)(per * 18 + 400) : 1100;
-	fl_gp_begin_draw(&g, width > 4000 ? 4000 : width, 760);
-	fprintf(g.f, "set title ");
-	fl_gp_dstr(g.f, title);
-	fprintf(g.f, "\nset logscale y 2\nset ylabel 'B / A (95%% CI; "
-		"points: runs)'\nset xrange [0:%lu]\nset tmargin 6\n"
-		"set xtics rotate by 90 right font ',8'\nset bmargin 14\n"
-		"set arrow 1 from graph 0, first 1 to graph 1, first 1 "
-		"nohead lc rgb '#555555' dt 2\nset format y '%%g'\n",
-		per + 1);
+	cmp_plot_frame(&g, title, "B / A (95% CI; points: runs)", NULL, per,
+		       18, 760);
+	fprintf(g.f, "set tmargin 6\n");
 	groups(g.f, c);
 	fprintf(g.f, "plot $labels using 1:(1):xtic(2) with dots "
 		"lc rgb '#555555' notitle, \\\n\t$runs0 using 1:2 with points "
