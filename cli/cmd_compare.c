@@ -28,8 +28,9 @@ static void usage(FILE *f)
 		"usage: futexlab compare RUN-A RUN-B [RUN-C...] [--out DIR] "
 		"[--delta PCT]\n"
 		"                        [--no-adjust] [--no-plot]\n"
-		"       futexlab compare --a RUN... --b RUN... [--out DIR] "
-		"[--delta PCT]\n"
+		"       futexlab compare --a RUN... --b RUN... [--setting "
+		"OPTION] [--out DIR]\n"
+		"                        [--delta PCT]\n"
 		"       futexlab compare CAMPAIGN [--out DIR] [--delta PCT]\n\n"
 		"Compare each later run against RUN-A, cell by cell (cells "
 		"match on their\nfull setup: workload, backend, threads, "
@@ -61,7 +62,13 @@ static void usage(FILE *f)
 		"2)\n"
 		"  --no-adjust   compare the figures as measured, not "
 		"adjusted for the\n                machine's state\n"
-		"  --no-plot     skip the ratio plot\n");
+		"  --no-plot     skip the ratio plot\n"
+		"  --a RUN...    side A's runs (with --b: the run as the "
+		"unit)\n"
+		"  --b RUN...    side B's runs\n"
+		"  --setting OPTION  with --a and --b: match cells that differ "
+		"only by\n                this workload option (the setting "
+		"the sides vary)\n");
 }
 
 /* the runs of --a RUN... and --b RUN..., and argv without them */
@@ -69,6 +76,7 @@ struct sides {
 	char *run[2][FL_RUNS_MAX_SIDE + 1];
 	unsigned int n[2];
 	int given[2];
+	const char *setting;	/* --setting: the option cells may differ by */
 	char **argv;
 };
 
@@ -106,6 +114,11 @@ static int by_runs(int argc, char **argv, const struct sides *s,
 		   size_t outlen, char *err, size_t errlen)
 {
 	if (!s->given[0] && !s->given[1]) {
+		if (s->setting) {
+			snprintf(err, errlen, "--setting needs --a and --b (a "
+				 "campaign declares its own)");
+			return -EINVAL;
+		}
 		if (argc - optind != 1 || !fl_campaign_is(argv[optind]))
 			return 1;
 		int rc = fl_campaign_compare(argv[optind], o, stdout, err,
@@ -118,15 +131,16 @@ static int by_runs(int argc, char **argv, const struct sides *s,
 			 "belongs to a side", argv[optind]);
 		return -EINVAL;
 	}
-	if (s->n[0] == 1 && s->n[1] == 1) {
+	if (s->n[0] == 1 && s->n[1] == 1 && !s->setting) {
 		char *pair[2] = { s->run[0][0], s->run[1][0] };
 
 		printf("%s\n", FL_ONE_RUN_NOTE);
 		return fl_compare(pair, 2, o, stdout, outdir, outlen, err,
 				  errlen);
 	}
-	return fl_compare_runs(s->run[0], s->n[0], s->run[1], s->n[1], NULL,
-			       o, stdout, outdir, outlen, err, errlen);
+	return fl_compare_runs(s->run[0], s->n[0], s->run[1], s->n[1],
+			       s->setting, o, stdout, outdir, outlen, err,
+			       errlen);
 }
 
 static int compare_main(int argc, char **argv, struct sides *sides)
@@ -136,6 +150,7 @@ static int compare_main(int argc, char **argv, struct sides *sides)
 		{ "delta", 1, NULL, 'd' },
 		{ "no-plot", 0, NULL, 'n' },
 		{ "no-adjust", 0, NULL, 'a' },
+		{ "setting", 1, NULL, 's' },
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
@@ -175,6 +190,9 @@ static int compare_main(int argc, char **argv, struct sides *sides)
 			break;
 		case 'a':
 			o.adjust = 0;
+			break;
+		case 's':
+			sides->setting = optarg;
 			break;
 		case 'h':
 			usage(stdout);

@@ -69,16 +69,14 @@ static int write_all(struct runs_cmp *c, const struct fl_compare_opts *o,
 	struct cmp_outputs f = { 0 };
 	int rc = -EIO;
 
+	if (runs_match(c, err, errlen))
+		return -EINVAL;
+	runs_judge(c);
 	if (cmp_open_outputs(dir, &f, err, errlen))
 		goto out;
 	fprintf(f.md, "# futexlab compare, runs as the unit\n\n");
 	md_legend(f.md, c);
 	cmp_setup_warnings(&c->side[0].run[0], &c->side[1].run[0], f.md);
-	if (runs_match(c)) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	runs_judge(c);
 	fprintf(out, "%u runs of B against %u runs of A:\n", c->side[1].n,
 		c->side[0].n);
 	if (c->side[0].n == 1 || c->side[1].n == 1) {
@@ -208,10 +206,8 @@ int fl_runs_undecided(char *const *a, unsigned int na, char *const *b,
 	int rc = open_all(&c, a, na, b, nb, err, errlen);
 
 	*undecided = *needed = 0;
-	if (!rc && runs_match(&c)) {
-		snprintf(err, errlen, "out of memory");
-		rc = -ENOMEM;
-	}
+	if (!rc && runs_match(&c, err, errlen))
+		rc = -EINVAL;
 	if (!rc) {
 		runs_judge(&c);
 		for (unsigned long i = 0; i < c.n; i++) {

@@ -40,9 +40,10 @@ struct runs_cmp {
 	double delta;
 };
 
-/* runs_match.c: every cell of every run, matched on its setup; 0 or -1
- * (no memory). */
-int runs_match(struct runs_cmp *c);
+/* runs_match.c: every cell of every run, matched on its setup (the
+ * ignored option left out); 0, or -1 with err (no memory, or two cells
+ * of one run that only the ignored option told apart). */
+int runs_match(struct runs_cmp *c, char *err, size_t errlen);
 /* runs_judge.c: every cell's ratio, adjusted p and verdict. */
 void runs_judge(struct runs_cmp *c);
 /* runs_output.c: the table, compare.csv, compare.md and the summaries */

@@ -49,7 +49,7 @@ static struct runs_cell *find(struct runs_cmp *c, const char *key)
 }
 
 static int add_run(struct runs_cmp *c, unsigned long cap, int s,
-		   unsigned int k)
+		   unsigned int k, char *err, size_t errlen)
 {
 	const struct fl_rd_run *r = &c->side[s].run[k];
 
@@ -61,8 +61,10 @@ static int add_run(struct runs_cmp *c, unsigned long cap, int s,
 		match_key(x, c->ignore, key, sizeof(key));
 		m = find(c, key);
 		if (!m) {
-			if (c->n == cap)
+			if (c->n == cap) {
+				snprintf(err, errlen, "out of memory");
 				return -1;
+			}
 			m = &c->cells[c->n++];
 			snprintf(m->key, sizeof(m->key), "%s", key);
 			m->first = x;
@@ -71,6 +73,13 @@ static int add_run(struct runs_cmp *c, unsigned long cap, int s,
 				for (unsigned int j = 0; j < FL_RUNS_MAX_SIDE;
 				     j++)
 					m->med[t][j] = NAN;
+		}
+		if (m->at[s][k]) {
+			snprintf(err, errlen, "%s: cells %lu and %lu differ "
+				 "only by the setting %s, so compare could not "
+				 "tell them apart", r->dir, m->at[s][k]->index,
+				 x->index, c->ignore);
+			return -1;
 		}
 		m->at[s][k] = x;
 		if (!strcmp(x->status, "ok") && x->nok && x->ci.mid > 0 &&
@@ -82,7 +91,7 @@ static int add_run(struct runs_cmp *c, unsigned long cap, int s,
 	return 0;
 }
 
-int runs_match(struct runs_cmp *c)
+int runs_match(struct runs_cmp *c, char *err, size_t errlen)
 {
 	unsigned long cap = 0;
 
@@ -91,11 +100,13 @@ int runs_match(struct runs_cmp *c)
 			cap += c->side[s].run[k].ncells;
 	c->n = 0;
 	c->cells = calloc(cap + 1, sizeof(*c->cells));
-	if (!c->cells)
+	if (!c->cells) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
+	}
 	for (int s = 0; s < 2; s++)
 		for (unsigned int k = 0; k < c->side[s].n; k++)
-			if (add_run(c, cap, s, k))
+			if (add_run(c, cap, s, k, err, errlen))
 				return -1;
 	return 0;
 }

@@ -44,7 +44,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # per-suite time limits (s): generous for a loaded 2-CPU machine
-UNIT_TIMEOUT = 120
+UNIT_TIMEOUT = 180
 CONFORMANCE_TIMEOUT = 120
 SCRIPT_TIMEOUT = 180
 GUEST_TIMEOUT = 1800

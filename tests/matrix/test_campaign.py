@@ -57,10 +57,10 @@ workload = %s
 """
 
 
-def fake_matrix_run(path, level, matrix="m1", version="0.1.0", day=1.0):
-    """One synthetic matrix run: three mutex cells and one hash cell,
-    each at level times its own base, every cell times day."""
-    m = "algo=mutex3"
+def fake_matrix_run(path, level, matrix="m1", version="0.1.0", day=1.0,
+                    m="algo=mutex3"):
+    """One synthetic matrix run: three mutex cells (options m) and one
+    hash cell, each at level times its own base, every cell times day."""
     cells = [("mutex", "futex-private", t, m, "ok",
               reps(level[t] * day * 100, 0.01), "") for t in (1, 2, 4)]
     cells.append(("hash", "futex-private", 1, "", "ok",
@@ -123,6 +123,23 @@ def test_runs_verdicts(tmp):
               .split(",")]
     check(lo <= 1.0 <= hi and hi > 1.05, "a day effect widens the "
           "overall interval over runs: %s" % line)
+    # sides that differ by a setting: matched only when it is declared
+    c = []
+    for k in range(4):
+        p = os.path.join(tmp, "C%d" % k)
+        fake_matrix_run(p, {0: 1.0, 1: 1.0, 2: 1.0, 4: 1.0},
+                        m="algo=mutex3;critical=1050")
+        c.append(p)
+    r = fl("compare", "--a", *a[:4], "--b", *c, "--setting", "critical",
+           "--out", out, "--no-plot", check_rc=0)
+    got = [x["verdict"] for x in rows_of(os.path.join(out, "compare.csv"))]
+    check(len(got) == 4 and "not comparable" not in got,
+          "--setting did not match the cells: %s" % got)
+    fl("compare", "--a", *a[:4], "--b", *c, "--out", out, "--no-plot",
+       check_rc=0)
+    got = [x["verdict"] for x in rows_of(os.path.join(out, "compare.csv"))]
+    check(got.count("not comparable") == 6, "cells of another setting "
+          "matched without --setting: %s" % got)
     # one run a side: said; three a side: no interval
     r = fl("compare", "--a", a[0], "--b", b[0], "--out", out, "--no-plot",
            check_rc=0)
@@ -303,6 +320,18 @@ def test_bad_inputs(tmp):
             tmp)
     refused(["compare", "extra", "--a", a[0], "--b", a[1], a[2]],
             "belongs to a side", tmp)
+    # a run whose two cells differ only by the declared setting
+    both = []
+    for k in range(2):
+        p = os.path.join(tmp, "S%d" % k)
+        fake_run(p, [("mutex", "futex-private", 1, "algo=mutex3;critical=%d"
+                      % c, "ok", reps(100, 0.01), "") for c in (10, 20)],
+                 meta_extra={"matrix": {"fnv1a64": "s"},
+                             "futexlab_version": "0.1.0",
+                             "git_commit": "abc"})
+        both.append(p)
+    refused(["compare", "--a", both[0], "--b", both[1], "--setting",
+             "critical"], "differ only by the setting critical", tmp)
 
     # a real campaign of two rounds, then its manifest edited
     mfile = os.path.join(tmp, "hash.ini")
