@@ -104,8 +104,9 @@ out:
 	return rc;
 }
 
-/* the side's commit built in builds/SIDE/src: git archive, configure.py,
- * ninja; its path into bin */
+/* the side's commit built in builds/SIDE/src: a clone sharing the
+ * repository's objects (so the build records its commit), checked out
+ * at it, configure.py, ninja; its path into bin */
 static int build_commit(int dirfd, const char *dir, struct fl_campaign *c,
 			struct fl_campaign_side *s, char *bin, size_t len,
 			char *err, size_t errlen)
@@ -130,9 +131,9 @@ static int build_commit(int dirfd, const char *dir, struct fl_campaign *c,
 		return 0;	/* built before a kill */
 	/* the commit is [A-Za-z0-9_-] (side.c); the paths are passed as
 	 * the script's own arguments, never pasted into it */
-	snprintf(script, sizeof(script), "set -e; rm -rf \"$2\"; mkdir -p "
-		 "\"$2\"; git -C \"$1\" archive --format=tar %s | tar -x -C "
-		 "\"$2\"; cd \"$2\"; ./configure.py >&2; ninja build/futexlab "
+	snprintf(script, sizeof(script), "set -e; rm -rf \"$2\"; git clone "
+		 "-q --shared --no-checkout \"$1\" \"$2\"; cd \"$2\"; git "
+		 "checkout -q %s; ./configure.py >&2; ninja build/futexlab "
 		 ">&2", s->commit);
 	fprintf(stderr, "futexlab campaign: building commit %s of %s in "
 		"%s\n", s->commit, c->repo, src);

@@ -55,8 +55,9 @@ static int one_kind(const char *kv, struct fl_campaign_side *s, char *err,
 	v++;
 	if (IS("bin") && strlen(v) < sizeof(s->bin)) {
 		snprintf(s->bin, sizeof(s->bin), "%s", v);
-	} else if (IS("commit") && plain_name(v, strlen(v),
-					      sizeof(s->commit) - 1)) {
+	} else if (IS("commit") && *v != '-' &&
+		   plain_name(v, strlen(v), sizeof(s->commit) - 1)) {
+		/* never an option to git: it is its argument */
 		snprintf(s->commit, sizeof(s->commit), "%s", v);
 	} else if (IS("kernel") && strlen(v) < sizeof(s->kernel)) {
 		snprintf(s->kernel, sizeof(s->kernel), "%s", v);

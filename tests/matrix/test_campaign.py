@@ -391,6 +391,8 @@ def test_bad_inputs(tmp):
             (["campaign", os.path.join(tmp, "n"), "--matrix", mfile,
               "--side", "a/b", "--side", "B"], "its name"),
             (["campaign", os.path.join(tmp, "n"), "--matrix", mfile,
+              "--side", "A", "--side", "B:commit=-x"], "not one of"),
+            (["campaign", os.path.join(tmp, "n"), "--matrix", mfile,
               "--side", "A:set=critical=1", "--side", "B:set=think=2"],
              "one setting"),
             (["campaign", os.path.join(tmp, "nothing")], "No such")]:
