@@ -25,7 +25,8 @@
  * latencies enter as A/B, so above 1 always means B is faster). Setups
  * that differ (duration, warm-up, repetitions, hash slots, kernel, CPU,
  * governor, futexlab version, ...) are warned about.
- * docs/statistics.md gives the false-alarm rate and the power.
+ * docs/statistics.md gives the false-alarm rate and the power. Sides of
+ * several runs each, the run as the unit: compare/runs.h.
  */
 #ifndef FUTEXLAB_COMPARE_H
 #define FUTEXLAB_COMPARE_H
