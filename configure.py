@@ -63,10 +63,14 @@ WORKLOADS = [
 # ones it needs, and no library needs one that comes before it.
 LIBRARIES = [
     # the subcommands: parse flags, call a library, map to exit statuses
-    ("cli", ["cell_output.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
+    ("cli", ["cell_output.c", "cmd_campaign.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
              "cmd_merge.c", "cmd_plot.c", "cmd_report.c", "cmd_run.c",
              "estimate.c", "flags.c", "interrupt.c", "outputs.c",
              "run_args.c", "shards.c"]),
+    # campaigns: several runs of a matrix per side, interleaved, resumable
+    ("campaign", ["compare.c", "drive.c", "execute.c", "hogs.c",
+                  "manifest.c", "order.c", "prepare.c", "runs.c",
+                  "settings.c", "side.c", "spawn.c"]),
     # a matrix's shards, run on one machine or many, joined into one run
     ("merge", ["read.c", "write.c"]),
     # the matrix engine: matrix files, cells, visits, resume
@@ -76,7 +80,9 @@ LIBRARIES = [
                "shard.c"]),
     # readers of run directories: comparisons, the report, the plots
     ("compare", ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
-                 "plot.c", "verdict.c"]),
+                 "plot.c", "runs.c", "runs_judge.c", "runs_match.c",
+                 "runs_output.c", "runs_plot.c", "runs_verdict.c",
+                 "verdict.c"]),
     ("report", ["fleet.c", "machine.c", "report.c", "tables.c"]),
     ("plot", ["axes.c", "cdf.c", "fleet.c", "gp.c", "run_plots.c", "series.c",
               "special.c", "threads.c", "time_axis.c", "timeline.c"]),

@@ -25,6 +25,7 @@ int fl_cmd_matrix(int argc, char **argv);
 int fl_cmd_plot(int argc, char **argv);
 int fl_cmd_report(int argc, char **argv);
 int fl_cmd_compare(int argc, char **argv);
+int fl_cmd_campaign(int argc, char **argv);
 int fl_cmd_merge(int argc, char **argv);
 
 #endif

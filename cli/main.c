@@ -22,6 +22,7 @@ static const struct {
 	{ "plot", fl_cmd_plot, "draw a run's plots with gnuplot" },
 	{ "report", fl_cmd_report, "write a run's report.md" },
 	{ "compare", fl_cmd_compare, "compare runs cell by cell" },
+	{ "campaign", fl_cmd_campaign, "several runs per side, interleaved" },
 	{ "merge", fl_cmd_merge, "join a matrix's shards into one run" },
 };
 

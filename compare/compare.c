@@ -10,12 +10,8 @@
 
 #include "compare/internal.h"
 
-struct outputs {
-	FILE *csv, *md;
-};
-
-static int open_outputs(const char *dir, struct outputs *o, char *err,
-			size_t errlen)
+int cmp_open_outputs(const char *dir, struct cmp_outputs *o, char *err,
+		     size_t errlen)
 {
 	char path[PATH_MAX + 32];
 
@@ -57,10 +53,10 @@ static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
 		       const char *dir, char *err, size_t errlen)
 {
 	struct cmp_pair pairs[FL_COMPARE_MAX_RUNS] = { { 0 } };
-	struct outputs o = { 0 };
+	struct cmp_outputs o = { 0 };
 	int rc = -EIO;
 
-	if (open_outputs(dir, &o, err, errlen))
+	if (cmp_open_outputs(dir, &o, err, errlen))
 		goto out;
 	cmp_csv_header(o.csv);
 	fprintf(o.md, "# futexlab compare\n\nBaseline (A): `%s`\n\n",

@@ -25,7 +25,8 @@
  * latencies enter as A/B, so above 1 always means B is faster). Setups
  * that differ (duration, warm-up, repetitions, hash slots, kernel, CPU,
  * governor, futexlab version, ...) are warned about.
- * docs/statistics.md gives the false-alarm rate and the power.
+ * docs/statistics.md gives the false-alarm rate and the power. Sides of
+ * several runs each, the run as the unit: compare/runs.h.
  */
 #ifndef FUTEXLAB_COMPARE_H
 #define FUTEXLAB_COMPARE_H
@@ -41,7 +42,9 @@
 
 enum fl_verdict {
 	FL_V_FASTER, FL_V_SLOWER, FL_V_EQUIVALENT, FL_V_INCONCLUSIVE,
-	FL_V_UNDECIDED, FL_V_NONE, FL_NVERDICTS
+	FL_V_UNDECIDED, FL_V_NONE,
+	FL_V_MORE_RUNS,		/* between runs only (compare/runs.h) */
+	FL_NVERDICTS
 };
 
 const char *fl_verdict_name(enum fl_verdict v);

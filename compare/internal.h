@@ -64,6 +64,15 @@ struct cmp_pair {
 					 * values adjusted, or NULL */
 };
 
+struct cmp_outputs {
+	FILE *csv, *md;
+};
+
+/* compare.c: dir created if missing, compare.csv and compare.md opened
+ * in it to write; 0, or -1 with err (a file that opened stays in o, for
+ * the caller to close). */
+int cmp_open_outputs(const char *dir, struct cmp_outputs *o, char *err,
+		     size_t errlen);
 /* match.c: 0 when no two cells of r have the same full setup; -1 with
  * err naming both otherwise (cells match on their setup, so two alike
  * could not be told apart: refused, as docs/matrix.md says). */
@@ -103,6 +112,11 @@ void cmp_csv_header(FILE *f);
 void cmp_write_pair(const struct cmp_pair *p, FILE *out, FILE *csv,
 		    FILE *md);
 void cmp_label(const struct fl_rd_cell *c, char *buf, size_t len);
+/* plot.c: a ratio plot's size (px per cell, at least 1100, at most
+ * 4000 wide), title and axes: log y about 1, one x tic per cell */
+struct fl_gp;
+void cmp_plot_frame(struct fl_gp *g, const char *title, const char *ylabel,
+		    const char *xlabel, unsigned long per, int px, int height);
 /* plot.c: ratios.{gp,png,svg}; 1 drawn, 0 nothing to draw, -1 err */
 int cmp_ratio_plot(const char *dir, const struct cmp_pair *pairs,
 		   unsigned int npairs, char *err, size_t errlen);

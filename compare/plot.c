@@ -55,6 +55,24 @@ static void data_blocks(struct fl_gp *g, const struct cmp_pair *pairs,
 	fl_gp_end_block(g);
 }
 
+void cmp_plot_frame(struct fl_gp *g, const char *title, const char *ylabel,
+		    const char *xlabel, unsigned long per, int px, int height)
+{
+	int width = per * px + 400 > 1100 ? (int)(per * px + 400) : 1100;
+
+	fl_gp_begin_draw(g, width > 4000 ? 4000 : width, height);
+	fprintf(g->f, "set title ");
+	fl_gp_dstr(g->f, title);
+	fprintf(g->f, "\nset logscale y 2\nset ylabel '%s'\n", ylabel);
+	if (xlabel)
+		fprintf(g->f, "set xlabel '%s'\n", xlabel);
+	fprintf(g->f, "set xrange [0:%lu]\n"
+		"set xtics rotate by 90 right font ',8'\nset bmargin 14\n"
+		"set arrow 1 from graph 0, first 1 to graph 1, first 1 "
+		"nohead lc rgb '#555555' dt 2\nset format y '%%g'\n",
+		per + 1);
+}
+
 int cmp_ratio_plot(const char *dir, const struct cmp_pair *pairs,
 		   unsigned int npairs, char *err, size_t errlen)
 {
@@ -75,17 +93,8 @@ int cmp_ratio_plot(const char *dir, const struct cmp_pair *pairs,
 	if (fl_gp_open(&g, dir, "ratios", title, err, errlen))
 		return -1;
 	data_blocks(&g, pairs, npairs, have);
-	int width = per * 16 + 400 > 1100 ? (int)(per * 16 + 400) : 1100;
-
-	fl_gp_begin_draw(&g, width > 4000 ? 4000 : width, 700);
-	fprintf(g.f, "set title ");
-	fl_gp_dstr(g.f, title);
-	fprintf(g.f, "\nset logscale y 2\nset ylabel 'B / A (median, 95%% "
-		"CI)'\nset xlabel 'cell'\nset xrange [0:%lu]\n"
-		"set xtics rotate by 90 right font ',8'\nset bmargin 14\n"
-		"set arrow 1 from graph 0, first 1 to graph 1, first 1 "
-		"nohead lc rgb '#555555' dt 2\nset format y '%%g'\n",
-		per + 1);
+	cmp_plot_frame(&g, title, "B / A (median, 95% CI)", "cell", per, 16,
+		       700);
 	fprintf(g.f, "plot $labels using 1:(1):xtic(2) with dots "
 		"lc rgb '#555555' notitle");
 	for (unsigned int k = 0; k < npairs; k++)

@@ -12,6 +12,7 @@ static const char *const verdict_names[FL_NVERDICTS] = {
 	[FL_V_EQUIVALENT] = "equivalent",
 	[FL_V_INCONCLUSIVE] = "inconclusive",
 	[FL_V_UNDECIDED] = "undecided", [FL_V_NONE] = "not comparable",
+	[FL_V_MORE_RUNS] = "needs more runs",
 };
 
 const char *fl_verdict_name(enum fl_verdict v)

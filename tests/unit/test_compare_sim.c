@@ -36,6 +36,14 @@
  *     drift rule alone (at least 80% of cells with a faithful probe); on
  *     the steady machine it is made in at most 1% of comparisons and the
  *     steady rates hold.
+ *   - campaigns, the run as the unit (compare/runs.h): a workload of
+ *     CAMPAIGN_CELLS cells, each run drawing one of two modes per cell
+ *     (1 or 1/1.5, as pair 6's condvar cells) and a day effect common to
+ *     all its cells; identical sides get faster or slower for at most 5%
+ *     of the cells at 3, 5 and 10 runs per side, and their summary's
+ *     interval excludes 1 at most 5% of the time; with 5 runs per side
+ *     on a steady machine (5% noise, the day effect) a 10% drop is
+ *     called slower for at least 80% of the cells.
  * The rates it prints are the ones docs/statistics.md quotes, with the
  * rate the shift interval alone would give on regimes (the reason NOISY
  * cells are judged repetition against repetition).
@@ -51,6 +59,7 @@
 #include <cmocka.h>
 
 #include "compare/compare.h"
+#include "compare/runs.h"
 #include "stats/covary.h"
 #include "stats/drift.h"
 #include "stats/shift.h"
@@ -539,6 +548,142 @@ static void test_workload_probe_regimes(void **state)
 	probe_misread = 0.0;
 }
 
+#define CAMPAIGN_CELLS	8
+#define CAMPAIGN_TRIALS	600
+/* the day effect: sigma of a run's log factor common to all its cells */
+#define DAY_SIGMA	0.03
+
+struct campaign_rates {
+	double called;		/* share of cells faster or slower */
+	double wanted;		/* share of cells with the wanted verdict */
+	double more_runs;	/* share of cells told to run more */
+	double summary_off;	/* share of summaries excluding 1 */
+	double summary_off_cells;	/* the same by a bootstrap over cells */
+};
+
+/*
+ * One side's runs of every cell: each run a day factor for all cells
+ * and, with modes, each cell in a mode of its own for the whole run, its
+ * repetitions then drawn as --reps auto takes them (5% noise); med[c][r]
+ * is run r's median of cell c.
+ */
+static void draw_side(int modes, double level, unsigned int nruns,
+		      uint64_t *rng, double med[][FL_RUNS_MAX_SIDE])
+{
+	static struct run one;
+
+	for (unsigned int r = 0; r < nruns; r++) {
+		double day = lognormal(DAY_SIGMA, rng);
+
+		for (int c = 0; c < CAMPAIGN_CELLS; c++) {
+			double mode = modes && fl_uniform(rng) < 0.5 ?
+				      1.0 / 1.5 : 1.0;
+
+			draw_run(STEADY, level * day * mode, 0, rng, &one);
+			med[c][r] = fl_median(one.v, one.n);
+		}
+	}
+}
+
+/* the mean log of each run's cells: the run's summary observation */
+static void run_means(double med[][FL_RUNS_MAX_SIDE], unsigned int nruns,
+		      double *out)
+{
+	for (unsigned int r = 0; r < nruns; r++) {
+		double s = 0.0;
+
+		for (int c = 0; c < CAMPAIGN_CELLS; c++)
+			s += log(med[c][r]);
+		out[r] = exp(s / CAMPAIGN_CELLS);
+	}
+}
+
+static void campaign_rates(int modes, double shift, unsigned int nruns,
+			   enum fl_verdict want, uint64_t seed,
+			   struct campaign_rates *out)
+{
+	static double a[CAMPAIGN_CELLS][FL_RUNS_MAX_SIDE],
+		b[CAMPAIGN_CELLS][FL_RUNS_MAX_SIDE];
+	unsigned int called = 0, wanted = 0, more = 0, off = 0, off_cells = 0;
+	uint64_t rng = seed;
+
+	for (int t = 0; t < CAMPAIGN_TRIALS; t++) {
+		double ma[FL_RUNS_MAX_SIDE], mb[FL_RUNS_MAX_SIDE];
+		double ratio[CAMPAIGN_CELLS];
+		struct fl_geomean g;
+		struct fl_shift s;
+
+		draw_side(modes, 1.0, nruns, &rng, a);
+		draw_side(modes, shift, nruns, &rng, b);
+		for (int c = 0; c < CAMPAIGN_CELLS; c++) {
+			unsigned int needed;
+			enum fl_verdict v;
+
+			fl_runs_shift(a[c], nruns, b[c], nruns, &s);
+			/* a cell alone: its adjusted p is its p */
+			v = fl_runs_verdict_of(&s, s.p, FL_DELTA_DEFAULT, 0,
+					       a[c], nruns, b[c], nruns,
+					       &needed);
+			called += v == FL_V_FASTER || v == FL_V_SLOWER;
+			wanted += v == want;
+			more += v == FL_V_MORE_RUNS;
+			ratio[c] = s.ratio;
+		}
+		run_means(a, nruns, ma);
+		run_means(b, nruns, mb);
+		fl_runs_shift(ma, nruns, mb, nruns, &s);
+		off += s.ok && (s.lo > 1.0 || s.hi < 1.0);
+		/* what one pair of runs' summary does: resample the cells */
+		fl_geomean_ci(ratio, CAMPAIGN_CELLS, FL_CONFIDENCE, seed + t,
+			      &g);
+		off_cells += g.ok && (g.lo > 1.0 || g.hi < 1.0);
+	}
+	out->called = (double)called / (CAMPAIGN_TRIALS * CAMPAIGN_CELLS);
+	out->wanted = (double)wanted / (CAMPAIGN_TRIALS * CAMPAIGN_CELLS);
+	out->more_runs = (double)more / (CAMPAIGN_TRIALS * CAMPAIGN_CELLS);
+	out->summary_off = (double)off / CAMPAIGN_TRIALS;
+	out->summary_off_cells = (double)off_cells / CAMPAIGN_TRIALS;
+}
+
+/* Identical sides between runs in modes and days: no false calls. */
+static void test_campaign_false_alarms(void **state)
+{
+	static const unsigned int runs[] = { 3, 5, 10 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct campaign_rates r;
+
+		campaign_rates(1, 1.0, runs[i], FL_NVERDICTS, 70 + i, &r);
+		print_message("campaign, identical sides, two modes per cell "
+			      "and a day effect, %u runs per side: %.2f%% of "
+			      "cells faster or slower, %.1f%% needing more "
+			      "runs; summary interval excludes 1 in %.1f%% "
+			      "(%.1f%% by a bootstrap over cells)\n", runs[i],
+			      r.called * 100, r.more_runs * 100,
+			      r.summary_off * 100, r.summary_off_cells * 100);
+		assert_true(r.called <= 0.05);
+		assert_true(r.summary_off <= 0.05);
+	}
+}
+
+/* A 10% drop at 5% noise, a day effect, 5 runs per side. */
+static void test_campaign_power(void **state)
+{
+	struct campaign_rates drop, wrong;
+
+	(void)state;
+	campaign_rates(0, 0.9, 5, FL_V_SLOWER, 80, &drop);
+	campaign_rates(0, 0.9, 5, FL_V_FASTER, 81, &wrong);
+	print_message("campaign, 10%% slower at 5%% noise and a day effect, "
+		      "5 runs per side: slower for %.1f%% of cells, %.1f%% "
+		      "needing more runs; summary interval excludes 1 in "
+		      "%.1f%%\n", drop.wanted * 100, drop.more_runs * 100,
+		      drop.summary_off * 100);
+	assert_true(drop.wanted >= 0.80);
+	assert_true(wrong.wanted == 0.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +696,8 @@ int main(void)
 		cmocka_unit_test(test_workload_shared_regimes),
 		cmocka_unit_test(test_workload_steady),
 		cmocka_unit_test(test_workload_probe_regimes),
+		cmocka_unit_test(test_campaign_false_alarms),
+		cmocka_unit_test(test_campaign_power),
 	};
 
 	return cmocka_run_group_tests_name("compare_sim", tests, NULL, NULL);

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A campaign: several runs of one matrix for each of two or more sides,
+ * so that a comparison can take the run as its unit (compare/runs.h).
+ *
+ * A campaign directory holds:
+ *   campaign.json   the manifest: the seed, the sides and why each
+ *                   differs (futexlab build, kernel, a declared setting,
+ *                   niceness), and the order of the runs, each with the
+ *                   host, kernel and build it ran on once it finished;
+ *   matrix.ini      the matrix as given; matrix-SIDE.ini the one a side
+ *                   runs (the side's setting written into every
+ *                   experiment);
+ *   builds/SIDE/    the futexlab a side runs: a copy of the binary it was
+ *                   given, or a git commit built there (configure.py and
+ *                   ninja), so a rebuilt tree cannot change a side midway;
+ *   runs/NN-SIDE/   the finished runs: ordinary run directories;
+ *   work/NN/        the run of slot NN while it runs (matrix --results),
+ *                   its partial directory resumed after a kill.
+ * The order interleaves the sides in rounds: each round runs every side
+ * once, in an order shuffled from the seed, and the side that leads a
+ * round is dealt from a shuffled deck of the sides, so every side leads
+ * as often as another and none owns the start of a round.
+ *
+ * Nothing rewrites a finished run. The manifest is replaced whole after
+ * each run (write_at.h), so a kill leaves the old one or the new one;
+ * a run that finished but is not in the manifest yet is found in runs/ or
+ * work/ and taken in, and a partial one is finished by `matrix --resume`
+ * (a guest's run, whose partial stays in the guest, is run again).
+ *
+ * The directory is read as untrusted (rundir/regular.h): the manifest is
+ * validated on every read, a run's name must be the one its slot gives
+ * (runs/NN-SIDE, no other path, no link), and a run's meta.json must be
+ * the one the manifest recorded when it finished (its start time and
+ * matrix), so a manifest edited to name a missing or foreign run is
+ * refused, naming it, with nothing deleted.
+ */
+#ifndef FUTEXLAB_CAMPAIGN_H
+#define FUTEXLAB_CAMPAIGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compare/compare.h"
+#include "compare/runs.h"
+
+#define FL_CAMPAIGN_MAX_SIDES	8
+#define FL_CAMPAIGN_MAX_ROUNDS	64
+#define FL_CAMPAIGN_MAX_SLOTS	(FL_CAMPAIGN_MAX_SIDES * FL_CAMPAIGN_MAX_ROUNDS)
+#define FL_CAMPAIGN_MANIFEST	"campaign.json"
+
+/* One side and what sets it apart. */
+struct fl_campaign_side {
+	char name[33];			/* [A-Za-z0-9_-], 1 to 32 */
+	char bin[4096];			/* bin=: the binary copied in */
+	char commit[64];		/* commit=: the commit built */
+	char kernel[4096];		/* kernel=: a tree, or "debian" */
+	char set[256];			/* set=KEY=VALUE: a workload option */
+	char sysctl[256];		/* sysctl=KEY=VALUE */
+	char modparam[256];		/* modparam=NAME=VALUE */
+	int nice;			/* nice=N */
+	int hogs;			/* hogs=N: busy loops beside its runs */
+	char why[1024];			/* all of it, in words */
+};
+
+/* One run of the campaign: which side, and once finished, where. */
+struct fl_campaign_slot {
+	unsigned int side;
+	char run[64];			/* "runs/NN-SIDE", or "" */
+	char start_time[64];		/* meta.json's, once finished */
+	char matrix_hash[32];		/* meta.json's matrix.fnv1a64 */
+	char host[256], kernel[256], build[128];
+};
+
+struct fl_campaign {
+	uint64_t seed;
+	unsigned int rounds;		/* the rounds asked for */
+	unsigned int max_rounds;	/* more while cells need more runs */
+	double time_budget_s;		/* for the added rounds; 0: none */
+	int stop_when_decided;		/* stop before `rounds` when every
+					 * cell is decided */
+	double delta;			/* the verdicts' margin */
+	char setting[64];		/* the option cells may differ by */
+	char repo[4096];		/* where commit= builds come from */
+	char vm[4096];			/* vm/run, for kernel= sides */
+	double run_timeout_s;		/* a run's deadline (not saved: a
+					 * resume gives its own) */
+	struct fl_campaign_side side[FL_CAMPAIGN_MAX_SIDES];
+	unsigned int nsides;
+	struct fl_campaign_slot slot[FL_CAMPAIGN_MAX_SLOTS];
+	unsigned int nslots;
+};
+
+/* side.c: "NAME[:KIND=VALUE[,KIND=VALUE...]]" into s; 0, or -1 with
+ * err naming what was wrong. */
+int fl_campaign_parse_side(const char *spec, struct fl_campaign_side *s,
+			   char *err, size_t errlen);
+/* side.c: s->why from its fields */
+void fl_campaign_side_why(struct fl_campaign_side *s);
+/* side.c: the option name of set=KEY=VALUE into key ("" when none) */
+void fl_campaign_set_key(const struct fl_campaign_side *s, char *key,
+			 size_t len);
+
+/* order.c: `rounds` more rounds appended to c's slots, interleaving the
+ * sides from c->seed and the round's number. */
+void fl_campaign_add_rounds(struct fl_campaign *c, unsigned int rounds);
+
+/* manifest.c: the manifest written (replaced whole) in dirfd; 0, or -1
+ * with err. */
+int fl_campaign_save(int dirfd, const char *dir,
+		     const struct fl_campaign *c, char *err, size_t errlen);
+/* manifest.c: the manifest of dirfd read and validated; 0, or -1 with
+ * err naming what was wrong. */
+int fl_campaign_load(int dirfd, const char *dir, struct fl_campaign *c,
+		     char *err, size_t errlen);
+
+/* runs.c: the finished runs' paths of side k (dir/runs/NN-SIDE), each
+ * checked to be the run its slot recorded; *n of them (at most max).
+ * 0, or -1 with err. */
+int fl_campaign_side_runs(int dirfd, const char *dir,
+			  const struct fl_campaign *c, unsigned int k,
+			  char (*paths)[4200], unsigned int max,
+			  unsigned int *n, char *err, size_t errlen);
+
+/* prepare.c: each side's binary (builds/SIDE/futexlab: copied, or built
+ * from its commit) and matrix (matrix-SIDE.ini); 0, or -1 with err. */
+int fl_campaign_prepare(int dirfd, const char *dir, struct fl_campaign *c,
+			const char *matrix_text, char *err, size_t errlen);
+
+/* execute.c: run slot i to the end (resuming its partial run, or taking
+ * in one that finished unrecorded), moved to runs/NN-SIDE and recorded
+ * in c (not saved). 0; 1 when the run ended with a failed cell (kept);
+ * -1 with err; 130 when interrupted. */
+int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
+			unsigned int i, char *err, size_t errlen);
+
+/* compare.c: 1 when dir is a campaign's folder (it has a manifest) */
+int fl_campaign_is(const char *dir);
+/*
+ * compare.c: every side of the campaign in dir against its first, the
+ * run as the unit (fl_compare_runs), cells matched with the declared
+ * setting left out; each output folder's path on out after its table.
+ * 0, or as fl_compare_runs() with err (a bad manifest, a missing or
+ * foreign run: -EINVAL).
+ */
+int fl_campaign_compare(const char *dir, const struct fl_compare_opts *o,
+			FILE *out, char *err, size_t errlen);
+
+/*
+ * drive.c: a new campaign in dir (which must not exist, or be an empty
+ * folder) from c's settings and sides and the matrix file: the sides
+ * prepared, the order drawn, the manifest written. 0, or -1 with err.
+ */
+int fl_campaign_create(const char *dir, struct fl_campaign *c,
+		       const char *matrix, char *err, size_t errlen);
+/*
+ * drive.c: every run of the campaign in dir not yet finished, in its
+ * order; then, as its settings say, stop early when every cell is
+ * decided or add rounds while cells need more runs. 0; 1 when a run had
+ * a failed cell (kept, said on stderr); 130 when interrupted (resume
+ * with the same call); -1 with err.
+ */
+int fl_campaign_continue(const char *dir, double run_timeout_s, char *err,
+			 size_t errlen);
+
+#endif

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Running one slot of a campaign to the end, resuming what a kill left. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "campaign/internal.h"
+#include "campaign/spawn.h"
+#include "rundir/regular.h"
+#include "rundir/write_at.h"
+
+/* a guest's boot and matrix under TCG, beyond the run's own deadline */
+#define VM_EXTRA_S	600
+#define MATRIX_TEXT_MAX	(256u << 10)
+
+/* In work/NN: the finished run (a folder not starting with '.') and the
+ * partial one (.partial-*); 0, or -1 with err when there are several. */
+static int look_in(int workfd, const char *shown, char *finished,
+		   char *partial, size_t len, char *err, size_t errlen)
+{
+	int fd = dup(workfd);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *e;
+	int rc = 0;
+
+	finished[0] = partial[0] = '\0';
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
+		return -1;
+	}
+	rewinddir(d);
+	while ((e = readdir(d)) && !rc) {
+		struct stat st;
+		char *into;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(workfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		into = !strncmp(e->d_name, ".partial-", 9) ? partial :
+		       e->d_name[0] != '.' ? finished : NULL;
+		if (!into)
+			continue;
+		if (*into || strlen(e->d_name) >= len) {
+			snprintf(err, errlen, "%s holds more than one run "
+				 "(%s and %s): take out the one that is not "
+				 "this slot's", shown, *into ? into : "?",
+				 e->d_name);
+			rc = -1;
+		} else {
+			snprintf(into, len, "%s", e->d_name);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+/* the script a guest runs: the side's matrix written where it runs
+ * (/fl), then the matrix into /fl/results, which vm/run brings back */
+static char *guest_script(int dirfd, const char *dir, const char *side,
+			  char *err, size_t errlen)
+{
+	char name[64], shown[4300], *text, *out, *q;
+	size_t len;
+
+	snprintf(name, sizeof(name), "matrix-%s.ini", side);
+	snprintf(shown, sizeof(shown), "%s/%s", dir, name);
+	if (fl_read_regular(dirfd, name, shown, FL_NOFOLLOW, MATRIX_TEXT_MAX,
+			    &text, &len, err, errlen))
+		return NULL;
+	out = malloc(len * 4 + 256);
+	if (!out) {
+		free(text);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	q = out + sprintf(out, "printf '%%s' '");
+	for (const char *p = text; *p; p++) {
+		if (*p == '\'') {
+			memcpy(q, "'\\''", 4);
+			q += 4;
+		} else {
+			*q++ = *p;
+		}
+	}
+	sprintf(q, "' > campaign.ini && build/futexlab matrix campaign.ini "
+		"--results results");
+	free(text);
+	return out;
+}
+
+/* the command of slot i: its futexlab's matrix, a resume of its partial
+ * run, or a guest's boot */
+static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
+		    unsigned int i, const char *work, const char *partial,
+		    char *err, size_t errlen)
+{
+	const struct fl_campaign_side *s = &c->side[c->slot[i].side];
+	char bin[4300], matrix[4300], part[4400], timeout[32];
+	struct campaign_saved old;
+	pid_t hogs[64];
+	int rc;
+
+	snprintf(bin, sizeof(bin), "%s/builds/%s/futexlab", dir, s->name);
+	snprintf(matrix, sizeof(matrix), "%s/matrix-%s.ini", dir, s->name);
+	snprintf(part, sizeof(part), "%s/%s", work, partial);
+	if (campaign_apply(s, &old, err, errlen))
+		return -1;
+	if (campaign_hogs_start(s->hogs, hogs, err, errlen)) {
+		campaign_restore(&old);
+		return -1;
+	}
+	if (*s->kernel) {
+		char *script = guest_script(dirfd, dir, s->name, err, errlen);
+		char *argv[16];
+		int n = 0;
+
+		if (!script) {
+			campaign_hogs_stop(s->hogs, hogs);
+			campaign_restore(&old);
+			return -1;
+		}
+		snprintf(timeout, sizeof(timeout), "%.0f", c->run_timeout_s);
+		argv[n++] = c->vm;
+		argv[n++] = "--results-out";
+		argv[n++] = (char *)work;
+		argv[n++] = "--timeout";
+		argv[n++] = timeout;
+		if (strcmp(s->kernel, "debian")) {
+			argv[n++] = "--kernel";
+			argv[n++] = (char *)s->kernel;
+		}
+		argv[n++] = "--";
+		argv[n++] = "sh";
+		argv[n++] = "-c";
+		argv[n++] = script;
+		argv[n] = NULL;
+		rc = fl_campaign_spawn(argv, NULL, s->nice, STDERR_FILENO,
+				       c->run_timeout_s + VM_EXTRA_S, err,
+				       errlen);
+		free(script);
+	} else if (*partial) {
+		char *argv[] = { bin, "matrix", "--resume", part, matrix,
+				 NULL };
+
+		rc = fl_campaign_spawn(argv, NULL, s->nice, STDERR_FILENO,
+				       c->run_timeout_s, err, errlen);
+	} else {
+		char *argv[] = { bin, "matrix", matrix, "--results",
+				 (char *)work, NULL };
+
+		rc = fl_campaign_spawn(argv, NULL, s->nice, STDERR_FILENO,
+				       c->run_timeout_s, err, errlen);
+	}
+	campaign_hogs_stop(s->hogs, hogs);
+	campaign_restore(&old);
+	return rc;
+}
+
+/* the finished run of work/NN moved to runs/NN-SIDE */
+static int take_in(int dirfd, const char *dir, const char *workname,
+		   const char *finished, const char *run, char *err,
+		   size_t errlen)
+{
+	char from[4400], shown[4400];
+	int fd = fl_folder_at(dirfd, "runs", "runs", err, errlen);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	snprintf(from, sizeof(from), "%s/%s", workname, finished);
+	if (renameat(dirfd, from, dirfd, run)) {
+		snprintf(shown, sizeof(shown), "%s/%s", dir, from);
+		snprintf(err, errlen, "cannot move %s to %s/%s: %s", shown,
+			 dir, run, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
+			unsigned int i, char *err, size_t errlen)
+{
+	struct fl_campaign_slot *s = &c->slot[i];
+	const char *side = c->side[s->side].name;
+	char run[64], workname[32], work[4300], finished[256], partial[256];
+	int workfd, rc = 0;
+
+	snprintf(run, sizeof(run), "runs/%02u-%s", i + 1, side);
+	snprintf(workname, sizeof(workname), "work/%02u", i + 1);
+	snprintf(work, sizeof(work), "%s/%s", dir, workname);
+	if (!fl_exists_at(dirfd, run)) {
+		int fd = fl_folder_at(dirfd, "work", "work", err, errlen);
+
+		if (fd < 0)
+			return -1;
+		close(fd);
+		workfd = fl_folder_at(dirfd, workname, work, err, errlen);
+		if (workfd < 0)
+			return -1;
+		if (look_in(workfd, work, finished, partial, sizeof(finished),
+			    err, errlen))
+			goto out_fail;
+		if (!*finished) {
+			fprintf(stderr, "futexlab campaign: run %u of %u, side "
+				"%s (%s)%s\n", i + 1, c->nslots, side,
+				c->side[s->side].why, *partial ?
+				": resuming its partial run" : "");
+			rc = run_slot(dirfd, dir, c, i, work, partial, err,
+				      errlen);
+			if (rc < 0 || rc >= 128)
+				goto out_close;	/* interrupted: 130 */
+			if (rc > 1) {
+				snprintf(err, errlen, "the run of side %s in "
+					 "%s failed (exit %d)", side, work,
+					 rc);
+				rc = -1;
+				goto out_close;
+			}
+			if (look_in(workfd, work, finished, partial,
+				    sizeof(finished), err, errlen))
+				goto out_fail;
+			if (!*finished) {
+				snprintf(err, errlen, "the run of side %s left "
+					 "no finished run in %s", side, work);
+				goto out_fail;
+			}
+		}
+		if (take_in(dirfd, dir, workname, finished, run, err, errlen))
+			goto out_fail;
+		close(workfd);
+		/* emptied: gone, so work/ shows only what is in flight */
+		unlinkat(dirfd, workname, AT_REMOVEDIR);
+	}
+	if (campaign_run_facts(dirfd, dir, run, s, err, errlen))
+		return -1;
+	snprintf(s->run, sizeof(s->run), "%s", run);
+	return rc;
+out_fail:
+	rc = -1;
+out_close:
+	close(workfd);
+	return rc >= 128 ? 130 : rc;
+}

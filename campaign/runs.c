@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A campaign's finished runs: their facts, and each checked to be the
+ * run its slot recorded before anything reads it. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "campaign/internal.h"
+#include "rundir/regular.h"
+
+#define META_MAX	(64u << 20)
+
+static void str_at(json_t *m, const char *a, const char *b, char *buf,
+		   size_t len)
+{
+	json_t *v = json_object_get(m, a);
+
+	if (b)
+		v = json_object_get(v, b);
+	snprintf(buf, len, "%s", json_is_string(v) ? json_string_value(v) :
+		 "");
+}
+
+int campaign_run_facts(int dirfd, const char *dir, const char *run,
+		       struct fl_campaign_slot *out, char *err,
+		       size_t errlen)
+{
+	char shown[4400], version[64], commit[64], *text = NULL;
+	int fd, rc = -1;
+	json_t *m;
+	size_t len;
+
+	snprintf(shown, sizeof(shown), "%s/%s", dir, run);
+	fd = fl_open_folder(dirfd, run, shown, err, errlen);
+	if (fd < 0)
+		return -1;
+	snprintf(shown, sizeof(shown), "%s/%s/meta.json", dir, run);
+	if (fl_read_regular(fd, "meta.json", shown, FL_NOFOLLOW, META_MAX,
+			    &text, &len, err, errlen))
+		goto out;
+	m = json_loadb(text, len, 0, NULL);
+	if (!json_is_object(m)) {
+		snprintf(err, errlen, "%s: not a run's meta.json", shown);
+		json_decref(m);
+		goto out;
+	}
+	str_at(m, "start_time", NULL, out->start_time,
+	       sizeof(out->start_time));
+	str_at(m, "matrix", "fnv1a64", out->matrix_hash,
+	       sizeof(out->matrix_hash));
+	str_at(m, "machine", "hostname", out->host, sizeof(out->host));
+	str_at(m, "machine", "kernel", out->kernel, sizeof(out->kernel));
+	str_at(m, "futexlab_version", NULL, version, sizeof(version));
+	str_at(m, "git_commit", NULL, commit, sizeof(commit));
+	snprintf(out->build, sizeof(out->build), "%s (git %s)", version,
+		 commit);
+	json_decref(m);
+	if (!*out->start_time || !*out->matrix_hash) {
+		snprintf(err, errlen, "%s: no start_time or matrix: not a "
+			 "matrix run", shown);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(text);
+	close(fd);
+	return rc;
+}
+
+int fl_campaign_side_runs(int dirfd, const char *dir,
+			  const struct fl_campaign *c, unsigned int k,
+			  char (*paths)[4200], unsigned int max,
+			  unsigned int *n, char *err, size_t errlen)
+{
+	*n = 0;
+	for (unsigned int i = 0; i < c->nslots; i++) {
+		const struct fl_campaign_slot *s = &c->slot[i];
+		struct fl_campaign_slot seen = { 0 };
+		char why[4400];
+
+		if (s->side != k || !*s->run)
+			continue;
+		if (campaign_run_facts(dirfd, dir, s->run, &seen, why,
+				       sizeof(why))) {
+			snprintf(err, errlen, "the manifest names %s, which is "
+				 "missing or not a run: %s", s->run, why);
+			return -1;
+		}
+		if (strcmp(seen.start_time, s->start_time) ||
+		    strcmp(seen.matrix_hash, s->matrix_hash)) {
+			snprintf(err, errlen, "%s/%s is not the run the "
+				 "manifest recorded (started %s with matrix "
+				 "%s, the manifest says %s with %s): a foreign "
+				 "run", dir, s->run, seen.start_time,
+				 seen.matrix_hash, s->start_time,
+				 s->matrix_hash);
+			return -1;
+		}
+		if (*n == max) {
+			snprintf(err, errlen, "side %s has more than %u runs",
+				 c->side[k].name, max);
+			return -1;
+		}
+		snprintf(paths[(*n)++], 4200, "%s/%s", dir, s->run);
+	}
+	return 0;
+}

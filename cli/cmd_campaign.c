@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futexlab campaign DIR --matrix FILE --side SPEC --side SPEC ...: several
+ * runs of one matrix per side, interleaved, into a campaign directory
+ * (campaign/campaign.h); futexlab campaign DIR resumes one. Exit 0, 1
+ * when a run had a failed cell or a file could not be written, 2 on bad
+ * usage or a bad campaign directory, 130 when interrupted.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "campaign/campaign.h"
+#include "campaign/spawn.h"
+#include "cli/commands.h"
+#include "cli/flags.h"
+#include "compare/compare.h"
+#include "compare/runs.h"
+
+#define RUN_TIMEOUT_DEFAULT_S	3600
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: futexlab campaign DIR --matrix FILE --side SPEC "
+		"--side SPEC [...]\n"
+		"                [--rounds N] [--seed N] [--max-rounds N] "
+		"[--time-budget S]\n"
+		"                [--stop-when-decided] [--delta PCT] "
+		"[--run-timeout S]\n"
+		"                [--vm PATH] [--repo PATH]\n"
+		"       futexlab campaign DIR [--run-timeout S]    (resume)\n\n"
+		"Run one matrix several times per side, the sides interleaved "
+		"in rounds (each\nround every side once, in an order shuffled "
+		"from the seed; every side leads\nas many rounds as another), "
+		"into DIR: a manifest (campaign.json: which run\nis which "
+		"side and why), the sides' futexlab and matrix, and runs/NN-"
+		"SIDE,\nordinary run directories. Killed, `futexlab campaign "
+		"DIR` continues: no\nfinished run is lost, a partial one is "
+		"resumed (matrix --resume).\nCompare with `futexlab compare "
+		"DIR` (the run as the unit).\n\n"
+		"A SPEC is NAME or NAME:KIND=VALUE[,KIND=VALUE...]:\n"
+		"  bin=PATH          this futexlab binary (copied into DIR)\n"
+		"  commit=REV        futexlab of this git commit of --repo, "
+		"built in DIR\n"
+		"  kernel=TREE       in a QEMU guest booting this kernel "
+		"build tree\n"
+		"                    (vm/run --kernel), or kernel=debian for "
+		"Debian's\n"
+		"  set=OPTION=VALUE  a workload option in every experiment; "
+		"cells that\n"
+		"                    differ only by it are compared\n"
+		"  sysctl=KEY=VALUE  a sysctl set for the side's runs, then "
+		"put back\n"
+		"  modparam=NAME=VALUE  the futexlab module's parameter, the "
+		"same way\n"
+		"  nice=N            the side's runs at niceness N\n"
+		"  hogs=N            N busy loops at nice -5 beside the side's "
+		"runs, one\n"
+		"                    pinned to each of CPUs 0 to N-1\n"
+		"A side without bin= or commit= runs this futexlab (copied in "
+		"too).\n\n"
+		"  --matrix FILE       the matrix file every side runs\n"
+		"  --rounds N          rounds, runs per side (default 5)\n"
+		"  --seed N            the order's seed (default 1)\n"
+		"  --stop-when-decided stop before --rounds once every cell "
+		"is decided\n"
+		"                      (from round 4, the first with "
+		"intervals)\n"
+		"  --max-rounds N      after --rounds, add rounds up to N "
+		"while cells need\n"
+		"                      more runs (default: --rounds)\n"
+		"  --time-budget S     add no round after S seconds of this "
+		"command\n"
+		"  --delta PCT         the margin those verdicts use "
+		"(default 2)\n"
+		"  --run-timeout S     a run's deadline (default %d; a "
+		"guest's gets 600 more)\n"
+		"  --vm PATH           vm/run, for kernel= sides (default "
+		"vm/run)\n"
+		"  --repo PATH         the git repository of commit= "
+		"(default .)\n", RUN_TIMEOUT_DEFAULT_S);
+}
+
+struct args {
+	const char *dir, *matrix;
+	double run_timeout_s;
+	int given;		/* any option that only a new campaign takes */
+};
+
+static int bad(const char *fmt, const char *what)
+{
+	fprintf(stderr, "futexlab campaign: ");
+	fprintf(stderr, fmt, what);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+static int number(const char *flag, const char *s, double lo, double hi,
+		  double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	if (*end || end == s || !(*v >= lo) || !(*v <= hi)) {
+		fprintf(stderr, "futexlab campaign: %s: '%s' is not a number "
+			"from %g to %g\n", flag, s, lo, hi);
+		return -1;
+	}
+	return 0;
+}
+
+/* the declared setting: the set= option, the same on every side that
+ * has one */
+static int declared_setting(struct fl_campaign *c)
+{
+	for (unsigned int i = 0; i < c->nsides; i++) {
+		char key[256];
+
+		fl_campaign_set_key(&c->side[i], key, sizeof(key));
+		if (!*key)
+			continue;
+		if (*c->setting && strcmp(c->setting, key)) {
+			fprintf(stderr, "futexlab campaign: the sides set "
+				"different options (%s and %s): a campaign "
+				"declares one setting\n", c->setting, key);
+			return -1;
+		}
+		snprintf(c->setting, sizeof(c->setting), "%s", key);
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
+{
+	static const struct option longopts[] = {
+		{ "matrix", 1, NULL, 'm' }, { "side", 1, NULL, 's' },
+		{ "rounds", 1, NULL, 'r' }, { "seed", 1, NULL, 'S' },
+		{ "max-rounds", 1, NULL, 'M' },
+		{ "time-budget", 1, NULL, 'b' },
+		{ "stop-when-decided", 0, NULL, 'x' },
+		{ "delta", 1, NULL, 'd' }, { "run-timeout", 1, NULL, 't' },
+		{ "vm", 1, NULL, 'v' }, { "repo", 1, NULL, 'R' },
+		{ "help", 0, NULL, 'h' }, { 0 },
+	};
+	double v, max = 0;
+	char err[1024];
+
+	fl_getopt_start();
+	for (;;) {
+		int o = fl_getopt("campaign", argc, argv, longopts);
+
+		if (o == -1)
+			break;
+		a->given |= o != 't' && o != 'h';
+		switch (o) {
+		case 'm':
+			a->matrix = optarg;
+			break;
+		case 's':
+			if (c->nsides == FL_CAMPAIGN_MAX_SIDES)
+				return bad("--side: at most %s sides", "8");
+			if (fl_campaign_parse_side(optarg,
+						   &c->side[c->nsides], err,
+						   sizeof(err)))
+				return bad("--side: %s", err);
+			c->nsides++;
+			break;
+		case 'r':
+		case 'M':
+			if (number(o == 'r' ? "--rounds" : "--max-rounds",
+				   optarg, 1, FL_CAMPAIGN_MAX_ROUNDS, &v) ||
+			    v != (unsigned int)v)
+				return 2;
+			*(o == 'r' ? &c->rounds : &c->max_rounds) =
+				(unsigned int)v;
+			max = o == 'M' ? v : max;
+			break;
+		case 'S':
+			if (number("--seed", optarg, 0, 1e15, &v))
+				return 2;
+			c->seed = (uint64_t)v;
+			break;
+		case 'b':
+			if (number("--time-budget", optarg, 0, 1e9,
+				   &c->time_budget_s))
+				return 2;
+			break;
+		case 'x':
+			c->stop_when_decided = 1;
+			break;
+		case 'd':
+			if (number("--delta", optarg, 0.01, 99, &v))
+				return 2;
+			c->delta = v / 100;
+			break;
+		case 't':
+			if (number("--run-timeout", optarg, 1, 1e7,
+				   &a->run_timeout_s))
+				return 2;
+			break;
+		case 'v':
+		case 'R':
+			if (!realpath(optarg, o == 'v' ? c->vm : c->repo))
+				return bad("%s: no such path", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:	/* FL_GETOPT_BAD: it said why */
+			return 2;
+		}
+	}
+	if (optind != argc - 1)
+		return bad("give one campaign folder%s (see --help)",
+			   optind < argc ? ", once" : "");
+	a->dir = argv[optind];
+	if (!c->max_rounds)
+		c->max_rounds = c->rounds;
+	if (max && max < c->rounds)
+		return bad("--max-rounds is below --rounds%s", "");
+	return -1;	/* parsed: go on */
+}
+
+/* the defaults a new campaign takes where the flags say nothing */
+static int new_campaign(struct args *a, struct fl_campaign *c)
+{
+	char err[8192];
+
+	if (!a->matrix)
+		return bad("a new campaign needs --matrix FILE (to resume "
+			   "%s, give only the folder)", a->dir);
+	if (c->nsides < 2)
+		return bad("a new campaign needs two --side or more (%s)",
+			   "e.g. --side A --side B:set=critical=1050");
+	for (unsigned int i = 0; i < c->nsides; i++)
+		for (unsigned int j = 0; j < i; j++)
+			if (!strcmp(c->side[i].name, c->side[j].name))
+				return bad("two sides named %s",
+					   c->side[i].name);
+	if (declared_setting(c))
+		return 2;
+	if (!*c->vm && !realpath("vm/run", c->vm))
+		snprintf(c->vm, sizeof(c->vm), "vm/run");
+	if (!*c->repo && !realpath(".", c->repo))
+		return bad("cannot resolve the current folder%s", "");
+	if (fl_campaign_create(a->dir, c, a->matrix, err, sizeof(err))) {
+		fprintf(stderr, "futexlab campaign: %s\n", err);
+		return 2;
+	}
+	return -1;
+}
+
+int fl_cmd_campaign(int argc, char **argv)
+{
+	static struct fl_campaign c;
+	struct args a = { .run_timeout_s = RUN_TIMEOUT_DEFAULT_S };
+	char err[8192];
+	int rc;
+
+	c = (struct fl_campaign){ .seed = 1, .rounds = 5,
+				  .delta = FL_DELTA_DEFAULT };
+	rc = parse(argc, argv, &a, &c);
+	if (rc >= 0)
+		return rc;
+	if (a.given) {
+		rc = new_campaign(&a, &c);
+		if (rc >= 0)
+			return rc;
+	}
+	fl_campaign_catch_signals();
+	rc = fl_campaign_continue(a.dir, a.run_timeout_s, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "futexlab campaign: %s\n", err);
+		return 2;
+	}
+	if (rc == 130) {
+		fprintf(stderr, "futexlab campaign: interrupted; continue "
+			"with: futexlab campaign %s\n", a.dir);
+		return 130;
+	}
+	printf("%s\n", a.dir);
+	return rc;
+}

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The comparison over runs: its table, compare.csv, compare.md and the
+ * summaries with the run as the unit. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/internal.h"
+#include "compare/runs_internal.h"
+#include "rundir/csv.h"
+#include "stats/format.h"
+#include "stats/stats.h"
+
+/* the median over runs of a side's medians, or NaN */
+static double side_median(const struct runs_cell *x, int s)
+{
+	return x->nok[s] ? fl_median(x->ok[s], x->nok[s]) : NAN;
+}
+
+static void value_text(const struct runs_cell *x, int s, char *buf,
+		       size_t len)
+{
+	double v = side_median(x, s);
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (x->lower_is_better)
+		fl_fmt_ns((uint64_t)v, buf, len);
+	else
+		fl_fmt_rate(v, buf, len);
+}
+
+static void reason(const struct runs_cmp *c, const struct runs_cell *x,
+		   char *why, size_t len)
+{
+	size_t used = 0;
+
+	why[0] = '\0';
+	for (int s = 0; s < 2; s++) {
+		if (x->nok[s] == c->side[s].n)
+			continue;
+		used += (size_t)snprintf(why + used, len - used, "%sok in %u "
+					 "of %u runs of %s", used ? "; " : "",
+					 x->nok[s], c->side[s].n,
+					 c->side[s].name);
+	}
+	if (used >= len)
+		return;
+	if (x->v == FL_V_MORE_RUNS && x->needed >= FL_RUNS_NEEDED_CAP)
+		snprintf(why + used, len - used, "%sthe ratio sits on the "
+			 "margin: %u runs per side would not settle it",
+			 used ? "; " : "", FL_RUNS_NEEDED_CAP);
+	else if (x->v == FL_V_MORE_RUNS && x->needed)
+		snprintf(why + used, len - used, "%sabout %u runs per side",
+			 used ? "; " : "", x->needed);
+}
+
+static void csv_header(FILE *f)
+{
+	fprintf(f, "workload,backend,threads,placement,options,figure,"
+		"runs_a,runs_b,median_a,median_b,ratio,ratio_lo,ratio_hi,p,"
+		"p_adjusted,delta,verdict,runs_needed,reason\n");
+}
+
+static void csv_row(FILE *f, const struct runs_cmp *c,
+		    const struct runs_cell *x)
+{
+	const struct fl_rd_cell *y = x->first;
+	char why[600];
+
+	fl_csv_field(f, y->workload, 0);
+	fl_csv_field(f, y->backend, 0);
+	fprintf(f, "%u,", y->threads);
+	fl_csv_field(f, y->placement, 0);
+	fl_csv_field(f, y->options, 0);
+	fprintf(f, "%s,%u,%u,", x->lower_is_better ? "latency_p50_ns" :
+		"ops_per_sec", x->nok[0], x->nok[1]);
+	for (int s = 0; s < 2; s++)
+		fprintf(f, x->nok[s] ? "%.6g," : ",", side_median(x, s));
+	if (x->v == FL_V_NONE)
+		fprintf(f, ",,,,,");
+	else if (!x->s.ok)
+		fprintf(f, "%.5f,,,%.4g,,", x->s.ratio, x->s.p);
+	else
+		fprintf(f, "%.5f,%.5f,%.5f,%.4g,%.4g,", x->s.ratio, x->s.lo,
+			x->s.hi, x->s.p, x->p_adjusted);
+	fprintf(f, "%.4g,", c->delta);
+	fl_csv_field(f, fl_verdict_name(x->v), 0);
+	fprintf(f, "%u,", x->needed);
+	reason(c, x, why, sizeof(why));
+	fl_csv_field(f, why, 1);
+}
+
+static void ratio_text(const struct runs_cell *x, char *buf, size_t len)
+{
+	if (x->v == FL_V_NONE)
+		snprintf(buf, len, "-");
+	else if (!x->s.ok)
+		snprintf(buf, len, "%.3f", x->s.ratio);
+	else
+		snprintf(buf, len, "%.3f [%.3f, %.3f]", x->s.ratio, x->s.lo,
+			 x->s.hi);
+}
+
+static void table(const struct runs_cmp *c, FILE *out, FILE *md)
+{
+	fprintf(md, "\n| cell | A | B | B/A [95%% CI] | p (BH) | runs | "
+		"verdict | note |\n|---|---:|---:|---:|---:|---:|---|---|\n");
+	fprintf(out, "  %-46s %9s %9s %-23s %8s %5s  %s\n", "cell", "A", "B",
+		"B/A [95% CI]", "p(BH)", "runs", "verdict");
+	for (unsigned long i = 0; i < c->n; i++) {
+		const struct runs_cell *x = &c->cells[i];
+		char lab[256], va[32], vb[32], r[64], pa[32] = "-", why[600];
+		char runs[32];
+
+		cmp_label(x->first, lab, sizeof(lab));
+		value_text(x, 0, va, sizeof(va));
+		value_text(x, 1, vb, sizeof(vb));
+		ratio_text(x, r, sizeof(r));
+		if (x->s.ok && x->v != FL_V_NONE)
+			snprintf(pa, sizeof(pa), "%.3g", x->p_adjusted);
+		snprintf(runs, sizeof(runs), "%u/%u", x->nok[0], x->nok[1]);
+		reason(c, x, why, sizeof(why));
+		fprintf(out, "  %-46s %9s %9s %-23s %8s %5s  %s%s%s\n", lab, va,
+			vb, r, pa, runs, fl_verdict_name(x->v),
+			*why ? ": " : "", why);
+		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", lab,
+			va, vb, r, pa, runs, fl_verdict_name(x->v), why);
+	}
+}
+
+/* In the summary of workload w (NULL: overall): ok in every run. */
+static int in_summary(const struct runs_cmp *c, const struct runs_cell *x,
+		      const char *w)
+{
+	return x->v != FL_V_NONE && x->nok[0] == c->side[0].n &&
+	       x->nok[1] == c->side[1].n &&
+	       (!w || !strcmp(x->first->workload, w));
+}
+
+/*
+ * One summary: each run's observation is the mean log of its medians of
+ * the summary's cells (overall, a latency negated: above 1 is faster),
+ * and the geometric mean and its interval are the rank shift of those
+ * between the sides (compare/runs.h says why).
+ */
+static void summary(const struct runs_cmp *c, const char *w, FILE *out,
+		    FILE *md)
+{
+	double obs[2][FL_RUNS_MAX_SIDE];
+	unsigned long cells = 0;
+	struct fl_shift s;
+	char line[512];
+	int len;
+
+	for (int t = 0; t < 2; t++)
+		for (unsigned int k = 0; k < c->side[t].n; k++) {
+			double sum = 0.0;
+
+			cells = 0;
+			for (unsigned long i = 0; i < c->n; i++) {
+				const struct runs_cell *x = &c->cells[i];
+				double l;
+
+				if (!in_summary(c, x, w))
+					continue;
+				l = log(x->med[t][k]);
+				sum += !w && x->lower_is_better ? -l : l;
+				cells++;
+			}
+			obs[t][k] = cells ? exp(sum / (double)cells) : 1.0;
+		}
+	if (!cells)
+		return;
+	fl_runs_shift(obs[0], c->side[0].n, obs[1], c->side[1].n, &s);
+	len = snprintf(line, sizeof(line), "%s: geometric mean of %s over "
+		       "%lu cell%s, runs as the unit, %.4f", w ? w : "overall",
+		       w ? "B/A" : "B's speed relative to A", cells,
+		       cells == 1 ? "" : "s", s.ratio);
+	if (s.ok)
+		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f]",
+			 s.lo, s.hi);
+	else
+		snprintf(line + len, sizeof(line) - len, " (no interval: %u "
+			 "and %u runs; %d a side give one)", c->side[0].n,
+			 c->side[1].n, FL_RUNS_MIN_INTERVAL);
+	fprintf(out, "  %s\n", line);
+	fprintf(md, "- %s\n", line);
+}
+
+void runs_write(const struct runs_cmp *c, FILE *out, FILE *csv, FILE *md)
+{
+	const unsigned int *k = c->count;
+	char line[512];
+
+	csv_header(csv);
+	for (unsigned long i = 0; i < c->n; i++)
+		csv_row(csv, c, &c->cells[i]);
+	table(c, out, md);
+	snprintf(line, sizeof(line), "%u cells compared over %u runs of A "
+		 "and %u of B (delta %.1f%%): %u faster, %u slower, %u "
+		 "equivalent, %u need more runs, %u not comparable",
+		 k[FL_V_FASTER] + k[FL_V_SLOWER] + k[FL_V_EQUIVALENT] +
+		 k[FL_V_MORE_RUNS], c->side[0].n, c->side[1].n,
+		 c->delta * 100, k[FL_V_FASTER], k[FL_V_SLOWER],
+		 k[FL_V_EQUIVALENT], k[FL_V_MORE_RUNS], k[FL_V_NONE]);
+	fprintf(out, "  %s\n", line);
+	fprintf(md, "\n%s.\n\n", line);
+	for (unsigned long i = 0; i < c->n; i++) {
+		const char *w = c->cells[i].first->workload;
+		unsigned long j = 0;
+
+		while (j < i && strcmp(c->cells[j].first->workload, w))
+			j++;
+		if (j == i)
+			summary(c, w, out, md);
+	}
+	summary(c, NULL, out, md);
+	fprintf(md, "\n");
+}
