@@ -40,21 +40,32 @@
 enum fl_libc_kind { FL_LIBC_NORMAL, FL_LIBC_ADAPTIVE, FL_LIBC_PI };
 
 /*
- * The mutex's process-sharing on backend b: 0 private (futex-private),
- * 1 shared (futex-shared), or -1 with the reason the cell cannot run.
+ * The process-sharing of glibc's object on backend b, for any of glibc's
+ * futex-based objects (what names them, "glibc's mutexes"; one is one of
+ * them, "mutex"; shared says how it is made process-shared): 0 private
+ * (futex-private), 1 shared (futex-shared), or -1 with the reason the
+ * cell cannot run.
  */
-static inline int fl_libc_mutex_pshared(const struct fl_backend *b,
-					char *why, size_t len)
+static inline int fl_libc_pshared(const struct fl_backend *b,
+				  const char *what, const char *one,
+				  const char *shared, char *why, size_t len)
 {
 	if (strcmp(b->name, "futex-private") == 0)
 		return 0;
 	if (strcmp(b->name, "futex-shared") == 0)
 		return 1;
-	snprintf(why, len, "glibc's mutexes sleep in the stock futex(2), not "
-		 "in %s's operations: they run on futex-private (a "
-		 "process-private mutex) and futex-shared "
-		 "(PTHREAD_PROCESS_SHARED)", b->name);
+	snprintf(why, len, "%s sleep in the stock futex(2), not in %s's "
+		 "operations: they run on futex-private (a process-private "
+		 "%s) and futex-shared (%s)", what, b->name, one, shared);
 	return -1;
+}
+
+/* The mutex's process-sharing on backend b (fl_libc_pshared()). */
+static inline int fl_libc_mutex_pshared(const struct fl_backend *b,
+					char *why, size_t len)
+{
+	return fl_libc_pshared(b, "glibc's mutexes", "mutex",
+			       "PTHREAD_PROCESS_SHARED", why, len);
 }
 
 /* Initialise *m as kind, shared between processes or not. 0, or -1 with
