@@ -51,6 +51,7 @@ WORKLOADS = [
     "lock_pi",
     "numa",
     "waitv",
+    "rwlock",
 ]
 
 # The code is libraries, one per folder, each with its own public headers;
