@@ -52,6 +52,7 @@ WORKLOADS = [
     "numa",
     "waitv",
     "rwlock",
+    "semaphore",
 ]
 
 # The code is libraries, one per folder, each with its own public headers;
