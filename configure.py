@@ -53,6 +53,7 @@ WORKLOADS = [
     "waitv",
     "rwlock",
     "semaphore",
+    "barrier",
 ]
 
 # The code is libraries, one per folder, each with its own public headers;
