@@ -166,6 +166,12 @@ if [ -x "$F" ] && "$F" list 2>/dev/null | grep -q kmod-global; then
 				printf " %s %.2f", b, r["futex-private"]/r[b];
 			printf "\n" } }' /tmp/run-hash.out
 	acceptance mutex --backend "$BK" --threads 4 --duration 2
+	# the semaphore and barrier workloads on each design (glibc's skip
+	# off futex-private: they sleep in the stock futex)
+	acceptance semaphore --backend "$BK" --algo glibc,futex --threads 1,3 \
+		--duration 0.5
+	acceptance barrier --backend "$BK" --algo glibc,wake-all,requeue \
+		--threads 1,3 --duration 0.5
 fi
 
 # unmodified futex programs on the module through the preload shim
