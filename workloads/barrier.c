@@ -94,17 +94,14 @@ static uint32_t needs(const struct fl_cell *cell)
 	       FL_CAP_WAIT | FL_CAP_REQUEUE : FL_CAP_WAIT;
 }
 
-static int libc_pshared(const struct fl_backend *b, char *why, size_t len)
-{
-	return fl_libc_pshared(b, "glibc's barriers", "barrier",
-			       "PTHREAD_PROCESS_SHARED", why, len);
-}
+static const struct fl_libc_object libc_barrier = {
+	"glibc's barriers", "barrier", "PTHREAD_PROCESS_SHARED",
+};
 
 static int check(const struct fl_cell *cell, char *why, size_t len)
 {
-	if (cell->opt[OPT_ALGO] != ALGO_GLIBC)
-		return 0;
-	return libc_pshared(cell->backend, why, len) < 0 ? -1 : 0;
+	return fl_libc_check(cell->opt[OPT_ALGO] == ALGO_GLIBC,
+			     cell->backend, &libc_barrier, why, len);
 }
 
 static int libc_init(pthread_barrier_t *b, unsigned int n, int pshared,
@@ -139,7 +136,8 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 	s->next[1] = ~0u;
 	if (rep->cell->opt[OPT_ALGO] != ALGO_GLIBC)
 		return 0;
-	pshared = libc_pshared(rep->cell->backend, why, len);
+	pshared = fl_libc_pshared(rep->cell->backend,
+				  &libc_barrier, why, len);
 	return pshared < 0 ? -1 :
 	       libc_init(&s->libc, rep->nthreads, pshared, why, len);
 }

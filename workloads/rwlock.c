@@ -105,18 +105,14 @@ static uint32_t needs(const struct fl_cell *cell)
 	       FL_CAP_WAIT | FL_CAP_BITSET : FL_CAP_WAIT;
 }
 
-static int libc_pshared(const struct fl_backend *b, char *why, size_t len)
-{
-	return fl_libc_pshared(b, "glibc's rwlocks", "rwlock",
-			       "PTHREAD_PROCESS_SHARED", why, len);
-}
+static const struct fl_libc_object libc_rwlock = {
+	"glibc's rwlocks", "rwlock", "PTHREAD_PROCESS_SHARED",
+};
 
-/* glibc's rwlocks run only where their futex calls are the backend's. */
 static int check(const struct fl_cell *cell, char *why, size_t len)
 {
-	if (!is_libc((int)cell->opt[OPT_ALGO]))
-		return 0;
-	return libc_pshared(cell->backend, why, len) < 0 ? -1 : 0;
+	return fl_libc_check(is_libc((int)cell->opt[OPT_ALGO]),
+			     cell->backend, &libc_rwlock, why, len);
 }
 
 static int libc_init(pthread_rwlock_t *l, int algo, int pshared, char *why,
@@ -153,7 +149,8 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 	}
 	rep->shared = s;
 	if (is_libc(algo)) {
-		int pshared = libc_pshared(rep->cell->backend, why, len);
+		int pshared = fl_libc_pshared(rep->cell->backend,
+					      &libc_rwlock, why, len);
 
 		return pshared < 0 ? -1 :
 		       libc_init(&s->lock.pthread, algo, pshared, why, len);

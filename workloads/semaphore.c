@@ -108,17 +108,14 @@ static uint32_t needs(const struct fl_cell *cell)
 	return FL_CAP_WAIT;
 }
 
-static int libc_pshared(const struct fl_backend *b, char *why, size_t len)
-{
-	return fl_libc_pshared(b, "glibc's semaphores", "semaphore",
-			       "sem_init's pshared", why, len);
-}
+static const struct fl_libc_object libc_sem = {
+	"glibc's semaphores", "semaphore", "sem_init's pshared",
+};
 
 static int check(const struct fl_cell *cell, char *why, size_t len)
 {
-	if (cell->opt[OPT_ALGO] != ALGO_GLIBC)
-		return 0;
-	return libc_pshared(cell->backend, why, len) < 0 ? -1 : 0;
+	return fl_libc_check(cell->opt[OPT_ALGO] == ALGO_GLIBC,
+			     cell->backend, &libc_sem, why, len);
 }
 
 static int sem_start(struct sem *m, int algo, int pshared, uint32_t value,
@@ -147,7 +144,8 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 	}
 	rep->shared = s;
 	if (algo == ALGO_GLIBC) {
-		pshared = libc_pshared(rep->cell->backend, why, len);
+		pshared = fl_libc_pshared(rep->cell->backend,
+					  &libc_sem, why, len);
 		if (pshared < 0)
 			return -1;
 	}
@@ -319,56 +317,66 @@ static int judge(struct fl_thread *t, int r, const char *what)
 	return -1;
 }
 
+/* ops are the items' posts and waits: the buffer's traffic */
+static inline void count_op(struct fl_thread *t, unsigned int counter,
+			    uint64_t *ops)
+{
+	if (counter == C_POSTS || counter == C_WAITS)
+		fl_ops_publish(t, ++*ops);
+}
+
 /*
- * One item through the buffer, as a producer (wait on slots, post items),
- * a consumer (wait on items, post slots) or both. A stop seen after a
- * wait ends the loop before its post: every call is counted, which is
- * what verify() adds up. 0 to go on, else stop.
+ * A producer's or a consumer's turn: take one from `from` (counted in
+ * counter took, timed when next_timed is given and the sampler says),
+ * then give one to `to` (counted in gave). A stop seen after the take
+ * ends the turn before the give: every call is counted, which is what
+ * verify() adds up. 0 to go on, else stop.
  */
+static int turn(struct fl_thread *t, struct sem *from, struct sem *to,
+		unsigned int took, unsigned int gave, uint64_t *next_timed,
+		uint64_t *ops)
+{
+	struct fl_rep *rep = t->rep;
+	const int algo = (int)rep->cell->opt[OPT_ALGO];
+	uint64_t *c = t->counters;
+	const int timed = next_timed && fl_sample_due(c[took] + 1, next_timed,
+						      &t->sampler);
+	uint64_t t0 = timed ? fl_now_ns() : 0;
+	int r = judge(t, sem_take(from, algo, &rep->hard_deadline, c), "wait");
+
+	if (r)
+		return r;
+	if (timed)
+		fl_hist_record(t->hist, fl_now_ns() - t0);
+	c[took]++;
+	count_op(t, took, ops);
+	if (fl_should_stop(rep))
+		return 1;
+	r = judge(t, sem_give(to, algo, 1, c), "post");
+	if (r)
+		return r;
+	c[gave]++;
+	count_op(t, gave, ops);
+	return 0;
+}
+
+/* One item through the buffer as a producer, a consumer or both (one
+ * thread). 0 to go on, else stop. */
 static int step(struct fl_thread *t, int produce, int consume,
 		uint64_t *ops, uint64_t *next_timed)
 {
-	struct fl_rep *rep = t->rep;
-	struct sem_state *s = rep->shared;
-	const int algo = (int)rep->cell->opt[OPT_ALGO];
-	const struct timespec *deadline = &rep->hard_deadline;
-	uint64_t *c = t->counters;
-	int r;
+	struct sem_state *s = t->rep->shared;
+	const uint64_t think = fl_busy_ns_to_loops(
+		(uint64_t)t->rep->cell->opt[OPT_THINK]);
 
 	if (produce) {
-		r = judge(t, sem_take(&s->slots, algo, deadline, c), "wait");
-		if (r)
-			return r;
-		c[C_SLOT_WAITS]++;
-		if (fl_should_stop(rep))
+		if (turn(t, &s->slots, &s->items, C_SLOT_WAITS, C_POSTS, NULL,
+			 ops))
 			return 1;
-		r = judge(t, sem_give(&s->items, algo, 1, c), "post");
-		if (r)
-			return r;
-		c[C_POSTS]++;
-		fl_ops_publish(t, ++*ops);
-		fl_busy(fl_busy_ns_to_loops((uint64_t)rep->cell->opt[OPT_THINK]));
+		fl_busy(think);
 	}
-	if (consume) {
-		const int timed = fl_sample_due(c[C_WAITS] + 1, next_timed,
-						&t->sampler);
-		uint64_t t0 = timed ? fl_now_ns() : 0;
-
-		r = judge(t, sem_take(&s->items, algo, deadline, c), "wait");
-		if (r)
-			return r;
-		if (timed)
-			fl_hist_record(t->hist, fl_now_ns() - t0);
-		c[C_WAITS]++;
-		fl_ops_publish(t, ++*ops);
-		if (fl_should_stop(rep))
-			return 1;
-		r = judge(t, sem_give(&s->slots, algo, 1, c), "post");
-		if (r)
-			return r;
-		c[C_SLOT_POSTS]++;
-	}
-	return 0;
+	return consume ? turn(t, &s->items, &s->slots, C_WAITS,
+			      C_SLOT_POSTS, next_timed, ops) : 0;
 }
 
 static void thread(struct fl_thread *t)

@@ -27,23 +27,13 @@ import subprocess
 import sys
 import tempfile
 
+from test_locks import Checks
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 SIZE = ["--duration", "0.05", "--reps", "1", "--warmup", "0",
         "--threads", "1,3"]
 LIBC_BACKENDS = ("futex-private", "futex-shared")
-
-
-class Checks:
-    def __init__(self):
-        self.passed, self.failed = 0, 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print("FAIL: " + what)
 
 
 def host_backends(futexlab):
