@@ -186,7 +186,7 @@ static const struct fl_special_plot writers_plot = {
 	.panels = {
 		{ .fig = FL_FIG_OPS, .title = "acquisitions/s" },
 		{ .fig = FL_FIG_EXTRA, .extra = "writer_wait_max_ns",
-		  .title = "longest writer wait (ns)" },
+		  .title = "longest writer wait", .ylabel = "writer wait" },
 	},
 	.caption = "throughput and writer starvation per writers' share",
 };
