@@ -37,7 +37,8 @@
  * histogram would miss: with readers coming all the time, that is how
  * long a writer starved; wait and wake calls of the futex locks (0 for
  * glibc's, whose calls futexlab does not see). Every run checks the
- * readers-writer exclusion (workloads/lib/rw_exclusion.h): a writer
+ * readers-writer exclusion (workloads/lib/exclusion.h): writers bump the
+ * guarded counter as a mutex's owners do, readers only read it; a writer
  * inside with anyone else is a violation, and any violation fails the
  * cell.
  */
@@ -46,9 +47,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "workloads/lib/exclusion.h"
 #include "workloads/lib/futex_rwlock.h"
 #include "workloads/lib/libc_mutex.h"
-#include "workloads/lib/rw_exclusion.h"
 #include "spec/workload.h"
 
 enum { OPT_ALGO, OPT_WRITERS, OPT_CRITICAL, OPT_THINK };
@@ -62,8 +63,8 @@ struct rwlock_state {
 		uint32_t word[2];
 		pthread_rwlock_t pthread;
 	} lock;
-	/* the data it protects, on lines of their own */
-	struct fl_rw_guarded guarded;
+	/* the data it protects, on a line of its own as it would be */
+	_Alignas(FL_CACHELINE) struct fl_guarded guarded;
 };
 
 static inline int is_libc(int algo)
@@ -172,8 +173,9 @@ static int verify(struct fl_rep *rep, char *why, size_t len)
 			 (unsigned long long)fl_rep_ops(rep));
 		return -1;
 	}
-	return fl_rw_guarded_verify(&s->guarded, fl_rep_sum(rep, C_VIOLATIONS),
-				    writes, why, len);
+	/* the writers are the guarded counter's owners */
+	return fl_guarded_verify(&s->guarded, fl_rep_sum(rep, C_VIOLATIONS),
+				 writes, why, len);
 }
 
 /* futexlab plot's rwlock-writers: the locks side by side per share */
@@ -322,17 +324,17 @@ static inline int acquire_release(struct fl_thread *t, const int algo,
 		r = write_lock(t, algo, s, timed, lat);
 		if (r)
 			return r;
-		seen = fl_rw_writer_enter(&s->guarded);
+		seen = fl_guarded_enter(&s->guarded);
 		fl_busy(crit);
-		seen += fl_rw_writer_leave(&s->guarded);
+		fl_guarded_leave(&s->guarded);
 	} else {
 		r = lock(algo, s, 0, &t->rep->hard_deadline, c);
 		if (r)
 			return r;
-		uint64_t v = fl_rw_reader_enter(&s->guarded, &seen);
+		uint64_t v = fl_guarded_read_enter(&s->guarded);
 
 		fl_busy(crit);
-		seen += fl_rw_reader_leave(&s->guarded, v);
+		seen = fl_guarded_read_leave(&s->guarded, v);
 	}
 	c[C_VIOLATIONS] += (uint64_t)seen;
 	unlock(algo, s, write, c);
