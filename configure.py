@@ -51,6 +51,9 @@ WORKLOADS = [
     "lock_pi",
     "numa",
     "waitv",
+    "rwlock",
+    "semaphore",
+    "barrier",
     "app",
 ]
 

@@ -166,6 +166,13 @@ if [ -x "$F" ] && "$F" list 2>/dev/null | grep -q kmod-global; then
 				printf " %s %.2f", b, r["futex-private"]/r[b];
 			printf "\n" } }' /tmp/run-hash.out
 	acceptance mutex --backend "$BK" --threads 4 --duration 2
+	# the semaphore and barrier workloads on each design (glibc's skip
+	# off futex-private: they sleep in the stock futex); two short
+	# repetitions each, a check that they run, not a measurement
+	acceptance semaphore --backend "$BK" --algo glibc,futex --threads 1,3 \
+		--duration 0.3 --reps 2
+	acceptance barrier --backend "$BK" --algo glibc,wake-all,requeue \
+		--threads 1,3 --duration 0.3 --reps 2
 fi
 
 # script NAME: tests/guest/NAME.sh, its PASS and FAIL lines counted here

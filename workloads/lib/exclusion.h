@@ -127,4 +127,30 @@ static inline int fl_guarded_verify(const struct fl_guarded *g,
 	return fl_guarded_check_count(g, acquisitions, why, len);
 }
 
+/*
+ * Readers of a readers-writer lock whose writers enter and leave as
+ * above: a reader only reads the counter, on entry and before leaving,
+ * and was inside with a writer when the counter was odd on entry (a
+ * writer inside) or has moved by the time it leaves (a writer came in).
+ * Two plain loads: the check adds no locked instruction and no store to
+ * the readers' shared path, and the lock's acquire and release keep both
+ * loads inside the critical section. What it misses, as the writers'
+ * check does: an overlap within the few instructions between the lock
+ * and the first load, or the last load and the unlock.
+ */
+static inline uint64_t fl_guarded_read_enter(const struct fl_guarded *g)
+{
+	return __atomic_load_n(&g->seq, __ATOMIC_RELAXED);
+}
+
+/* Before the reader's unlock, with what read_enter returned: 1 if a
+ * writer was inside with it (a violation for the caller to count). */
+static inline int fl_guarded_read_leave(const struct fl_guarded *g,
+					uint64_t v)
+{
+	return __builtin_expect((v & 1) ||
+				__atomic_load_n(&g->seq, __ATOMIC_RELAXED) !=
+				v, 0);
+}
+
 #endif

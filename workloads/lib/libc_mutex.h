@@ -39,22 +39,51 @@
 
 enum fl_libc_kind { FL_LIBC_NORMAL, FL_LIBC_ADAPTIVE, FL_LIBC_PI };
 
+/* How a skip reason names one of glibc's futex-based objects. */
+struct fl_libc_object {
+	const char *what;	/* all of them: "glibc's mutexes" */
+	const char *one;	/* one: "mutex" */
+	const char *shared;	/* how one is made process-shared */
+};
+
 /*
- * The mutex's process-sharing on backend b: 0 private (futex-private),
- * 1 shared (futex-shared), or -1 with the reason the cell cannot run.
+ * The process-sharing of glibc's object o on backend b: 0 private
+ * (futex-private), 1 shared (futex-shared), or -1 with the reason the
+ * cell cannot run.
  */
-static inline int fl_libc_mutex_pshared(const struct fl_backend *b,
-					char *why, size_t len)
+static inline int fl_libc_pshared(const struct fl_backend *b,
+				  const struct fl_libc_object *o, char *why,
+				  size_t len)
 {
 	if (strcmp(b->name, "futex-private") == 0)
 		return 0;
 	if (strcmp(b->name, "futex-shared") == 0)
 		return 1;
-	snprintf(why, len, "glibc's mutexes sleep in the stock futex(2), not "
-		 "in %s's operations: they run on futex-private (a "
-		 "process-private mutex) and futex-shared "
-		 "(PTHREAD_PROCESS_SHARED)", b->name);
+	snprintf(why, len, "%s sleep in the stock futex(2), not in %s's "
+		 "operations: they run on futex-private (a process-private "
+		 "%s) and futex-shared (%s)", o->what, b->name, o->one,
+		 o->shared);
 	return -1;
+}
+
+/* A workload's check() for a cell whose algorithm is glibc's object o
+ * (libc) or not: 0 if it can run on b, else -1 with the reason. */
+static inline int fl_libc_check(int libc, const struct fl_backend *b,
+				const struct fl_libc_object *o, char *why,
+				size_t len)
+{
+	return libc && fl_libc_pshared(b, o, why, len) < 0 ? -1 : 0;
+}
+
+/* The mutex's process-sharing on backend b (fl_libc_pshared()). */
+static inline int fl_libc_mutex_pshared(const struct fl_backend *b,
+					char *why, size_t len)
+{
+	static const struct fl_libc_object mutex = {
+		"glibc's mutexes", "mutex", "PTHREAD_PROCESS_SHARED",
+	};
+
+	return fl_libc_pshared(b, &mutex, why, len);
 }
 
 /* Initialise *m as kind, shared between processes or not. 0, or -1 with
