@@ -90,7 +90,8 @@ LIBRARIES = [
     ("plot", ["axes.c", "cdf.c", "fleet.c", "gp.c", "run_plots.c", "series.c",
               "special.c", "threads.c", "time_axis.c", "timeline.c"]),
     # the run directory: its one writer and its one reader
-    ("rundir", ["columns.c", "csv.c", "hist_file.c", "keep.c", "meta.c",
+    ("rundir", ["columns.c", "csv.c", "hist_file.c", "join.c", "keep.c",
+                "meta.c",
                 "partial.c",
                 "read.c", "read_bins.c", "read_cells.c", "read_plots.c",
                 "read_times.c", "regular.c", "rewrite.c", "write.c",

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "rundir/join.h"
 #include "rundir/write.h"
 #include "rundir/regular.h"
 #include "sweep/matrix.h"
@@ -166,23 +167,8 @@ static int open_shard(struct fl_merge_shard *s, const char *path, char *err,
 	s->host = meta_str(s, "machine.label");
 	if (!*s->host)
 		s->host = meta_str(s, "machine.hostname");
-	char name[PATH_MAX + 16];
-
-	snprintf(name, sizeof(name), "%s/cells.csv", shown);
-	if (fl_read_regular(s->r.dirfd, "cells.csv", name, FL_NOFOLLOW,
-			    FL_MAX_INPUT_BYTES, &s->cells_text, &s->cells_len,
-			    err, errlen))
-		return -1;
-	size_t hl = strlen(FL_CELLS_COLUMNS);
-
-	if (s->cells_len <= hl || memcmp(s->cells_text, FL_CELLS_COLUMNS, hl) ||
-	    s->cells_text[hl] != '\n') {
-		snprintf(err, errlen, "%s/cells.csv: its header is not this "
-			 "futexlab's: merge with the futexlab that wrote it",
-			 shown);
-		return -1;
-	}
-	return 0;
+	return fl_join_cells_text(&s->r, &s->cells_text, &s->cells_len, err,
+				  errlen);
 }
 
 /* s against the first shard a: one futexlab, one matrix, one N. */

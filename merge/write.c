@@ -14,122 +14,29 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rundir/join.h"
 #include "rundir/meta.h"
 #include "rundir/regular.h"
 #include "rundir/write.h"
 #include "rundir/write_at.h"
 
-struct row {
-	unsigned long cell;
-	unsigned long order;		/* its place among all rows read */
-	const char *text;
-	size_t len;
-};
-
-static int by_cell(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	if (x->cell != y->cell)
-		return x->cell < y->cell ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* Every shard's rows (the readers passed them), in cell order: the
- * cell column leads each row. */
+/* Every shard's rows in cell order (rundir/join.c). */
 static int write_rows(const struct fl_merged *m, struct fl_run *run)
 {
-	unsigned long nrows = 0, at = 0;
-	struct row *rows;
-	int rc = 0;
+	char **texts = calloc(m->n, sizeof(*texts));
+	size_t *lens = calloc(m->n, sizeof(*lens));
+	int rc = -1;
 
-	for (unsigned int i = 0; i < m->n; i++)
-		for (size_t b = 0; b < m->shards[i].cells_len; b++)
-			nrows += m->shards[i].cells_text[b] == '\n';
-	rows = calloc(nrows + 1, sizeof(*rows));
-	if (!rows)
-		return -1;
-	for (unsigned int i = 0; i < m->n; i++) {
-		const char *t = m->shards[i].cells_text;
-		const char *end = t + m->shards[i].cells_len;
-		const char *p = memchr(t, '\n', (size_t)(end - t)) + 1;
-
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-			rows[at] = (struct row){ strtoul(p, NULL, 10), at, p,
-						 (size_t)(nl - p) + 1 };
-			at++;
-			p = nl + 1;
+	if (texts && lens) {
+		for (unsigned int i = 0; i < m->n; i++) {
+			texts[i] = m->shards[i].cells_text;
+			lens[i] = m->shards[i].cells_len;
 		}
+		rc = fl_join_rows(run, texts, lens, m->n);
 	}
-	qsort(rows, at, sizeof(*rows), by_cell);
-	for (unsigned long r = 0; r < at && !rc; r++)
-		if (fwrite(rows[r].text, 1, rows[r].len, run->cells) !=
-		    rows[r].len)
-			rc = -1;
-	free(rows);
-	return rc || fflush(run->cells) ? -1 : 0;
-}
-
-/* folder/name of the shard copied into the run's folder; 0 when there
- * is none (a bins file), -1 with err. */
-static int copy_file(const struct fl_merge_shard *s, int folder_fd,
-		     const char *folder, const char *name, struct fl_run *run,
-		     char *err, size_t errlen)
-{
-	char from[320], shown[PATH_MAX + 320];
-	char *text;
-	size_t len;
-	int rc;
-
-	snprintf(from, sizeof(from), "%s/%s", folder, name);
-	snprintf(shown, sizeof(shown), "%s/%s", s->r.dir, from);
-	if (fl_read_regular(s->r.dirfd, from, shown, FL_NOFOLLOW,
-			    FL_MAX_INPUT_BYTES, &text, &len, err, errlen))
-		return errno == ENOENT && !strcmp(folder, "bins") ? 0 : -1;
-	snprintf(shown, sizeof(shown), "%s/%s", run->tmp, from);
-	rc = fl_write_at(folder_fd, name, shown, text, len, err, errlen);
-	free(text);
+	free(texts);
+	free(lens);
 	return rc;
-}
-
-/* Each cell's histogram and its repetitions' bins. */
-static int copy_cell_files(const struct fl_merged *m, struct fl_run *run,
-			   char *err, size_t errlen)
-{
-	char shown[PATH_MAX + 16], name[64];
-	int hist, bins, rc = 0;
-
-	snprintf(shown, sizeof(shown), "%s/hist", run->tmp);
-	hist = fl_folder_at(run->fd, "hist", shown, err, errlen);
-	snprintf(shown, sizeof(shown), "%s/bins", run->tmp);
-	bins = hist < 0 ? -1 : fl_folder_at(run->fd, "bins", shown, err,
-					    errlen);
-	for (unsigned int i = 0; bins >= 0 && !rc && i < m->n; i++) {
-		const struct fl_merge_shard *s = &m->shards[i];
-
-		for (unsigned long c = 0; !rc && c < s->r.ncells; c++) {
-			const struct fl_rd_cell *cell = &s->r.cells[c];
-
-			if (*cell->hist)
-				rc = copy_file(s, hist, "hist", cell->hist + 5,
-					       run, err, errlen);
-			for (unsigned int r = 0; !rc && r < FL_RD_MAX_REPS;
-			     r++) {
-				snprintf(name, sizeof(name),
-					 "cell-%04lu-rep-%03u.csv", cell->index,
-					 r);
-				rc = copy_file(s, bins, "bins", name, run, err,
-					       errlen);
-			}
-		}
-	}
-	if (hist >= 0)
-		close(hist);
-	if (bins >= 0)
-		close(bins);
-	return hist < 0 || bins < 0 ? -1 : rc;
 }
 
 /* Per shard: where it ran and when. */
@@ -292,8 +199,9 @@ int fl_merge_write(const struct fl_merged *m, const char *results, int argc,
 			 strerror(errno));
 		goto out;
 	}
-	if (copy_cell_files(m, &run, err, errlen))
-		goto out;
+	for (unsigned int i = 0; i < m->n; i++)
+		if (fl_join_cell_files(&run, &m->shards[i].r, err, errlen))
+			goto out;
 	snprintf(shown, sizeof(shown), "%s/matrix.ini", run.tmp);
 	if (fl_write_at(run.fd, "matrix.ini", shown, m->ini, m->ini_len, err,
 			errlen))
