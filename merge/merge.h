@@ -29,8 +29,6 @@ struct fl_merge_shard {
 	unsigned int k, n;
 	unsigned long matrix_cells;
 	const char *host;		/* machine.label, else hostname */
-	char *cells_text;		/* its cells.csv, as read */
-	size_t cells_len;
 };
 
 struct fl_merged {

@@ -167,8 +167,7 @@ static int open_shard(struct fl_merge_shard *s, const char *path, char *err,
 	s->host = meta_str(s, "machine.label");
 	if (!*s->host)
 		s->host = meta_str(s, "machine.hostname");
-	return fl_join_cells_text(&s->r, &s->cells_text, &s->cells_len, err,
-				  errlen);
+	return fl_join_check_header(&s->r, err, errlen);
 }
 
 /* s against the first shard a: one futexlab, one matrix, one N. */
@@ -314,7 +313,6 @@ void fl_merge_free(struct fl_merged *m)
 {
 	for (unsigned int i = 0; m->shards && i < m->n; i++) {
 		fl_rd_close(&m->shards[i].r);
-		free(m->shards[i].cells_text);
 	}
 	free(m->shards);
 	free(m->ini);

@@ -23,18 +23,18 @@
 /* Every shard's rows in cell order (rundir/join.c). */
 static int write_rows(const struct fl_merged *m, struct fl_run *run)
 {
-	char **texts = calloc(m->n, sizeof(*texts));
+	const char **texts = calloc(m->n, sizeof(*texts));
 	size_t *lens = calloc(m->n, sizeof(*lens));
 	int rc = -1;
 
 	if (texts && lens) {
 		for (unsigned int i = 0; i < m->n; i++) {
-			texts[i] = m->shards[i].cells_text;
-			lens[i] = m->shards[i].cells_len;
+			texts[i] = m->shards[i].r.cells_text;
+			lens[i] = m->shards[i].r.cells_len;
 		}
 		rc = fl_join_rows(run, texts, lens, m->n);
 	}
-	free(texts);
+	free((void *)texts);
 	free(lens);
 	return rc;
 }

@@ -12,22 +12,15 @@
 #include "rundir/regular.h"
 #include "rundir/write_at.h"
 
-int fl_join_cells_text(const struct fl_rd_run *r, char **text, size_t *len,
-		       char *err, size_t errlen)
+int fl_join_check_header(const struct fl_rd_run *r, char *err, size_t errlen)
 {
-	char name[PATH_MAX + 16];
 	size_t hl = strlen(FL_CELLS_COLUMNS);
 
-	snprintf(name, sizeof(name), "%s/cells.csv", r->dir);
-	if (fl_read_regular(r->dirfd, "cells.csv", name, FL_NOFOLLOW,
-			    FL_MAX_INPUT_BYTES, text, len, err, errlen))
-		return -1;
-	if (*len <= hl || memcmp(*text, FL_CELLS_COLUMNS, hl) ||
-	    (*text)[hl] != '\n') {
-		snprintf(err, errlen, "%s: its header is not this futexlab's: "
-			 "merge with the futexlab that wrote it", name);
-		free(*text);
-		*text = NULL;
+	if (r->cells_len <= hl || memcmp(r->cells_text, FL_CELLS_COLUMNS, hl) ||
+	    r->cells_text[hl] != '\n') {
+		snprintf(err, errlen, "%s/cells.csv: its header is not this "
+			 "futexlab's: merge with the futexlab that wrote it",
+			 r->dir);
 		return -1;
 	}
 	return 0;
@@ -50,7 +43,7 @@ static int by_cell(const void *a, const void *b)
 }
 
 /* The cell column leads each row (FL_CELLS_COLUMNS). */
-int fl_join_rows(struct fl_run *run, char *const *texts, const size_t *lens,
+int fl_join_rows(struct fl_run *run, const char *const *texts, const size_t *lens,
 		 unsigned int n)
 {
 	unsigned long nrows = 0, at = 0;

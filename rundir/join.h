@@ -14,18 +14,17 @@
 #include "rundir/write.h"
 
 /*
- * r's cells.csv as read, into *text (malloc'd) and *len; its header must
- * be this futexlab's. 0, or -1 with err naming the file.
+ * r's cells.csv (as fl_rd_open read and checked it, r->cells_text) has
+ * this futexlab's header. 0, or -1 with err naming the file.
  */
-int fl_join_cells_text(const struct fl_rd_run *r, char **text, size_t *len,
-		       char *err, size_t errlen);
+int fl_join_check_header(const struct fl_rd_run *r, char *err, size_t errlen);
 
 /*
- * The rows of n cells.csv texts (each from fl_join_cells_text) into
+ * The rows of n cells.csv texts (each a run's cells_text) into
  * run's cells.csv in cell order, rows of one cell in the order given.
  * 0, or -1 with errno.
  */
-int fl_join_rows(struct fl_run *run, char *const *texts, const size_t *lens,
+int fl_join_rows(struct fl_run *run, const char *const *texts, const size_t *lens,
 		 unsigned int n);
 
 /*

@@ -139,6 +139,22 @@ static void judge_primary(struct fl_rd_run *r)
 	}
 }
 
+/* The text as read, before the parser cuts it into fields: what is
+ * checked is what a merge copies (no second read of the file). */
+static int keep_cells_text(struct fl_rd_run *r, const char *text, size_t len,
+			   char *err, size_t errlen)
+{
+	r->cells_text = malloc(len + 1);
+	if (!r->cells_text) {
+		snprintf(err, errlen, "%s: out of memory", r->dir);
+		return -1;
+	}
+	memcpy(r->cells_text, text, len);
+	r->cells_text[len] = '\0';
+	r->cells_len = len;
+	return 0;
+}
+
 int fl_rd_open(const char *dir, struct fl_rd_run *r, char *err,
 	       size_t errlen)
 {
@@ -152,6 +168,7 @@ int fl_rd_open(const char *dir, struct fl_rd_run *r, char *err,
 	in_run(r, "cells.csv", shown, sizeof(shown));
 	if (fl_read_regular(r->dirfd, "cells.csv", shown, FL_NOFOLLOW,
 			    FL_MAX_INPUT_BYTES, &text, &len, err, errlen) ||
+	    keep_cells_text(r, text, len, err, errlen) ||
 	    fl_rd_parse_cells(r, shown, text, len, err, errlen) ||
 	    read_meta(r, err, errlen) || check_hists(r, err, errlen)) {
 		free(text);
@@ -174,6 +191,9 @@ void fl_rd_close(struct fl_rd_run *r)
 	free(r->cells);
 	r->cells = NULL;
 	r->ncells = 0;
+	free(r->cells_text);
+	r->cells_text = NULL;
+	r->cells_len = 0;
 }
 
 json_t *fl_rd_meta_json(const struct fl_rd_run *r, const char *path)

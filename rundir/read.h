@@ -94,6 +94,8 @@ struct fl_rd_run {
 	json_t *meta;			/* NULL: meta.json unreadable */
 	struct fl_rd_cell *cells;	/* in index order */
 	unsigned long ncells;
+	char *cells_text;		/* cells.csv as read and checked, */
+	size_t cells_len;		/* for a merge to copy its rows */
 };
 
 /* 0, or -1 with a message naming the file and line in err. */
