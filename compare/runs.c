@@ -59,8 +59,9 @@ static void md_legend(FILE *md, const struct runs_cmp *c)
 		"%.2f; *equivalent*: within;\n*needs more runs*: neither, "
 		"with about how many runs per side the spread\nbetween runs "
 		"says it would take. Summaries: each run's mean log over the"
-		"\ncells, shifted between the sides. docs/statistics.md has "
-		"the error rates.\n\n", c->delta * 100, FL_ALPHA);
+		"\ncells, compared between the sides with intervals that "
+		"hold together at 95%%\n(permutation max-t). "
+		"docs/statistics.md has the error rates.\n\n", c->delta * 100, FL_ALPHA);
 }
 
 static int write_all(struct runs_cmp *c, const struct fl_compare_opts *o,

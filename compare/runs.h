@@ -21,11 +21,16 @@
  *
  * The summaries (per workload and overall) take the runs as the unit the
  * same way: each run's observation is the mean over the cells of its log
- * medians (overall, latencies negated, so above 1 means B is faster),
- * and the geometric mean's interval is the shift of those between the
- * sides. A change common to every cell of one run (a slower day) moves
- * that run's observation and so widens the interval, where a bootstrap
- * over the cells of one pair of runs could not see it.
+ * medians (overall, latencies negated, so above 1 means B is faster), so
+ * a change common to every cell of one run (a slower day) moves that
+ * run's observation and widens the interval, where a bootstrap over the
+ * cells of one pair of runs could not see it. The summaries are a family
+ * read together (is any workload different?), so their intervals are
+ * simultaneous: the permutation max-t intervals of stats/maxt.h, which
+ * hold 1 all together in at least 95% of identical campaigns whatever
+ * the observations' shape, where 95% intervals each put 1 outside one
+ * of eight in about a third of them. Simulated in
+ * tests/unit/test_compare_sim.c.
  */
 #ifndef FUTEXLAB_COMPARE_RUNS_H
 #define FUTEXLAB_COMPARE_RUNS_H
@@ -45,6 +50,8 @@
 #define FL_RUNS_MAX_SIDE	64
 /* the fewest runs a side needs for a rank interval at 95% (4 and 4) */
 #define FL_RUNS_MIN_INTERVAL	4
+/* the fewest runs a side needs for a summary's interval */
+#define FL_RUNS_MIN_SUMMARY	4
 /* what runs_needed says beyond any campaign anyone will run */
 #define FL_RUNS_NEEDED_CAP	1000
 
@@ -55,6 +62,15 @@
  */
 int fl_runs_shift(const double *a, size_t na, const double *b, size_t nb,
 		  struct fl_shift *s);
+
+/*
+ * The summaries of a family of k: obs_a[w * na + i] is run i of side A's
+ * observation in summary w (likewise obs_b), out[w] the geometric mean
+ * B/A with its simultaneous interval. 0, or -1 (every out[w].ok = 0,
+ * ratios still set) below FL_RUNS_MIN_SUMMARY runs a side.
+ */
+int fl_runs_summaries(const double *obs_a, size_t na, const double *obs_b,
+		      size_t nb, size_t k, struct fl_shift *out);
 
 /*
  * About how many runs per side the observed spread says a verdict would

@@ -9,6 +9,7 @@
 #include "compare/runs_internal.h"
 #include "rundir/csv.h"
 #include "stats/format.h"
+#include "stats/maxt.h"
 #include "stats/stats.h"
 
 /* the median over runs of a side's medians, or NaN */
@@ -138,58 +139,108 @@ static int in_summary(const struct runs_cmp *c, const struct runs_cell *x,
 	       (!w || !strcmp(x->first->workload, w));
 }
 
+/* The summaries of one comparison: each workload's, then overall's. */
+struct family {
+	size_t k;
+	const char *name[FL_MAXT_MAX_FAMILY];	/* NULL: overall */
+	unsigned long cells[FL_MAXT_MAX_FAMILY];
+	double obs[2][FL_MAXT_MAX_FAMILY * FL_RUNS_MAX_SIDE];
+	struct fl_shift s[FL_MAXT_MAX_FAMILY];
+};
+
 /*
- * One summary: each run's observation is the mean log of its medians of
- * the summary's cells (overall, a latency negated: above 1 is faster),
- * and the geometric mean and its interval are the rank shift of those
- * between the sides (compare/runs.h says why).
+ * Summary w's observations: each run's mean log of its medians of the
+ * summary's cells (overall, a latency negated: above 1 is faster).
  */
-static void summary(const struct runs_cmp *c, const char *w, FILE *out,
-		    FILE *md)
+static void observe(const struct runs_cmp *c, struct family *f, size_t w)
 {
-	double obs[2][FL_RUNS_MAX_SIDE];
-	unsigned long cells = 0;
-	struct fl_shift s;
-	char line[512];
-	int len;
+	const char *name = f->name[w];
 
 	for (int t = 0; t < 2; t++)
 		for (unsigned int k = 0; k < c->side[t].n; k++) {
 			double sum = 0.0;
+			unsigned long cells = 0;
 
-			cells = 0;
 			for (unsigned long i = 0; i < c->n; i++) {
 				const struct runs_cell *x = &c->cells[i];
 				double l;
 
-				if (!in_summary(c, x, w))
+				if (!in_summary(c, x, name))
 					continue;
 				l = log(x->med[t][k]);
-				sum += !w && x->lower_is_better ? -l : l;
+				sum += !name && x->lower_is_better ? -l : l;
 				cells++;
 			}
-			obs[t][k] = cells ? exp(sum / (double)cells) : 1.0;
+			f->obs[t][w * c->side[t].n + k] =
+				cells ? exp(sum / (double)cells) : 1.0;
+			f->cells[w] = cells;
 		}
-	if (!cells)
-		return;
-	fl_runs_shift(obs[0], c->side[0].n, obs[1], c->side[1].n, &s);
+}
+
+/* Does cell i open a workload (the first cell of its workload)? */
+static int first_of_workload(const struct runs_cmp *c, unsigned long i)
+{
+	const char *w = c->cells[i].first->workload;
+
+	for (unsigned long j = 0; j < i; j++)
+		if (!strcmp(c->cells[j].first->workload, w))
+			return 0;
+	return 1;
+}
+
+/* The family: each workload with a cell in every run, and overall when
+ * there are several; their observations and simultaneous intervals. */
+static void gather(const struct runs_cmp *c, struct family *f)
+{
+	f->k = 0;
+	for (unsigned long i = 0; i < c->n && f->k + 1 < FL_MAXT_MAX_FAMILY;
+	     i++) {
+		const char *w = c->cells[i].first->workload;
+		int any = 0;
+
+		if (!first_of_workload(c, i))
+			continue;
+		for (unsigned long j = i; j < c->n && !any; j++)
+			any = in_summary(c, &c->cells[j], w);
+		if (any)
+			f->name[f->k++] = w;
+	}
+	if (f->k > 1)
+		f->name[f->k++] = NULL;
+	for (size_t w = 0; w < f->k; w++)
+		observe(c, f, w);
+	if (f->k)
+		fl_runs_summaries(f->obs[0], c->side[0].n, f->obs[1],
+				  c->side[1].n, f->k, f->s);
+}
+
+static void summary(const struct runs_cmp *c, const struct family *f,
+		    size_t w, FILE *out, FILE *md)
+{
+	const struct fl_shift *s = &f->s[w];
+	const char *name = f->name[w];
+	char line[512];
+	int len;
+
 	len = snprintf(line, sizeof(line), "%s: geometric mean of %s over "
-		       "%lu cell%s, runs as the unit, %.4f", w ? w : "overall",
-		       w ? "B/A" : "B's speed relative to A", cells,
-		       cells == 1 ? "" : "s", s.ratio);
-	if (s.ok)
+		       "%lu cell%s, runs as the unit, %.4f",
+		       name ? name : "overall",
+		       name ? "B/A" : "B's speed relative to A", f->cells[w],
+		       f->cells[w] == 1 ? "" : "s", s->ratio);
+	if (s->ok)
 		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f]",
-			 s.lo, s.hi);
+			 s->lo, s->hi);
 	else
 		snprintf(line + len, sizeof(line) - len, " (no interval: %u "
 			 "and %u runs; %d a side give one)", c->side[0].n,
-			 c->side[1].n, FL_RUNS_MIN_INTERVAL);
+			 c->side[1].n, FL_RUNS_MIN_SUMMARY);
 	fprintf(out, "  %s\n", line);
 	fprintf(md, "- %s\n", line);
 }
 
 void runs_write(const struct runs_cmp *c, FILE *out, FILE *csv, FILE *md)
 {
+	static struct family f;
 	const unsigned int *k = c->count;
 	char line[512];
 
@@ -206,15 +257,12 @@ void runs_write(const struct runs_cmp *c, FILE *out, FILE *csv, FILE *md)
 		 k[FL_V_EQUIVALENT], k[FL_V_MORE_RUNS], k[FL_V_NONE]);
 	fprintf(out, "  %s\n", line);
 	fprintf(md, "\n%s.\n\n", line);
-	for (unsigned long i = 0; i < c->n; i++) {
-		const char *w = c->cells[i].first->workload;
-		unsigned long j = 0;
-
-		while (j < i && strcmp(c->cells[j].first->workload, w))
-			j++;
-		if (j == i)
-			summary(c, w, out, md);
-	}
-	summary(c, NULL, out, md);
+	gather(c, &f);
+	if (f.k > 1)
+		fprintf(out, "  summaries: intervals that hold together at "
+			"%.0f%% (permutation max-t over the runs, "
+			"docs/statistics.md)\n", 100.0 * FL_CONFIDENCE);
+	for (size_t w = 0; w < f.k; w++)
+		summary(c, &f, w, out, md);
 	fprintf(md, "\n");
 }

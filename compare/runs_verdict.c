@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "stats/stats.h"
+#include "stats/maxt.h"
 
 /* the rank test's asymptotic efficiency against the t test: 3/pi */
 #define RANK_EFFICIENCY	0.955
@@ -14,6 +15,20 @@ int fl_runs_shift(const double *a, size_t na, const double *b, size_t nb,
 		  struct fl_shift *s)
 {
 	return fl_shift_ratio(a, na, b, nb, FL_CONFIDENCE, s);
+}
+
+int fl_runs_summaries(const double *obs_a, size_t na, const double *obs_b,
+		      size_t nb, size_t k, struct fl_shift *out)
+{
+	int rc = fl_maxt_intervals(obs_a, na, obs_b, nb, k, FL_CONFIDENCE,
+				   out);
+
+	if (!rc && (na < FL_RUNS_MIN_SUMMARY || nb < FL_RUNS_MIN_SUMMARY)) {
+		for (size_t w = 0; w < k; w++)
+			out[w].ok = 0;
+		rc = -1;
+	}
+	return rc;
 }
 
 /* the sum of squared deviations of the logs of v from their mean */

@@ -40,8 +40,10 @@
  *     CAMPAIGN_CELLS cells, each run drawing one of two modes per cell
  *     (1 or 1/1.5, as pair 6's condvar cells) and a day effect common to
  *     all its cells; identical sides get faster or slower for at most 5%
- *     of the cells at 3, 5 and 10 runs per side, and their summary's
- *     interval excludes 1 at most 5% of the time; with 5 runs per side
+ *     of the cells at 3, 5 and 10 runs per side, and no summary of
+ *     the family (three workloads of 1, 2 and 5 cells, and overall)
+ *     excludes 1 in more than 5% of campaigns (within two standard
+ *     errors of the trials: the method's level is 5% exactly); with 5 runs per side
  *     on a steady machine (5% noise, the day effect) a 10% drop is
  *     called slower for at least 80% of the cells.
  * The rates it prints are the ones docs/statistics.md quotes, with the
@@ -557,7 +559,7 @@ struct campaign_rates {
 	double called;		/* share of cells faster or slower */
 	double wanted;		/* share of cells with the wanted verdict */
 	double more_runs;	/* share of cells told to run more */
-	double summary_off;	/* share of summaries excluding 1 */
+	double summary_off;	/* share of families with a summary off 1 */
 	double summary_off_cells;	/* the same by a bootstrap over cells */
 };
 
@@ -585,17 +587,50 @@ static void draw_side(int modes, double level, unsigned int nruns,
 	}
 }
 
-/* the mean log of each run's cells: the run's summary observation */
+/*
+ * The campaign's workloads, as ranges of its cells: one of a single cell,
+ * one of two, one of the rest. With the overall summary, a family of
+ * four read together (compare/runs.h).
+ */
+#define CAMPAIGN_WORKLOADS	3
+static const int workload_first[CAMPAIGN_WORKLOADS + 1] = { 0, 1, 3,
+							    CAMPAIGN_CELLS };
+
+/* the mean log of cells [from, to) of each run: a summary's observation */
 static void run_means(double med[][FL_RUNS_MAX_SIDE], unsigned int nruns,
-		      double *out)
+		      int from, int to, double *out)
 {
 	for (unsigned int r = 0; r < nruns; r++) {
 		double s = 0.0;
 
-		for (int c = 0; c < CAMPAIGN_CELLS; c++)
+		for (int c = from; c < to; c++)
 			s += log(med[c][r]);
-		out[r] = exp(s / CAMPAIGN_CELLS);
+		out[r] = exp(s / (to - from));
 	}
+}
+
+/* Does any summary of the family (each workload, then overall) put 1
+ * outside its interval? */
+static int any_summary_off(double a[][FL_RUNS_MAX_SIDE],
+			   double b[][FL_RUNS_MAX_SIDE], unsigned int nruns)
+{
+	static double ma[(CAMPAIGN_WORKLOADS + 1) * FL_RUNS_MAX_SIDE],
+		mb[(CAMPAIGN_WORKLOADS + 1) * FL_RUNS_MAX_SIDE];
+	struct fl_shift s[CAMPAIGN_WORKLOADS + 1];
+	int off = 0;
+
+	for (int w = 0; w <= CAMPAIGN_WORKLOADS; w++) {
+		int from = w < CAMPAIGN_WORKLOADS ? workload_first[w] : 0;
+		int to = w < CAMPAIGN_WORKLOADS ? workload_first[w + 1] :
+			 CAMPAIGN_CELLS;
+
+		run_means(a, nruns, from, to, ma + w * nruns);
+		run_means(b, nruns, from, to, mb + w * nruns);
+	}
+	fl_runs_summaries(ma, nruns, mb, nruns, CAMPAIGN_WORKLOADS + 1, s);
+	for (int w = 0; w <= CAMPAIGN_WORKLOADS; w++)
+		off |= s[w].ok && (s[w].lo > 1.0 || s[w].hi < 1.0);
+	return off;
 }
 
 static void campaign_rates(int modes, double shift, unsigned int nruns,
@@ -608,7 +643,6 @@ static void campaign_rates(int modes, double shift, unsigned int nruns,
 	uint64_t rng = seed;
 
 	for (int t = 0; t < CAMPAIGN_TRIALS; t++) {
-		double ma[FL_RUNS_MAX_SIDE], mb[FL_RUNS_MAX_SIDE];
 		double ratio[CAMPAIGN_CELLS];
 		struct fl_geomean g;
 		struct fl_shift s;
@@ -629,10 +663,7 @@ static void campaign_rates(int modes, double shift, unsigned int nruns,
 			more += v == FL_V_MORE_RUNS;
 			ratio[c] = s.ratio;
 		}
-		run_means(a, nruns, ma);
-		run_means(b, nruns, mb);
-		fl_runs_shift(ma, nruns, mb, nruns, &s);
-		off += s.ok && (s.lo > 1.0 || s.hi < 1.0);
+		off += any_summary_off(a, b, nruns);
 		/* what one pair of runs' summary does: resample the cells */
 		fl_geomean_ci(ratio, CAMPAIGN_CELLS, FL_CONFIDENCE, seed + t,
 			      &g);
@@ -658,12 +689,17 @@ static void test_campaign_false_alarms(void **state)
 		print_message("campaign, identical sides, two modes per cell "
 			      "and a day effect, %u runs per side: %.2f%% of "
 			      "cells faster or slower, %.1f%% needing more "
-			      "runs; summary interval excludes 1 in %.1f%% "
-			      "(%.1f%% by a bootstrap over cells)\n", runs[i],
+			      "runs; a summary of the family of %d excludes 1 "
+			      "in %.1f%% (one summary by a bootstrap over "
+			      "cells: %.1f%%)\n", runs[i],
 			      r.called * 100, r.more_runs * 100,
-			      r.summary_off * 100, r.summary_off_cells * 100);
+			      CAMPAIGN_WORKLOADS + 1, r.summary_off * 100, r.summary_off_cells * 100);
 		assert_true(r.called <= 0.05);
-		assert_true(r.summary_off <= 0.05);
+		/* the max-t family's level is 5% exactly (stats/maxt.h), so
+		 * its estimate here may sit above 5% by sampling alone: two
+		 * standard errors of CAMPAIGN_TRIALS campaigns */
+		assert_true(r.summary_off <=
+			    0.05 + 2 * sqrt(0.05 * 0.95 / CAMPAIGN_TRIALS));
 	}
 }
 
@@ -677,8 +713,8 @@ static void test_campaign_power(void **state)
 	campaign_rates(0, 0.9, 5, FL_V_FASTER, 81, &wrong);
 	print_message("campaign, 10%% slower at 5%% noise and a day effect, "
 		      "5 runs per side: slower for %.1f%% of cells, %.1f%% "
-		      "needing more runs; summary interval excludes 1 in "
-		      "%.1f%%\n", drop.wanted * 100, drop.more_runs * 100,
+		      "needing more runs; a summary of the family "
+		      "excludes 1 in %.1f%%\n", drop.wanted * 100, drop.more_runs * 100,
 		      drop.summary_off * 100);
 	assert_true(drop.wanted >= 0.80);
 	assert_true(wrong.wanted == 0.0);

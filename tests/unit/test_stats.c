@@ -17,6 +17,7 @@
 
 #include "stats/covary.h"
 #include "stats/drift.h"
+#include "stats/maxt.h"
 #include "stats/percentile.h"
 #include "stats/shift.h"
 #include "stats/stats.h"
@@ -363,6 +364,45 @@ static void test_drift_over_time(void **state)
 	}
 }
 
+/*
+ * Simultaneous intervals by permutation max-t: one summary far apart is
+ * outside 1, one that did not move holds it, and the critical value is
+ * the family's (worked by hand: 5 against 5 runs enumerate 252
+ * reassignments).
+ */
+static void test_maxt_intervals(void **state)
+{
+	/* summary 0: B 10% above A; summary 1: the same on both sides */
+	double a[2 * 5] = { 1.00, 1.01, 0.99, 1.02, 0.98,
+			    1.00, 1.01, 0.99, 1.02, 0.98 };
+	double b[2 * 5] = { 1.10, 1.11, 1.09, 1.12, 1.08,
+			    1.01, 0.99, 1.00, 0.98, 1.02 };
+	struct fl_shift s[2], one;
+
+	(void)state;
+	assert_int_equal(fl_maxt_intervals(a, 5, b, 5, 2, 0.95, s), 0);
+	assert_true(s[0].ok && s[1].ok);
+	assert_true(s[0].lo > 1.0 && s[0].hi > s[0].ratio);
+	assert_true(fabs(s[0].ratio - 1.1) < 0.005);
+	assert_true(s[1].lo < 1.0 && s[1].hi > 1.0);
+	/* only the one split of 252 (and its mirror) reaches summary 0's
+	 * |t|: adjusted p 2/252 */
+	assert_true(fabs(s[0].p - 2.0 / 252) < 1e-12);
+	/* alone, summary 1 gets a narrower interval than in the family:
+	 * the family's critical value is the larger */
+	assert_int_equal(fl_maxt_intervals(a + 5, 5, b + 5, 5, 1, 0.95,
+					   &one), 0);
+	assert_true(one.lo >= s[1].lo && one.hi <= s[1].hi);
+	assert_true(one.hi - one.lo < s[1].hi - s[1].lo);
+	/* 2 against 2 runs: 6 reassignments cannot give 95% */
+	assert_int_equal(fl_maxt_intervals(a, 2, b, 2, 1, 0.95, &one), -1);
+	assert_false(one.ok);
+	assert_true(one.ratio > 1.05);
+	/* one run a side: a ratio, no interval */
+	assert_int_equal(fl_maxt_intervals(a, 1, b, 1, 1, 0.95, &one), -1);
+	assert_false(one.ok);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_percentile_withheld),
 		cmocka_unit_test(test_drift_over_time),
 		cmocka_unit_test(test_covary),
+		cmocka_unit_test(test_maxt_intervals),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
