@@ -3,13 +3,15 @@
  * futexlab run WORKLOAD [options]: the one-experiment matrix of the flags
  * on the matrix engine (sweep/job.h: each repetition a fresh process,
  * interleaved across the cells in passes), then a summary per cell, and
- * the run directory's path last. Exit 0 when every cell ran or was
+ * the run directory's path last. futexlab run --resume DIR finishes a
+ * run that was interrupted, from the flags its directory recorded. Exit 0 when every cell ran or was
  * skipped, 1 when a cell failed a check or was aborted or a write failed,
  * 2 on bad usage, 3 when no cell ran at all (every one skipped: a script
  * must not take that for a result), 130 on Ctrl-C, SIGTERM or SIGHUP.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cell_output.h"
@@ -53,22 +55,19 @@ static int print_cell(void *ctx, const struct fl_cell *cell,
 }
 
 /* Why the run stopped, and what to do with what it left; its status. */
-static int stopped(enum stop why, const struct fl_run *run,
-		   unsigned long ndone, unsigned long ncells)
+static int stopped(enum stop why, const struct fl_run *run)
 {
-	int e = errno;
-
 	if (why == INTERRUPTED) {
 		fprintf(stderr, "futexlab run: interrupted; the repetitions "
-			"done so far are in %s (not a complete run)\n",
+			"done so far are in %s (not a complete run): "
+			"futexlab run --resume %s runs the rest\n", run->tmp,
 			run->tmp);
 		return 130;
 	}
-	fprintf(stderr, "futexlab run: stopped after %lu of %lu cells: %s%s; "
-		"%s holds the cells done so far, not a complete run: delete "
-		"it\n", ndone, ncells, why == OUTPUT_FAILED ?
-		"cannot write the summary: " : "cannot write the run directory "
-		"(above)", why == OUTPUT_FAILED ? strerror(e) : "", run->tmp);
+	fprintf(stderr, "futexlab run: cannot write the run directory "
+		"(above); %s holds the repetitions done so far, not a "
+		"complete run: futexlab run --resume %s runs the rest once "
+		"there is room\n", run->tmp, run->tmp);
 	return 1;
 }
 
@@ -112,41 +111,55 @@ static double estimate_s(const struct fl_spec *s)
 	return s->reps_auto && budget > minimum ? budget : minimum;
 }
 
-/* The passes, the cells written and summed up, meta.json: the status. */
+/* The run finalized (rows in cell order, histograms merged) and its
+ * meta.json written; 0, or -1 said on stderr. */
+static int finish(struct fl_matrix_job *job, json_t *meta,
+		  const struct fl_machine *machine, const struct fl_busy *busy)
+{
+	char err[512];
+
+	fl_meta_set_load(meta, fl_busy_foreign_share(busy),
+			 machine->rerun.loadavg);
+	if (fl_matrix_job_finalize(job, err, sizeof(err)) == 0) {
+		fl_meta_finish(meta, (unsigned int)job->m.ncells,
+			       job->by_status, 0);
+		if (fl_matrix_job_finish(job, meta, err, sizeof(err)) == 0)
+			return 0;
+	}
+	fprintf(stderr, "futexlab run: %s; %s holds the cells, not a "
+		"complete run: delete it\n", err, job->run.tmp);
+	return -1;
+}
+
+/* The passes, the run directory finished, the cells summed up: the
+ * status. */
 static int run_job(struct fl_run_args *a, struct fl_matrix_job *job,
 		   struct fl_machine *machine)
 {
 	struct summary s = { a->json ? stderr : stdout,
 			     a->json ? json_array() : NULL, 0 };
 	struct fl_busy busy;
-	unsigned long ndone = 0;
-	char err[512];
 	json_t *meta = start_meta(a, machine);
+	enum fl_job_outcome out;
 
 	fl_busy_start(&busy);
-	enum stop why = fl_matrix_job_run(job, stderr, 0) ==
-			FL_JOB_INTERRUPTED ? INTERRUPTED : RAN_ALL;
-	int wrote = fl_matrix_job_write_cells(job, print_cell, &s, &ndone);
-
-	if (why == RAN_ALL && wrote)
-		why = wrote < 0 ? WRITE_FAILED : OUTPUT_FAILED;
-	if (why == RAN_ALL) {
-		fl_meta_set_load(meta, fl_busy_foreign_share(&busy),
-				 machine->rerun.loadavg);
-		fl_meta_finish(meta, (unsigned int)job->m.ncells,
-			       job->by_status, 0);
-		if (fl_matrix_job_finish(job, meta, err, sizeof(err))) {
-			fprintf(stderr, "futexlab run: %s; %s holds the cells, "
-				"not a complete run: delete it\n", err,
-				job->run.tmp);
-			why = WRITE_FAILED;
+	out = fl_matrix_job_run(job, stderr, 0);
+	if (out == FL_JOB_INTERRUPTED || out == FL_JOB_WRITE_FAILED) {
+		s.worst = stopped(out == FL_JOB_INTERRUPTED ? INTERRUPTED :
+				  WRITE_FAILED, &job->run);
+	} else if (finish(job, meta, machine, &busy)) {
+		s.worst = 1;
+	} else {
+		if (job->resumed)
+			fprintf(s.out, "resumed: the summaries below count "
+				"this session's repetitions; futexlab report "
+				"%s has every cell's\n", job->run.final);
+		if (fl_matrix_job_each_cell(job, print_cell, &s)) {
+			fprintf(stderr, "futexlab run: cannot write the "
+				"summary: %s; the run is complete in %s\n",
+				strerror(errno), job->run.final);
 			s.worst = 1;
 		}
-	} else {
-		s.worst = stopped(why, &job->run, ndone, job->m.ncells);
-	}
-	json_decref(meta);
-	if (why == RAN_ALL) {
 		print_result(a, &job->run, s.cells_json);
 		if (!s.worst && !job->by_status[FL_STATUS_OK]) {
 			fprintf(stderr, "futexlab run: no cell ran: all %lu "
@@ -155,8 +168,76 @@ static int run_job(struct fl_run_args *a, struct fl_matrix_job *job,
 			s.worst = FL_EXIT_NOTHING_RAN;
 		}
 	}
+	json_decref(meta);
 	json_decref(s.cells_json);
 	return s.worst;
+}
+
+/*
+ * The flags a run directory recorded, parsed as `run` parses its own;
+ * what the parser would say (it prints) caught into why, so a bad record
+ * is one line naming the file. 0, or the parser's status.
+ */
+static int parse_recorded(int n, const char **flags, struct fl_run_args *a,
+			  char *why, size_t whylen)
+{
+	FILE *saved_err = stderr, *saved_out = stdout, *said;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	said = open_memstream(&text, &len);
+	if (!said) {
+		snprintf(why, whylen, "out of memory");
+		return 2;
+	}
+	stderr = stdout = said;
+	rc = fl_run_args_parse(n, (char **)flags, a);
+	stderr = saved_err;
+	stdout = saved_out;
+	fclose(said);
+	if (rc) {
+		const char *msg = text ? text : "";
+
+		if (!strncmp(msg, "futexlab run: ", 14))
+			msg += 14;
+		snprintf(why, whylen, "%.*s", (int)strcspn(msg, "\n"), msg);
+		if (!*why)
+			snprintf(why, whylen, "--help");
+	}
+	free(text);
+	return rc;
+}
+
+/* futexlab run --resume DIR: the flags DIR recorded, planned again, and
+ * what its visits left undone run. */
+static int resume(const char *dir, struct fl_run_args *a,
+		  struct fl_matrix_job *job, struct fl_machine *machine)
+{
+	const char **flags;
+	char err[512], why[256];
+	int n, rc;
+
+	if (fl_matrix_job_reopen_run(job, dir, &n, &flags, err,
+				     sizeof(err))) {
+		fprintf(stderr, "futexlab run: %s\n", err);
+		return 2;
+	}
+	rc = parse_recorded(n, flags, a, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "futexlab run: %s/matrix.json: its recorded "
+			"flags do not parse (%s): only what futexlab wrote can "
+			"be resumed\n", dir, why);
+		return 2;
+	}
+	if (fl_matrix_job_resume_run(job, &a->spec, fl_main_argc,
+				     fl_main_argv, err, sizeof(err))) {
+		fprintf(stderr, "futexlab run: %s\n", err);
+		return 2;
+	}
+	fl_probe_machine(machine);
+	fl_catch_interrupts();
+	return run_job(a, job, machine);
 }
 
 int fl_cmd_run(int argc, char **argv)
@@ -167,6 +248,16 @@ int fl_cmd_run(int argc, char **argv)
 	char err[512];
 	int rc;
 
+	if (argc >= 2 && !strcmp(argv[1], "--resume")) {
+		if (argc != 3) {
+			fprintf(stderr, "futexlab run: --resume takes one run "
+				"directory and nothing else\n");
+			return 2;
+		}
+		rc = resume(argv[2], &a, &job, &machine);
+		fl_matrix_job_free(&job);
+		return rc;
+	}
 	rc = fl_run_args_parse(argc - 1, argv + 1, &a);
 	if (rc)
 		return rc == 1 ? 0 : 2;
@@ -180,8 +271,8 @@ int fl_cmd_run(int argc, char **argv)
 	} else {
 		fl_probe_machine(&machine);
 		if (fl_matrix_job_open_run(&job, a.results_dir,
-					   machine.hostname, err,
-					   sizeof(err))) {
+					   machine.hostname, argc - 1, argv + 1,
+					   err, sizeof(err))) {
 			fprintf(stderr, "futexlab run: %s\n", err);
 			rc = 2;
 		} else {

@@ -45,8 +45,10 @@ static int usage_error(const char *fmt, const char *a, const char *b)
 
 void fl_run_usage(FILE *f, const struct fl_workload *w)
 {
-	fprintf(f, "usage: futexlab run %s [options]\n\n",
+	fprintf(f, "usage: futexlab run %s [options]\n",
 		w ? w->name : "WORKLOAD");
+	fprintf(f, "       futexlab run --resume DIR   finish a run that "
+		"was interrupted\n\n");
 	if (w)
 		fprintf(f, "%s\n\n", w->scenario);
 	else {

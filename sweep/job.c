@@ -27,16 +27,15 @@ int matrix_job_save_state(struct fl_matrix_job *j)
 	char *text = json_dumps(j->state, JSON_INDENT(2) | JSON_SORT_KEYS);
 	int rc;
 
-	if (j->kind == FL_JOB_RUN) {
-		free(text);
-		return 0;
-	}
 	if (!text)
 		return -1;
 	snprintf(shown, sizeof(shown), "%s/matrix.json", j->run.tmp);
 	rc = fl_write_at(j->run.fd, "matrix.json", shown, text, strlen(text),
 			 err, sizeof(err));
+	int e = errno;
+
 	free(text);
+	errno = e;	/* what the callers' messages say */
 	return rc;
 }
 
@@ -120,8 +119,8 @@ int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,
 	if (j->state && j->shard.n)
 		json_object_set_new(j->state, "shard", fl_shard_json(j));
 	if (!j->state || matrix_job_save_state(j)) {
-		snprintf(err, errlen, "cannot write %s/matrix.json",
-			 j->run.tmp);
+		snprintf(err, errlen, "cannot write %s/matrix.json: %s",
+			 j->run.tmp, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -130,6 +129,13 @@ int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,
 int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
 			 size_t errlen)
 {
+	/* the run's start is when its first cell could start, not the
+	 * resume's; the resumes are listed */
+	json_object_set(meta, "start_time",
+			json_object_get(j->state, "start_time"));
+	if (json_object_get(j->state, "resumed"))
+		json_object_set(meta, "resumed",
+				json_object_get(j->state, "resumed"));
 	if (j->kind == FL_JOB_RUN) {
 		json_object_set_new(meta, "settings",
 				    fl_meta_settings(&j->m.exps[0].spec));
@@ -137,12 +143,6 @@ int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
 				    matrix_job_cells_reps(j));
 		return fl_run_finish(&j->run, meta, err, errlen);
 	}
-	/* the run's start is when its first cell could start, not the
-	 * resume's; the resumes are listed */
-	json_object_set(meta, "start_time",
-			json_object_get(j->state, "start_time"));
-	json_object_set(meta, "resumed", json_object_get(j->state,
-							 "resumed"));
 	json_object_set_new(meta, "matrix", json_pack("{s:O, s:O, s:s, s:s}",
 		"source", json_object_get(j->state, "source"),
 		"fnv1a64", json_object_get(j->state, "fnv1a64"),

@@ -21,13 +21,14 @@
  * stay in the finished run directory.
  *
  * `futexlab run` is a one-experiment matrix on the same engine: the same
- * plan, passes, visits, budget and per-cell record (FL_JOB_RUN). What
- * differs is where a visit's result goes and what is said on the way: a
- * run keeps each cell's visits in memory, folded into one result, and
- * writes the cells in cell order once the passes end (so its directory
- * holds cells.csv, hist/, bins/ and meta.json only, as it always has),
- * and it says one line per pass on stderr instead of one per visit. A
- * run therefore leaves no matrix.ini or matrix.json and has no resume.
+ * plan, passes, visits, budget, per-cell record, partial directory and
+ * resume (FL_JOB_RUN). What differs is what is said on the way and where
+ * the plan comes from: a run says one line per pass on stderr instead of
+ * one per visit, also keeps each cell's visits of this session in
+ * memory, folded into one result, for the summary it prints per cell at
+ * the end, and records its flags in matrix.json ("kind": "run",
+ * "run_argv") where a matrix keeps a copy of its file, so `futexlab run
+ * --resume DIR` plans the same cells from them again.
  */
 #ifndef FUTEXLAB_SWEEP_JOB_H
 #define FUTEXLAB_SWEEP_JOB_H
@@ -65,6 +66,8 @@ struct fl_matrix_job {
 						 * visits folded into one */
 	int argc;			/* the command line, for matrix.json */
 	char **argv;
+	int resumed;			/* a resume kept visits of an earlier
+					 * session */
 };
 
 /* Parse file and create a partial directory under results; argv is the
@@ -76,23 +79,39 @@ int fl_matrix_job_start(struct fl_matrix_job *j, int argc, char **argv,
 /*
  * A run of one specification (`futexlab run`), planned: every cell placed
  * and tracked, nothing written. 0, or -1 with err (a placement this
- * machine cannot give: usage). Then open its directory under results
- * (0, or -1 with err).
+ * machine cannot give: usage). Then open its partial directory under
+ * results, locked, with matrix.json recording run_argv (the workload and
+ * its flags, what a resume parses again); 0, or -1 with err.
  */
 int fl_matrix_job_plan_run(struct fl_matrix_job *j, const struct fl_spec *s,
 			   char *err, size_t errlen);
 int fl_matrix_job_open_run(struct fl_matrix_job *j, const char *results,
-			   const char *hostname, char *err, size_t errlen);
+			   const char *hostname, int run_argc,
+			   char *const *run_argv, char *err, size_t errlen);
 /*
- * A run's cells that had a visit, written in cell order, each handed to
- * each() once written (0 goes on; anything else stops there: its output
- * failed) and counted in j->by_status; *ndone: the cells written. 0, -1
- * when a write failed (said on stderr by the writer), or each()'s value.
+ * Each of a run's cells that had a visit in this session handed to
+ * each() with its visits folded into one result (0 goes on; anything
+ * else stops there: its output failed). 0, or each()'s value.
  */
-int fl_matrix_job_write_cells(struct fl_matrix_job *j,
-			      int (*each)(void *ctx, const struct fl_cell *cell,
-					  const struct fl_cell_result *res),
-			      void *ctx, unsigned long *ndone);
+int fl_matrix_job_each_cell(struct fl_matrix_job *j,
+			    int (*each)(void *ctx, const struct fl_cell *cell,
+					const struct fl_cell_result *res),
+			    void *ctx);
+/*
+ * Reopen a run's partial directory for `futexlab run --resume`: locked,
+ * its matrix.json read (it must be a run's) and the flags it recorded
+ * returned in *argv_out (*argc_out of them; they live in j->state until
+ * fl_matrix_job_free). The caller parses them into a specification and
+ * hands it to fl_matrix_job_resume_run(). 0, or -1 with err (bad input:
+ * exit 2).
+ */
+int fl_matrix_job_reopen_run(struct fl_matrix_job *j, const char *dir,
+			     int *argc_out, const char ***argv_out,
+			     char *err, size_t errlen);
+/* The reopened run planned from s again, its passes replayed and the
+ * rows of its finished visits kept. 0, or -1 with err. */
+int fl_matrix_job_resume_run(struct fl_matrix_job *j, const struct fl_spec *s,
+			     int argc, char **argv, char *err, size_t errlen);
 
 /* The same for one shard of the matrix (sweep/shard.h). */
 int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,

@@ -10,8 +10,7 @@
 
 #include "sweep/job.h"
 
-/* Write matrix.json into the partial directory, synced (a run keeps it
- * in memory); 0 or -1. */
+/* Write matrix.json into the partial directory, synced; 0 or -1. */
 int matrix_job_save_state(struct fl_matrix_job *j);
 /* This process's argv, for matrix.json. */
 json_t *matrix_job_argv_json(const struct fl_matrix_job *j);

@@ -6,6 +6,8 @@
  */
 #include "sweep/job.h"
 
+#include <errno.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,8 +147,8 @@ long fl_matrix_job_next_pass(struct fl_matrix_job *j, double elapsed_s,
 	}
 	free(cells);
 	if (matrix_job_save_state(j)) {
-		snprintf(err, errlen, "cannot write %s/matrix.json",
-			 j->run.tmp);
+		snprintf(err, errlen, "cannot write %s/matrix.json: %s",
+			 j->run.tmp, strerror(errno));
 		return -1;
 	}
 	return (long)n;

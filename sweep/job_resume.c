@@ -35,8 +35,8 @@
 static int bad_state(const struct fl_matrix_job *j, const char *why,
 		     char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s/matrix.json: %s: only what a futexlab "
-		 "matrix run wrote can be resumed", j->run.tmp, why);
+	snprintf(err, errlen, "%s/matrix.json: %s: only what futexlab "
+		 "wrote can be resumed", j->run.tmp, why);
 	return -1;
 }
 
@@ -54,12 +54,12 @@ static int plain_string(json_t *s, size_t max)
 	return 1;
 }
 
-/* matrix.json into j->state, each key a resume reads checked. */
-static int load_state(struct fl_matrix_job *j, char *err, size_t errlen)
+/* matrix.json into j->state, parsed; the keys are checked by the
+ * caller, as a matrix's or a run's. */
+static int read_state(struct fl_matrix_job *j, char *err, size_t errlen)
 {
 	char shown[PATH_MAX + 32], *text;
 	json_error_t jerr;
-	json_t *v;
 	size_t len;
 
 	snprintf(shown, sizeof(shown), "%s/matrix.json", j->run.tmp);
@@ -67,8 +67,8 @@ static int load_state(struct fl_matrix_job *j, char *err, size_t errlen)
 			    MAX_STATE_BYTES, &text, &len, err, errlen)) {
 		if (errno == ENOENT)
 			snprintf(err, errlen, "--resume: %s has no "
-				 "matrix.json: only a matrix run can be "
-				 "resumed", j->run.tmp);
+				 "matrix.json: only a matrix or run that "
+				 "futexlab started can be resumed", j->run.tmp);
 		return -1;
 	}
 	j->state = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -80,18 +80,15 @@ static int load_state(struct fl_matrix_job *j, char *err, size_t errlen)
 	}
 	if (!json_is_object(j->state))
 		return bad_state(j, "not a JSON object", err, errlen);
-	/* the recorded matrix file is read like one given on the command
-	 * line, and only by an absolute path, as futexlab records it */
-	v = json_object_get(j->state, "source");
-	if (!plain_string(v, PATH_MAX - 1) || json_string_value(v)[0] != '/')
-		return bad_state(j, "'source' is not the absolute path of a "
-				 "matrix file", err, errlen);
-	v = json_object_get(j->state, "fnv1a64");
-	if (!plain_string(v, 16) || json_string_length(v) != 16 ||
-	    strspn(json_string_value(v), "0123456789abcdef") != 16)
-		return bad_state(j, "'fnv1a64' is not a 64-bit hash", err,
-				 errlen);
-	v = json_object_get(j->state, "start_time");
+	return 0;
+}
+
+/* The keys a matrix's and a run's resume both read, checked. */
+static int check_common_state(struct fl_matrix_job *j, char *err,
+			      size_t errlen)
+{
+	json_t *v = json_object_get(j->state, "start_time");
+
 	if (v && !plain_string(v, 40))
 		return bad_state(j, "'start_time' is not a time", err, errlen);
 	v = json_object_get(j->state, "visit_start");
@@ -104,6 +101,30 @@ static int load_state(struct fl_matrix_job *j, char *err, size_t errlen)
 	if (!v)
 		json_object_set_new(j->state, "resumed", json_array());
 	return 0;
+}
+
+/* A matrix's matrix.json into j->state, each key a resume reads checked. */
+static int load_state(struct fl_matrix_job *j, char *err, size_t errlen)
+{
+	json_t *v;
+
+	if (read_state(j, err, errlen))
+		return -1;
+	if (json_object_get(j->state, "kind"))
+		return bad_state(j, "it is a run's: resume it with futexlab "
+				 "run --resume", err, errlen);
+	/* the recorded matrix file is read like one given on the command
+	 * line, and only by an absolute path, as futexlab records it */
+	v = json_object_get(j->state, "source");
+	if (!plain_string(v, PATH_MAX - 1) || json_string_value(v)[0] != '/')
+		return bad_state(j, "'source' is not the absolute path of a "
+				 "matrix file", err, errlen);
+	v = json_object_get(j->state, "fnv1a64");
+	if (!plain_string(v, 16) || json_string_length(v) != 16 ||
+	    strspn(json_string_value(v), "0123456789abcdef") != 16)
+		return bad_state(j, "'fnv1a64' is not a 64-bit hash", err,
+				 errlen);
+	return check_common_state(j, err, errlen);
 }
 
 /* Load the run's copy of its matrix file, unmodified, and check that
@@ -221,12 +242,29 @@ static int recover_rows(struct fl_matrix_job *j, char *err, size_t errlen)
 	return fl_rw_append_rows(&j->run, err, errlen);
 }
 
+/* The resume recorded in matrix.json; 0, or -1 with err. */
+static int record_resume(struct fl_matrix_job *j, char *err, size_t errlen)
+{
+	char now_s[32];
+
+	fl_utc_now(now_s, sizeof(now_s));
+	json_array_append_new(json_object_get(j->state, "resumed"),
+			      json_pack("{s:s, s:o, s:I}", "time", now_s,
+					"argv", matrix_job_argv_json(j),
+					"cells_done", (json_int_t)j->ndone));
+	j->resumed = j->ndone > 0;
+	if (matrix_job_save_state(j)) {
+		snprintf(err, errlen, "cannot write %s/matrix.json: %s",
+			 j->run.tmp, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 			 const char *dir_arg, const char *file, char *err,
 			 size_t errlen)
 {
-	char now_s[32];
-
 	memset(j, 0, sizeof(*j));
 	j->cmd = "matrix";
 	j->run.fd = j->run.dir_fd = -1;
@@ -247,15 +285,70 @@ int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 	    matrix_job_replay_passes(j, err, errlen) ||
 	    recover_rows(j, err, errlen))
 		return -1;
-	fl_utc_now(now_s, sizeof(now_s));
-	json_array_append_new(json_object_get(j->state, "resumed"),
-			      json_pack("{s:s, s:o, s:I}", "time", now_s,
-					"argv", matrix_job_argv_json(j),
-					"cells_done", (json_int_t)j->ndone));
-	if (matrix_job_save_state(j)) {
-		snprintf(err, errlen, "cannot write %s/matrix.json",
-			 j->run.tmp);
+	return record_resume(j, err, errlen);
+}
+
+/* the most flags a run records; more is not futexlab's */
+#define MAX_RUN_ARGS	256
+
+int fl_matrix_job_reopen_run(struct fl_matrix_job *j, const char *dir,
+			     int *argc_out, const char ***argv_out,
+			     char *err, size_t errlen)
+{
+	static const char *flags[MAX_RUN_ARGS + 1];
+	json_t *v;
+	size_t n;
+
+	memset(j, 0, sizeof(*j));
+	j->kind = FL_JOB_RUN;
+	j->cmd = "run";
+	j->run.fd = j->run.dir_fd = -1;
+	if (fl_run_reopen(&j->run, dir, err, errlen) ||
+	    matrix_job_lock_dir(j, err, errlen) ||
+	    read_state(j, err, errlen))
+		return -1;
+	if (!json_is_string(json_object_get(j->state, "kind")) ||
+	    strcmp(json_string_value(json_object_get(j->state, "kind")),
+		   "run"))
+		return bad_state(j, "it is not a run's: resume a matrix with "
+				 "futexlab matrix --resume", err, errlen);
+	v = json_object_get(j->state, "run_argv");
+	n = json_array_size(v);
+	if (!json_is_array(v) || n < 1 || n > MAX_RUN_ARGS)
+		return bad_state(j, "'run_argv' is not the workload and its "
+				 "flags", err, errlen);
+	for (size_t i = 0; i < n; i++) {
+		if (!plain_string(json_array_get(v, i), 4096))
+			return bad_state(j, "'run_argv' holds something that "
+					 "is not a flag", err, errlen);
+		flags[i] = json_string_value(json_array_get(v, i));
+	}
+	flags[n] = NULL;
+	*argc_out = (int)n;
+	*argv_out = flags;
+	return check_common_state(j, err, errlen);
+}
+
+int fl_matrix_job_resume_run(struct fl_matrix_job *j, const struct fl_spec *s,
+			     int argc, char **argv, char *err, size_t errlen)
+{
+	struct fl_run run = j->run;
+	json_t *state = j->state;
+
+	/* planned afresh, then given back the directory and its record */
+	if (fl_matrix_job_plan_run(j, s, err, errlen)) {
+		j->run = run;
+		json_decref(j->state);
+		j->state = state;
 		return -1;
 	}
-	return 0;
+	json_decref(j->state);
+	j->run = run;
+	j->state = state;
+	j->argc = argc;
+	j->argv = argv;
+	if (matrix_job_replay_passes(j, err, errlen) ||
+	    recover_rows(j, err, errlen))
+		return -1;
+	return record_resume(j, err, errlen);
 }

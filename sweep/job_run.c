@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rundir/meta.h"
 #include "sweep/job_internal.h"
 
 int fl_matrix_job_plan_run(struct fl_matrix_job *j, const struct fl_spec *s,
@@ -41,9 +42,21 @@ int fl_matrix_job_plan_run(struct fl_matrix_job *j, const struct fl_spec *s,
 }
 
 int fl_matrix_job_open_run(struct fl_matrix_job *j, const char *results,
-			   const char *hostname, char *err, size_t errlen)
+			   const char *hostname, int run_argc,
+			   char *const *run_argv, char *err, size_t errlen)
 {
-	return fl_run_open(&j->run, results, hostname, err, errlen);
+	json_t *flags = json_array();
+	char now_s[32];
+
+	if (fl_run_open(&j->run, results, hostname, err, errlen))
+		return -1;
+	for (int i = 0; flags && i < run_argc; i++)
+		json_array_append_new(flags, json_string(run_argv[i]));
+	fl_utc_now(now_s, sizeof(now_s));
+	json_object_set_new(j->state, "kind", json_string("run"));
+	json_object_set_new(j->state, "run_argv", flags);
+	json_object_set_new(j->state, "start_time", json_string(now_s));
+	return matrix_job_lock_dir(j, err, errlen);
 }
 
 int matrix_job_gather(struct fl_matrix_job *j, unsigned long c,
@@ -74,29 +87,25 @@ int matrix_job_gather(struct fl_matrix_job *j, unsigned long c,
 	return 0;
 }
 
-int fl_matrix_job_write_cells(struct fl_matrix_job *j,
-			      int (*each)(void *ctx, const struct fl_cell *cell,
-					  const struct fl_cell_result *res),
-			      void *ctx, unsigned long *ndone)
+int fl_matrix_job_each_cell(struct fl_matrix_job *j,
+			    int (*each)(void *ctx, const struct fl_cell *cell,
+					const struct fl_cell_result *res),
+			    void *ctx)
 {
 	static struct fl_cell cell;
 	char err[512];
 	int rc;
 
-	for (*ndone = 0; *ndone < j->m.ncells; ++*ndone) {
-		const struct fl_cell_result *res = &j->gathered[*ndone];
+	for (unsigned long c = 0; c < j->m.ncells; c++) {
+		const struct fl_cell_result *res = &j->gathered[c];
 
 		if (!res->nreps)
-			continue;	/* interrupted before its first visit */
-		if (fl_matrix_cell(&j->m, *ndone, &cell, NULL, err,
-				   sizeof(err))) {
+			continue;	/* no visit in this session */
+		if (fl_matrix_cell(&j->m, c, &cell, NULL, err, sizeof(err))) {
 			/* placed at the start: the machine changed */
 			fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
 			return -1;
 		}
-		if (fl_run_write_cell(&j->run, &cell, res))
-			return -1;
-		j->by_status[res->status]++;
 		rc = each(ctx, &cell, res);
 		if (rc)
 			return rc;

@@ -153,16 +153,17 @@ static void show_done(struct progress *p, unsigned long i, unsigned long n,
 }
 
 /*
- * Where visit i's result goes: a matrix writes its row at once; a run
- * folds it into its cell's result, written in cell order at the end.
+ * Where visit i's result goes: its row, written at once; a run also
+ * folds it into its cell's result for the summary it prints at the end.
  * 0, or -1 (a write failed, said on stderr; out of memory).
  */
 static int keep_visit(struct fl_matrix_job *j, unsigned long i,
 		      const struct fl_cell *cell,
 		      const struct fl_cell_result *res)
 {
-	if (j->kind == FL_JOB_RUN)
-		return matrix_job_gather(j, j->m.visits[i].cell, res);
+	if (j->kind == FL_JOB_RUN &&
+	    matrix_job_gather(j, j->m.visits[i].cell, res))
+		return -1;
 	/* the row's cell index is the visit's, so a resumed visit lands
 	 * under the same index and histogram file; its bins are filed
 	 * under the cell and repetition it is */
