@@ -289,7 +289,7 @@ static unsigned long fl_job_cells(const struct fl_matrix_job *job)
 }
 
 /* After the visits: the cells in order, meta.json, the rename; 0 or 1. */
-static int finish(struct fl_matrix_job *job, const struct fl_busy *busy,
+static int finish(struct fl_matrix_job *job, const struct fl_host_load *load,
 		  const struct fl_machine *machine,
 		  const struct fl_overhead *overhead)
 {
@@ -306,7 +306,7 @@ static int finish(struct fl_matrix_job *job, const struct fl_busy *busy,
 	for (unsigned int x = 0; x < job->m.nexps; x++)
 		fl_meta_add_workload(meta, job->m.exps[x].spec.workload);
 	/* of this session, when resumed */
-	fl_meta_set_load(meta, fl_busy_foreign_share(busy),
+	fl_meta_set_load(meta, fl_host_load_foreign_share(load),
 			 machine->rerun.loadavg);
 	fl_meta_finish(meta, (unsigned int)fl_job_cells(job), job->by_status,
 		       0);
@@ -361,7 +361,7 @@ int fl_cmd_matrix(int argc, char **argv)
 	struct matrix_args a;
 	struct fl_machine machine;
 	struct fl_overhead overhead;
-	struct fl_busy busy;
+	struct fl_host_load load;
 	char err[2048];
 	int rc = parse_args(argc, argv, &a);
 
@@ -407,14 +407,14 @@ int fl_cmd_matrix(int argc, char **argv)
 	fl_probe_machine(&machine);
 	fl_label_machine(&machine, &job, a.label);
 	fl_measure_overhead(&overhead);
-	fl_busy_start(&busy);
+	fl_host_load_start(&load);
 	enum fl_job_outcome outcome = fl_matrix_job_run(&job, stdout,
 							isatty(STDOUT_FILENO));
 	int worst = outcome == FL_JOB_FAILED ? FL_EXIT_FAILED : FL_EXIT_OK;
 
 	if (outcome == FL_JOB_INTERRUPTED || outcome == FL_JOB_WRITE_FAILED)
 		rc = stopped(&job, outcome);
-	else if (finish(&job, &busy, &machine, &overhead))
+	else if (finish(&job, &load, &machine, &overhead))
 		rc = FL_EXIT_FAILED;
 	else if (report_done(&job, a.dir_file))
 		rc = FL_EXIT_FAILED;

@@ -114,11 +114,11 @@ static double estimate_s(const struct fl_spec *s)
 /* The run finalized (rows in cell order, histograms merged) and its
  * meta.json written; 0, or -1 said on stderr. */
 static int finish(struct fl_matrix_job *job, json_t *meta,
-		  const struct fl_machine *machine, const struct fl_busy *busy)
+		  const struct fl_machine *machine, const struct fl_host_load *load)
 {
 	char err[512];
 
-	fl_meta_set_load(meta, fl_busy_foreign_share(busy),
+	fl_meta_set_load(meta, fl_host_load_foreign_share(load),
 			 machine->rerun.loadavg);
 	if (fl_matrix_job_finalize(job, err, sizeof(err)) == 0) {
 		fl_meta_finish(meta, (unsigned int)job->m.ncells,
@@ -138,16 +138,16 @@ static int run_job(struct fl_run_args *a, struct fl_matrix_job *job,
 {
 	struct summary s = { a->json ? stderr : stdout,
 			     a->json ? json_array() : NULL, 0 };
-	struct fl_busy busy;
+	struct fl_host_load load;
 	json_t *meta = start_meta(a, machine);
 	enum fl_job_outcome out;
 
-	fl_busy_start(&busy);
+	fl_host_load_start(&load);
 	out = fl_matrix_job_run(job, stderr, 0);
 	if (out == FL_JOB_INTERRUPTED || out == FL_JOB_WRITE_FAILED) {
 		s.worst = stopped(out == FL_JOB_INTERRUPTED ? INTERRUPTED :
 				  WRITE_FAILED, &job->run);
-	} else if (finish(job, meta, machine, &busy)) {
+	} else if (finish(job, meta, machine, &load)) {
 		s.worst = 1;
 	} else {
 		if (job->resumed)

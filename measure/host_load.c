@@ -39,13 +39,13 @@ static double own_cpu_s(void)
 			kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6;
 }
 
-void fl_busy_start(struct fl_busy *b)
+void fl_host_load_start(struct fl_host_load *b)
 {
 	b->ok = read_stat(&b->busy, &b->total) == 0;
 	b->own_s = own_cpu_s();
 }
 
-double fl_busy_foreign_share(const struct fl_busy *b)
+double fl_host_load_foreign_share(const struct fl_host_load *b)
 {
 	uint64_t busy, total;
 	long hz = sysconf(_SC_CLK_TCK);

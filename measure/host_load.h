@@ -12,15 +12,15 @@
 
 #include <stdint.h>
 
-struct fl_busy {
+struct fl_host_load {
 	uint64_t busy, total;		/* /proc/stat ticks, all CPUs */
 	double own_s;			/* our CPU time, children included */
 	int ok;
 };
 
-void fl_busy_start(struct fl_busy *b);
+void fl_host_load_start(struct fl_host_load *b);
 /* Share (0..1) of the machine's CPU time used by other processes since
- * fl_busy_start(), or -1 when /proc/stat cannot be read. */
-double fl_busy_foreign_share(const struct fl_busy *b);
+ * fl_host_load_start(), or -1 when /proc/stat cannot be read. */
+double fl_host_load_foreign_share(const struct fl_host_load *b);
 
 #endif
