@@ -532,29 +532,36 @@ def run_case(futexlab, base, name, spoil, args, after=None):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def closed_after(futexlab, args, lines):
+    """futexlab ARGS with its stdout closed after `lines` lines (| head):
+    (exit status, stderr), or None when it still ran 60 s later."""
+    p = subprocess.Popen([futexlab] + args, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    for _ in range(lines):
+        p.stdout.readline()
+    p.stdout.close()
+    try:
+        err = p.communicate(timeout=60)[1]
+        return p.returncode, err
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        return None
+
+
 def pipe_case(futexlab, name, args, lines):
     """The command's stdout closed after `lines` lines (| head)."""
     results = tempfile.mkdtemp(prefix="fl-untrusted-")
     try:
-        p = subprocess.Popen([futexlab] + args + ["--results", results],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, cwd=ROOT)
-        for _ in range(lines):
-            p.stdout.readline()
-        p.stdout.close()
-        try:
-            err = p.communicate(timeout=60)[1]
-        except subprocess.TimeoutExpired:
-            p.kill()
+        got = closed_after(futexlab, args + ["--results", results], lines)
+        if got is None:
             return None, ["still running 60 s after its reader left"]
+        rc, err = got
         first = (err.splitlines() or [""])[-1].replace(results, "@RESULTS@")
-        if ".partial-" in first:
-            first = first.split(".partial-")[0] + ".partial-..."
-        # a finished run's name is its start time and host
-        first = re.sub(r"/\d{8}T\d{6}Z-[^/ ;]*", "/RUN", first)
+        first = first.split(".partial-")[0] + ".partial-..."
         # how far it got before the write failed varies
         first = re.sub(r"after \d+ of \d+", "after N of M", first)
-        return "%s: %d: %s" % (name, p.returncode, first), []
+        return "%s: %d: %s" % (name, rc, first), []
     finally:
         shutil.rmtree(results, ignore_errors=True)
 
@@ -567,23 +574,17 @@ def run_head_case(futexlab):
     results = tempfile.mkdtemp(prefix="fl-untrusted-")
     problems = []
     try:
-        p = subprocess.Popen([futexlab, "run", "mutex", "--threads", "1,2",
-                              "--duration", "0.1", "--reps", "1",
-                              "--warmup", "0", "--results", results],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, cwd=ROOT)
-        p.stdout.readline()
-        p.stdout.close()
-        try:
-            err = p.communicate(timeout=60)[1]
-        except subprocess.TimeoutExpired:
-            p.kill()
+        got = closed_after(futexlab, [
+            "run", "mutex", "--threads", "1,2", "--duration", "0.1",
+            "--reps", "1", "--warmup", "0", "--results", results], 1)
+        if got is None:
             return None, ["still running 60 s after its reader left"]
+        rc, err = got
         last = (err.splitlines() or [""])[-1]
         runs = os.listdir(results)
-        if p.returncode not in (0, 1):
-            problems.append("exit %d: %s" % (p.returncode, last))
-        if p.returncode == 1 and not re.search(
+        if rc not in (0, 1):
+            problems.append("exit %d: %s" % (rc, last))
+        if rc == 1 and not re.search(
                 r"cannot write the summary: Broken pipe; the run is "
                 r"complete in \S+/\d{8}T\d{6}Z-", last):
             problems.append("the failed write not said: %r" % last)
