@@ -9,6 +9,7 @@
 
 #include "base/clock.h"
 #include "spec/options.h"
+#include "spec/topology.h"
 
 #define ONE_DAY_NS	(86400ull * FL_NSEC_PER_SEC)
 
@@ -231,12 +232,21 @@ void fl_common_keys_list(const struct fl_workload *w, char *buf,
 					 w->options[i].name);
 }
 
+void fl_key_ctx_of(struct fl_key_ctx *ctx, const struct fl_topology *t,
+		   int in_file)
+{
+	ctx->ncpus = t->ncpus ? t->ncpus : 1;
+	ctx->node_cpus = fl_topology_node_cpus(t);
+	ctx->package_cpus = fl_topology_package_cpus(t);
+	ctx->in_file = in_file;
+}
+
 void fl_key_ctx_here(struct fl_key_ctx *ctx, int in_file)
 {
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct fl_topology t;
 
-	ctx->ncpus = online > 0 ? (unsigned int)online : 1;
-	ctx->in_file = in_file;
+	fl_topology_here(&t);
+	fl_key_ctx_of(ctx, &t, in_file);
 }
 
 int fl_key_without_blanks(const char *name, const char *text, char *buf,

@@ -46,4 +46,6 @@ machine() {
 
 machine 2cpu-1node "pack:1 numa:1 core:2 pu:1" 1 1
 machine 64cpu-4node "pack:2 numa:2 core:8 pu:2" 4 2
+# a two-socket Skylake's 112 threads: a node and a package hold 56
+machine 112cpu-2node "pack:2 numa:1 core:28 pu:2" 2 1
 machine 256cpu-8node "pack:2 numa:4 core:16 pu:2" 8 4
