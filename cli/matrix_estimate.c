@@ -53,20 +53,25 @@ static void print_experiments(const struct fl_matrix *m, double *seconds,
 static void print_budget(double minimum_s, double asked_s)
 {
 	double budget = fl_budget_seconds(asked_s, minimum_s);
-	char b[64], t[64];
+	char t[64];
 
-	fl_format_duration(budget, b, sizeof(b));
+	printf("time budget %.0f s", budget);
+	if (asked_s <= 0)
+		printf(" (no time-budget key: %g times the minimum)",
+		       FL_BUDGET_FACTOR);
+	printf(": ");
+
 	if (budget <= minimum_s) {
 		fl_format_duration(minimum_s, t, sizeof(t));
-		printf("time budget %s: the minimum repetitions alone take "
-		       "longer, so no cell gets more than its minimum: about "
-		       "%s in all (estimated)\n", b, t);
+		printf("the minimum repetitions alone take %.0f s, so no cell "
+		       "gets more than its minimum: about %s in all "
+		       "(estimated)\n", minimum_s, t);
 		return;
 	}
-	fl_format_duration(budget - minimum_s, t, sizeof(t));
-	printf("time budget %s: up to %s more for the cells whose interval "
-	       "is still wide: at most about %s in all (estimated)\n", b, t,
-	       b);
+	fl_format_duration(budget, t, sizeof(t));
+	printf("up to %.0f s more for the cells whose interval is still "
+	       "wide: at most about %s in all (estimated)\n",
+	       budget - minimum_s, t);
 }
 
 int fl_matrix_estimate(const char *file, const char *topology)

@@ -157,8 +157,8 @@ const struct fl_common_key fl_common_keys[] = {
 	    "backends to run (default futex-private; see list; all, or "
 	    "host: those that need no module)"),
 	KEY("threads", "N[,N...]", fl_key_threads, 1, FL_MAX_THREADS,
-	    "thread counts (default 1; also cpus, K*cpus, cpus/K, and A..B "
-	    "for powers of two)"),
+	    "thread counts (default 1; also cpus, node-cpus, package-cpus, "
+	    "K*cpus, cpus/K, and A..B for powers of two)"),
 	KEY("placement", "compact|scatter|CPU-LIST", fl_key_placements, 0, 0,
 	    "thread pinning (default compact; a space-separated list "
 	    "sweeps)"),
@@ -241,11 +241,18 @@ void fl_key_ctx_of(struct fl_key_ctx *ctx, const struct fl_topology *t,
 	ctx->in_file = in_file;
 }
 
+/* This machine's topology is read once per process: hwloc takes
+ * milliseconds, and a matrix is parsed again for its resume, --list and
+ * every input a fuzzer tries. */
 void fl_key_ctx_here(struct fl_key_ctx *ctx, int in_file)
 {
-	struct fl_topology t;
+	static struct fl_topology t;
+	static int known;
 
-	fl_topology_here(&t);
+	if (!known) {
+		fl_topology_here(&t);
+		known = 1;
+	}
 	fl_key_ctx_of(ctx, &t, in_file);
 }
 

@@ -40,12 +40,14 @@ static int thread_term(const char *t, const struct fl_key_ctx *ctx,
 	if (strlen(t) >= sizeof(buf))
 		return -1;
 	strcpy(buf, t);
-	if ((w = word_value(buf, ctx)) != 0) {
+	w = word_value(buf, ctx);
+	if (w) {
 		*v = w;
 		return 0;
 	}
 	star = strchr(buf, '*');
-	if (star && (w = word_value(star + 1, ctx)) != 0) {
+	w = star ? word_value(star + 1, ctx) : 0;
+	if (w) {
 		*star = '\0';
 		if (fl_parse_u64(buf, &k) || k > FL_MAX_THREADS)
 			return -1;

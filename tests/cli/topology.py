@@ -77,7 +77,7 @@ def estimate_topology(futexlab, run, check):
                 if not re.search(r"^\d+ cells in 7 experiment\(s\), \d+ "
                                  r"repetitions at least: about \d+:\d\d:\d\d "
                                  r"\(estimated\)$", out, re.M) or \
-                        not re.search(r"^time budget 0:02:20: ", out, re.M):
+                        not re.search(r"^time budget 140 s: ", out, re.M):
                     problems.append("no estimate or budget line:\n" + out)
             if os.listdir(results):
                 problems.append("it ran something: %s"
