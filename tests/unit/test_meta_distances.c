@@ -31,14 +31,23 @@ static int parsed(const char *text, struct fl_rd_run *r, char *err,
 				errlen);
 }
 
+/* meta.json's text as the writer records machine m (free it) */
+static char *written(const struct fl_machine *m)
+{
+	json_t *doc = json_pack("{s:o}", "machine", fl_machine_json(m));
+	char *text = json_dumps(doc, 0);
+
+	json_decref(doc);
+	assert_non_null(text);
+	return text;
+}
+
 static void test_round_trip(void **state)
 {
 	static struct fl_machine m;
 	static struct fl_rd_run r;
 	struct fl_distances d;
-	char err[512];
-	json_t *doc;
-	char *text;
+	char err[512], *text;
 
 	(void)state;
 	m.nnodes = 3;
@@ -48,9 +57,7 @@ static void test_round_trip(void **state)
 			m.distances.d[i][j] = i == j ? 10 :
 					      (unsigned char)(20 + i * 3 + j);
 	m.distances.d[1][2] = 255;
-	doc = json_pack("{s:o}", "machine", fl_machine_json(&m));
-	text = json_dumps(doc, 0);
-	json_decref(doc);
+	text = written(&m);
 	assert_non_null(strstr(text, "\"numa_distances\": [[10, 21, 22], "
 			       "[23, 10, 255], [26, 27, 10]]"));
 	if (parsed(text, &r, err, sizeof(err)))
@@ -67,16 +74,12 @@ static void test_absent_is_unknown(void **state)
 	static struct fl_machine m;
 	static struct fl_rd_run r;
 	struct fl_distances d;
-	char err[512];
-	json_t *doc;
-	char *text;
+	char err[512], *text;
 
 	(void)state;
 	/* libnuma gave no table: the key is left out */
 	m.nnodes = 1;
-	doc = json_pack("{s:o}", "machine", fl_machine_json(&m));
-	text = json_dumps(doc, 0);
-	json_decref(doc);
+	text = written(&m);
 	assert_null(strstr(text, "numa_distances"));
 	assert_int_equal(parsed(text, &r, err, sizeof(err)), 0);
 	free(text);
