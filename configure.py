@@ -68,8 +68,9 @@ LIBRARIES = [
     # the subcommands: parse flags, call a library, map to exit statuses
     ("cli", ["cell_output.c", "cmd_campaign.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
              "cmd_merge.c", "cmd_plot.c", "cmd_report.c", "cmd_run.c",
-             "estimate.c", "flags.c", "interrupt.c", "outputs.c",
-             "run_args.c", "shards.c"]),
+             "estimate.c", "flags.c", "interrupt.c", "matrix_estimate.c",
+             "outputs.c",
+             "run_args.c", "shards.c", "topology_file.c"]),
     # campaigns: several runs of a matrix per side, interleaved, resumable
     ("campaign", ["compare.c", "drive.c", "execute.c", "hogs.c",
                   "manifest.c", "order.c", "prepare.c", "runs.c",
@@ -93,7 +94,8 @@ LIBRARIES = [
     ("rundir", ["columns.c", "csv.c", "hist_file.c", "join.c", "keep.c",
                 "meta.c",
                 "partial.c",
-                "read.c", "read_bins.c", "read_cells.c", "read_plots.c",
+                "read.c", "read_bins.c", "read_cells.c", "read_distances.c",
+                "read_plots.c",
                 "read_times.c", "regular.c", "rewrite.c", "write.c",
                 "write_at.c"]),
     # (the workloads' objects come here: workload_objects())
@@ -111,7 +113,8 @@ LIBRARIES = [
     # placement policies, run specifications, the keys every workload
     # takes (run's flags and matrix files alike) and thread lists
     ("spec", ["axis_keys.c", "common_keys.c", "options.c", "placement.c",
-              "registry_lookup.c", "spec.c", "threads.c"]),
+              "registry_lookup.c", "spec.c", "threads.c",
+              "topology.c"]),
     # (the backends' descriptors come here: backend_descriptions())
     # plain data every folder shares: results, histograms, the clock, the
     # sampler, the machine's facts, the hook a program's output is kept by
@@ -136,7 +139,7 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_placement", "test_rundir_write", "test_rounds",
               "test_sample", "test_stats", "test_compare_sim",
               "test_empty_rep", "test_busy_loop", "test_rundir_plots",
-              "test_time_axis"]
+              "test_time_axis", "test_topology", "test_meta_distances"]
 
 # The preload shim, libfutexlab-shim.so (shim/, docs/kmod.md): a shared
 # library of its own, compiled position-independent with only syscall()

@@ -11,7 +11,32 @@
 #include <stdlib.h>
 
 #define FL_MAX_NODES 64
+#define FL_MAX_PACKAGES 64
 #define FL_MAX_VULNS 32
+
+/*
+ * The node distance table (ACPI's SLIT, as libnuma's numa_distance()
+ * or hwloc's "NUMALatency" give it): d[i][j] is the relative cost of
+ * node j's memory from node i's CPUs, 10 for the node itself. n is 0
+ * when the table is unknown (no libnuma, no table in an XML file).
+ */
+struct fl_distances {
+	unsigned int n;
+	unsigned char d[FL_MAX_NODES][FL_MAX_NODES];
+};
+
+/*
+ * A machine's shape as a plan needs it: this machine's (spec/topology.h,
+ * from hwloc and libnuma) or a synthetic one from an hwloc XML file.
+ */
+struct fl_topology {
+	unsigned int ncpus;		/* processing units (hardware threads) */
+	unsigned int nnodes;		/* NUMA nodes (1 without NUMA) */
+	unsigned int npackages;		/* sockets (0 when hwloc saw none) */
+	unsigned int node_ncpus[FL_MAX_NODES];
+	unsigned int package_ncpus[FL_MAX_PACKAGES];
+	struct fl_distances distances;
+};
 
 /* What else a rerun must match, beyond the CPU and kernel
  * (measure/facts.c). */
@@ -44,6 +69,7 @@ struct fl_machine {
 	int numa_available;		/* libnuma's numa_available() == 0 */
 	char node_cpus[FL_MAX_NODES][128];	/* cpulist per node */
 	long long node_mem_mb[FL_MAX_NODES];
+	struct fl_distances distances;	/* libnuma's numa_distance() */
 	int futex2;			/* futex_wait/wake/requeue syscalls */
 	int futex2_numa;		/* FUTEX2_NUMA accepted */
 	int futex_lock_pi2;		/* FUTEX_LOCK_PI2 accepted */

@@ -2,13 +2,15 @@
 /*
  * futexlab list [--json]: the workloads, the backends (with their
  * capabilities and whether they work here), and what this machine and
- * its kernel support, all probed now.
+ * its kernel support, all probed now. With --topology FILE, what
+ * futexlab sees of the machine an hwloc XML file describes instead.
  */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/topology_file.h"
 #include "rundir/meta.h"
 #include "measure/probe.h"
 #include "spec/workload.h"
@@ -41,6 +43,7 @@ static void print_text(const struct fl_machine *m)
 	for (unsigned int n = 0; n < m->nnodes; n++)
 		printf("    node %u       cpus %s, %lld MiB\n", n,
 		       m->node_cpus[n], m->node_mem_mb[n]);
+	fl_print_distances(stdout, &m->distances, 2);
 	printf("  governor       %s\n", m->governor);
 	printf("\nfutex features:\n");
 	printf("  futex2 syscalls      %s\n", m->futex2 ? "yes" : "no");
@@ -115,18 +118,73 @@ static json_t *to_json(const struct fl_machine *m)
 			 "machine", fl_machine_json(m));
 }
 
+/* The machine an XML file describes, as text or JSON: 0 or 2. */
+static int list_topology(const char *path, int json)
+{
+	struct fl_topology t;
+
+	if (fl_topology_file("list", path, &t))
+		return 2;
+	if (json) {
+		json_t *nodes = json_array(), *packages = json_array();
+		json_t *dist = json_array();
+
+		for (unsigned int n = 0; n < t.nnodes; n++)
+			json_array_append_new(nodes,
+					      json_integer(t.node_ncpus[n]));
+		for (unsigned int p = 0; p < t.npackages; p++)
+			json_array_append_new(packages,
+					      json_integer(t.package_ncpus[p]));
+		for (unsigned int i = 0; i < t.distances.n; i++) {
+			json_t *row = json_array();
+
+			for (unsigned int j = 0; j < t.distances.n; j++)
+				json_array_append_new(row, json_integer(
+					t.distances.d[i][j]));
+			json_array_append_new(dist, row);
+		}
+		json_t *doc = json_pack("{s:{s:s, s:i, s:o, s:o, s:o}}",
+			"topology", "file", path, "cpus", (int)t.ncpus,
+			"node_cpus", nodes, "package_cpus", packages,
+			"numa_distances", t.distances.n ? dist :
+			(json_decref(dist), json_null()));
+
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		printf("\n");
+		json_decref(doc);
+		return 0;
+	}
+	printf("machine described by %s:\n", path);
+	fl_print_topology(stdout, &t);
+	return 0;
+}
+
 int fl_cmd_list(int argc, char **argv)
 {
+	const char *topology = NULL;
 	struct fl_machine m;
 	int json = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0) {
 			json = 1;
+		} else if (strcmp(argv[i], "--topology") == 0) {
+			if (i + 1 == argc) {
+				fprintf(stderr, "futexlab list: --topology "
+					"needs a FILE (an hwloc XML "
+					"topology)\n");
+				return 2;
+			}
+			topology = argv[++i];
 		} else if (strcmp(argv[i], "--help") == 0) {
-			printf("usage: futexlab list [--json]\n\n"
+			printf("usage: futexlab list [--json] [--topology "
+			       "FILE]\n\n"
 			       "Lists the workloads, the backends and what "
-			       "this machine supports, probed now.\n");
+			       "this machine supports, probed now.\n"
+			       "With --topology FILE (an hwloc XML topology, "
+			       "lstopo --of xml), what futexlab sees\n"
+			       "of that machine instead: its CPUs, nodes, "
+			       "packages and distance table.\n");
 			return 0;
 		} else {
 			fprintf(stderr, "futexlab list: unknown option '%s'\n",
@@ -134,6 +192,8 @@ int fl_cmd_list(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (topology)
+		return list_topology(topology, json);
 	fl_probe_machine(&m);
 	if (json) {
 		json_t *doc = to_json(&m);

@@ -18,6 +18,7 @@
 #include "cli/outputs.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/matrix_estimate.h"
 #include "cli/shards.h"
 #include "measure/host_load.h"
 #include "sweep/cost.h"
@@ -32,12 +33,19 @@ static void usage(FILE *f)
 		"usage: futexlab matrix FILE [--results DIR] [--list]\n"
 		"                       [--shard K/N] [--label NAME]\n"
 		"       futexlab matrix FILE --shard-commands N [--results DIR]\n"
+		"       futexlab matrix FILE --estimate [--topology XML]\n"
 		"       futexlab matrix --resume PARTIAL-DIR [FILE]\n\n"
 		"Run every cell of a matrix file (INI: [defaults] and one\n"
 		"[experiment NAME] per experiment; see docs/matrix.md and\n"
 		"matrix/default.ini) into one run directory under results/.\n\n"
 		"  --results DIR   where run directories go (default results)\n"
 		"  --list          print the cells and exit; runs nothing\n"
+		"  --estimate      print each experiment's thread list, the\n"
+		"                  cells, the estimated time and what the\n"
+		"                  time budget adds, and exit; runs nothing\n"
+		"  --topology XML  with --estimate: plan for the machine an\n"
+		"                  hwloc XML file describes (lstopo --of xml;\n"
+		"                  tests/topologies/) instead of this one\n"
 		"  --shard K/N     run only shard K (0 to N-1) of N: every\n"
 		"                  cell is in one shard, the shards balanced\n"
 		"                  by estimated time (docs/fleet.md); join\n"
@@ -127,8 +135,8 @@ static int list_cells(const struct fl_matrix *m, const struct fl_shard *sh)
 }
 
 struct matrix_args {
-	const char *results, *resume, *file, *dir_file, *label;
-	int results_given, list, yes;
+	const char *results, *resume, *file, *dir_file, *label, *topology;
+	int results_given, list, yes, estimate;
 	struct fl_shard shard;
 	unsigned int shard_commands;	/* N of --shard-commands, or 0 */
 };
@@ -147,6 +155,8 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		{ "shard", 1, NULL, 's' },
 		{ "shard-commands", 1, NULL, 'S' },
 		{ "label", 1, NULL, 'L' },
+		{ "estimate", 0, NULL, 'e' },
+		{ "topology", 1, NULL, 't' },
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
@@ -180,6 +190,12 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 			break;
 		case 'y':
 			a->yes = 1;
+			break;
+		case 'e':
+			a->estimate = 1;
+			break;
+		case 't':
+			a->topology = optarg;
 			break;
 		case 's':
 			if (fl_shard_parse(optarg, &a->shard, err,
@@ -230,6 +246,15 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		return bad_usage("--resume: a resumed run keeps the shard and "
 				 "label it started with; give no --shard, "
 				 "--shard-commands or --label%s", "");
+	if (a->topology && !a->estimate)
+		return bad_usage("--topology plans for another machine: give "
+				 "it with --estimate; a matrix runs on this "
+				 "one%s", "");
+	if (a->estimate && (a->resume || !a->file || a->list ||
+			    a->shard.n || a->shard_commands))
+		return bad_usage("--estimate plans a whole matrix FILE: give "
+				 "no --resume, --list, --shard or "
+				 "--shard-commands with it%s", "");
 	if (a->shard_commands && (a->shard.n || a->list))
 		return bad_usage("--shard-commands prints the shards' command "
 				 "lines: give no --shard or --list with it%s",
@@ -367,6 +392,8 @@ int fl_cmd_matrix(int argc, char **argv)
 
 	if (rc)
 		return rc == 1 ? 0 : 2;
+	if (a.estimate)
+		return fl_matrix_estimate(a.file, a.topology);
 	if (a.shard_commands)
 		return fl_print_shard_commands(a.file, a.shard_commands,
 					       a.results_given ? a.results :

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-static void format_duration(double s, char *buf, size_t len)
+void fl_format_duration(double s, char *buf, size_t len)
 {
 	if (s >= 3 * 86400.0)
 		snprintf(buf, len, "%.0f days", s / 86400.0);
@@ -18,7 +18,7 @@ int fl_announce(const char *cmd, unsigned long ncells, unsigned long nreps,
 {
 	char t[64];
 
-	format_duration(seconds, t, sizeof(t));
+	fl_format_duration(seconds, t, sizeof(t));
 	if (seconds > FL_UNASKED_SECONDS && !yes) {
 		fprintf(stderr, "futexlab %s: %lu cells, %lu repetitions in "
 			"all: about %s, more than the day a run may take "

@@ -14,6 +14,9 @@
 
 #define FL_UNASKED_SECONDS	86400.0
 
+/* s seconds as "H:MM:SS", or "N days" from three days on. */
+void fl_format_duration(double s, char *buf, size_t len);
+
 /*
  * "futexlab CMD: N cells x R repetitions (V runs), about H:MM:SS" on
  * stderr; 0, or -1 after saying why when the estimate passes the bound

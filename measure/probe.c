@@ -2,6 +2,7 @@
 /* Machine and kernel-feature probes. */
 #include "measure/probe.h"
 #include "spec/placement.h"
+#include "spec/topology.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -109,6 +110,7 @@ static void probe_topology(struct fl_machine *m)
 
 		m->node_mem_mb[n] = size < 0 ? -1 : size >> 20;
 	}
+	fl_numa_distances(&m->distances, m->nnodes);
 }
 
 /* The loaded module's version and parameters, from sysfs. */

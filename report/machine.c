@@ -186,6 +186,29 @@ static void idle_wake(FILE *f, const struct fl_rd_run *r)
 }
 
 /*
+ * The node distance table (ACPI's SLIT, as libnuma read it): a row per
+ * node, from that node's CPUs to each node's memory. A run written
+ * before futexlab recorded it says so rather than guess.
+ */
+static void distances(FILE *f, const struct fl_rd_run *r)
+{
+	struct fl_distances d;
+
+	if (fl_rd_distances(r, &d)) {
+		fprintf(f, "| NUMA distances | unknown (this run's meta.json "
+			"does not record them) |\n");
+		return;
+	}
+	fprintf(f, "| NUMA distances | ");
+	for (unsigned int i = 0; i < d.n; i++) {
+		fprintf(f, "%snode %u:", i ? "; " : "", i);
+		for (unsigned int j = 0; j < d.n; j++)
+			fprintf(f, " %u", d.d[i][j]);
+	}
+	fprintf(f, " |\n");
+}
+
+/*
  * The CPU's speed over the run, as the busy loop's calibration before
  * each ok repetition read it, and how many repetitions it moved under:
  * another guest on the host slows this machine without any process in
@@ -224,6 +247,7 @@ void report_machine(FILE *f, const struct fl_rd_run *r)
 	for (size_t i = 0; i < sizeof(machine_rows) / sizeof(machine_rows[0]);
 	     i++)
 		meta_row(f, r, machine_rows[i][0], machine_rows[i][1]);
+	distances(f, r);
 	if (fl_rd_foreign_share(r, &v) == 0)
 		fprintf(f, "| other load | %.0f%% of all CPU time went to other "
 			"processes during the run%s |\n", v * 100,

@@ -56,6 +56,20 @@ void fl_utc_now_ms(char *buf, size_t len)
 	snprintf(buf, len, "%s.%03ldZ", s, ts.tv_nsec / 1000000);
 }
 
+static json_t *distances_json(const struct fl_distances *d)
+{
+	json_t *rows = json_array();
+
+	for (unsigned int i = 0; i < d->n; i++) {
+		json_t *row = json_array();
+
+		for (unsigned int j = 0; j < d->n; j++)
+			json_array_append_new(row, json_integer(d->d[i][j]));
+		json_array_append_new(rows, row);
+	}
+	return rows;
+}
+
 json_t *fl_machine_json(const struct fl_machine *m)
 {
 	json_t *nodes = json_array(), *machine;
@@ -89,6 +103,12 @@ json_t *fl_machine_json(const struct fl_machine *m)
 	/* what the cells were placed in (absent in older runs) */
 	json_object_set_new(json_object_get(machine, "topology"),
 			    "cpus_allowed", json_string(m->cpus_allowed));
+	/* the node distance table, a row per node (absent when unknown,
+	 * and in older runs) */
+	if (m->distances.n)
+		json_object_set_new(json_object_get(machine, "topology"),
+				    "numa_distances",
+				    distances_json(&m->distances));
 	if (m->label[0])
 		json_object_set_new(machine, "label", json_string(m->label));
 	return machine;

@@ -53,7 +53,8 @@ int fl_rd_parse_meta(struct fl_rd_run *r, const char *file, const char *text,
 			 "from 0 to 1", file);
 		goto bad;
 	}
-	if (fl_rd_check_plots(r->meta, file, err, errlen))
+	if (fl_rd_check_plots(r->meta, file, err, errlen) ||
+	    fl_rd_check_distances(r->meta, file, err, errlen))
 		goto bad;
 	return 0;
 bad:

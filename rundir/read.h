@@ -24,6 +24,7 @@
 #include <limits.h>
 
 #include "base/hist.h"
+#include "base/machine.h"
 #include "rundir/columns.h"
 #include "rundir/hist_file.h"
 #include "stats/stats.h"
@@ -235,6 +236,14 @@ void fl_rd_plots(const struct fl_rd_run *r, const char *workload,
  * -1 with err naming file and the member that is wrong. */
 int fl_rd_check_plots(json_t *meta, const char *file, char *err,
 		      size_t errlen);
+/* Check meta.json's node distance table (fl_rd_parse_meta does): 0 when
+ * it is absent or well formed, or -1 with err naming file and what is
+ * wrong (read_distances.c). */
+int fl_rd_check_distances(json_t *meta, const char *file, char *err,
+			  size_t errlen);
+/* The run's node distance table into d: 0, or -1 when meta.json has
+ * none (a run from before futexlab recorded it: unknown). */
+int fl_rd_distances(const struct fl_rd_run *r, struct fl_distances *d);
 /* The cell's merged histogram (checked when the run was opened); 0 or -1
  * (its file changed since). */
 int fl_rd_hist(const struct fl_rd_run *r, const struct fl_rd_cell *c,

@@ -9,6 +9,7 @@
 
 #include "base/clock.h"
 #include "spec/options.h"
+#include "spec/topology.h"
 
 #define ONE_DAY_NS	(86400ull * FL_NSEC_PER_SEC)
 
@@ -156,8 +157,8 @@ const struct fl_common_key fl_common_keys[] = {
 	    "backends to run (default futex-private; see list; all, or "
 	    "host: those that need no module)"),
 	KEY("threads", "N[,N...]", fl_key_threads, 1, FL_MAX_THREADS,
-	    "thread counts (default 1; also cpus, K*cpus, cpus/K, and A..B "
-	    "for powers of two)"),
+	    "thread counts (default 1; also cpus, node-cpus, package-cpus, "
+	    "K*cpus, cpus/K, and A..B for powers of two)"),
 	KEY("placement", "compact|scatter|CPU-LIST", fl_key_placements, 0, 0,
 	    "thread pinning (default compact; a space-separated list "
 	    "sweeps)"),
@@ -231,12 +232,28 @@ void fl_common_keys_list(const struct fl_workload *w, char *buf,
 					 w->options[i].name);
 }
 
+void fl_key_ctx_of(struct fl_key_ctx *ctx, const struct fl_topology *t,
+		   int in_file)
+{
+	ctx->ncpus = t->ncpus ? t->ncpus : 1;
+	ctx->node_cpus = fl_topology_node_cpus(t);
+	ctx->package_cpus = fl_topology_package_cpus(t);
+	ctx->in_file = in_file;
+}
+
+/* This machine's topology is read once per process: hwloc takes
+ * milliseconds, and a matrix is parsed again for its resume, --list and
+ * every input a fuzzer tries. */
 void fl_key_ctx_here(struct fl_key_ctx *ctx, int in_file)
 {
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	static struct fl_topology t;
+	static int known;
 
-	ctx->ncpus = online > 0 ? (unsigned int)online : 1;
-	ctx->in_file = in_file;
+	if (!known) {
+		fl_topology_here(&t);
+		known = 1;
+	}
+	fl_key_ctx_of(ctx, &t, in_file);
 }
 
 int fl_key_without_blanks(const char *name, const char *text, char *buf,

@@ -23,6 +23,8 @@
 /* Where a value comes from, for what it means and how a fault is worded. */
 struct fl_key_ctx {
 	unsigned int ncpus;	/* what "cpus" in a thread list stands for */
+	unsigned int node_cpus;	/* "node-cpus": one node's (0: ncpus) */
+	unsigned int package_cpus;	/* "package-cpus" (0: ncpus) */
 	/*
 	 * A matrix file's key rather than a flag: its messages name the key
 	 * without dashes, and the few that tests pin in each surface's own
@@ -68,8 +70,13 @@ int fl_common_key_apply(const struct fl_common_key *k, const char *text,
 void fl_common_keys_list(const struct fl_workload *w, char *buf,
 			 size_t len);
 
-/* A context for this machine: ncpus from the CPUs online. */
+/* A context for this machine: ncpus from the CPUs online, node_cpus and
+ * package_cpus from its topology (spec/topology.h). */
 void fl_key_ctx_here(struct fl_key_ctx *ctx, int in_file);
+/* A context for the machine t describes. */
+struct fl_topology;
+void fl_key_ctx_of(struct fl_key_ctx *ctx, const struct fl_topology *t,
+		   int in_file);
 
 /*
  * The rows' parsers of the axes (axis_keys.c, threads.c); each writes
@@ -86,9 +93,11 @@ int fl_key_placements(const struct fl_common_key *k, const char *text,
 		      char *err, size_t errlen);
 
 /*
- * The one thread-list grammar: items N, cpus, K*cpus, cpus/K and A..B
- * (powers of two from A, then B), comma-separated, blanks ignored;
- * expanded for ctx->ncpus into at most max values. The count, or -1 with
+ * The one thread-list grammar: items N, W, K*W, W/K (W one of cpus,
+ * node-cpus, package-cpus) and A..B (powers of two from A, then B),
+ * comma-separated, blanks ignored; expanded for ctx's machine into at
+ * most max values, a value given twice by different items (node-cpus
+ * equal to cpus on a one-node machine) kept once. The count, or -1 with
  * "--threads: ..." in err naming the bad item.
  */
 int fl_parse_thread_list(const char *text, const struct fl_key_ctx *ctx,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The one thread-list grammar, for `run --threads` and a matrix file's
- * threads key alike: "1,2,4", "1..2*cpus", "cpus/2", expanded into
- * thread counts for this machine's CPU count.
+ * threads key alike: "1,2,4", "1..2*cpus", "cpus/2", "node-cpus",
+ * expanded into thread counts for a machine's CPUs, its largest NUMA
+ * node's and its largest package's (this machine's, or a synthetic one
+ * a plan is made for: spec/topology.h).
  */
 #include "spec/common_keys.h"
 
@@ -13,32 +15,52 @@
 
 #include "spec/options.h"
 
-/* One term of a thread list: N, cpus, N*cpus, cpus/N. */
-static int thread_term(const char *t, unsigned int ncpus, uint64_t *v)
+/* What a word of the grammar stands for on ctx's machine, or 0. */
+static unsigned int word_value(const char *word, const struct fl_key_ctx *ctx)
+{
+	if (strcmp(word, "cpus") == 0)
+		return ctx->ncpus;
+	/* a context that names no node or package: one node, one package */
+	if (strcmp(word, "node-cpus") == 0)
+		return ctx->node_cpus ? ctx->node_cpus : ctx->ncpus;
+	if (strcmp(word, "package-cpus") == 0)
+		return ctx->package_cpus ? ctx->package_cpus : ctx->ncpus;
+	return 0;
+}
+
+/* One term of a thread list: N, W, N*W or W/N, where W is cpus,
+ * node-cpus or package-cpus. */
+static int thread_term(const char *t, const struct fl_key_ctx *ctx,
+		       uint64_t *v)
 {
 	char buf[64], *star, *slash;
+	unsigned int w;
 	uint64_t k;
 
 	if (strlen(t) >= sizeof(buf))
 		return -1;
 	strcpy(buf, t);
-	if (strcmp(buf, "cpus") == 0) {
-		*v = ncpus;
+	w = word_value(buf, ctx);
+	if (w) {
+		*v = w;
 		return 0;
 	}
 	star = strchr(buf, '*');
-	if (star && strcmp(star + 1, "cpus") == 0) {
+	w = star ? word_value(star + 1, ctx) : 0;
+	if (w) {
 		*star = '\0';
 		if (fl_parse_u64(buf, &k) || k > FL_MAX_THREADS)
 			return -1;
-		*v = k * ncpus;
+		*v = k * w;
 		return 0;
 	}
 	slash = strchr(buf, '/');
-	if (slash && strncmp(buf, "cpus/", 5) == 0) {
-		if (fl_parse_u64(slash + 1, &k) || k == 0)
+	if (slash) {
+		*slash = '\0';
+		w = word_value(buf, ctx);
+		if (!w || fl_parse_u64(slash + 1, &k) || k == 0)
 			return -1;
-		*v = ncpus / k ? ncpus / k : 1;
+		*v = w / k ? w / k : 1;
 		return 0;
 	}
 	return fl_parse_u64(buf, v);
@@ -95,10 +117,10 @@ static int add_range(const char *item, const struct fl_key_ctx *ctx,
 	uint64_t a, b;
 
 	snprintf(a_text, sizeof(a_text), "%.*s", (int)(dots - item), item);
-	if (thread_term(a_text, ctx->ncpus, &a) || a < 1 ||
+	if (thread_term(a_text, ctx, &a) || a < 1 ||
 	    a > FL_MAX_THREADS)
 		return bad_term(a_text, item, ctx, err, errlen);
-	if (thread_term(dots + 2, ctx->ncpus, &b) || b < 1 ||
+	if (thread_term(dots + 2, ctx, &b) || b < 1 ||
 	    b > FL_MAX_THREADS)
 		return bad_term(dots + 2, item, ctx, err, errlen);
 	if (b < a) {
@@ -176,7 +198,7 @@ int fl_parse_thread_list(const char *text, const struct fl_key_ctx *ctx,
 		if (strstr(item, "..")) {
 			if (add_range(item, ctx, out, &n, max, err, errlen))
 				return -1;
-		} else if (thread_term(item, ctx->ncpus, &a) || a < 1 ||
+		} else if (thread_term(item, ctx, &a) || a < 1 ||
 			   a > FL_MAX_THREADS) {
 			return bad_term(item, item, ctx, err, errlen);
 		} else {

@@ -13,8 +13,9 @@
 
 #include "rundir/regular.h"
 
-int fl_matrix_load_at(int dirfd, const char *name, const char *shown,
-		      struct fl_matrix *m, char *err, size_t errlen)
+static int load(int dirfd, const char *name, const char *shown,
+		const struct fl_topology *t, struct fl_matrix *m, char *err,
+		size_t errlen)
 {
 	char *buf;
 	size_t len;
@@ -26,9 +27,21 @@ int fl_matrix_load_at(int dirfd, const char *name, const char *shown,
 	if (fl_read_regular(dirfd, name, shown, dirfd == AT_FDCWD ? 0 :
 			    FL_NOFOLLOW, 16u << 20, &buf, &len, err, errlen))
 		return -1;
-	rc = fl_matrix_parse(shown, buf, len, m, err, errlen);
+	rc = fl_matrix_parse_for(shown, buf, len, t, m, err, errlen);
 	free(buf);
 	return rc;
+}
+
+int fl_matrix_load_at(int dirfd, const char *name, const char *shown,
+		      struct fl_matrix *m, char *err, size_t errlen)
+{
+	return load(dirfd, name, shown, NULL, m, err, errlen);
+}
+
+int fl_matrix_load_for(const char *path, const struct fl_topology *t,
+		       struct fl_matrix *m, char *err, size_t errlen)
+{
+	return load(AT_FDCWD, path, path, t, m, err, errlen);
 }
 
 int fl_matrix_load(const char *path, struct fl_matrix *m, char *err,

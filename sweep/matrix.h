@@ -92,6 +92,13 @@ struct fl_matrix {
  */
 int fl_matrix_parse(const char *name, const char *text, size_t len,
 		    struct fl_matrix *m, char *err, size_t errlen);
+/* The same for the machine t describes (its CPUs, nodes and packages
+ * are what the thread lists stand for), or this one when t is NULL: a
+ * plan for another machine (`matrix --estimate --topology`). */
+struct fl_topology;
+int fl_matrix_parse_for(const char *name, const char *text, size_t len,
+			const struct fl_topology *t, struct fl_matrix *m,
+			char *err, size_t errlen);
 /* The one-experiment matrix of a specification (`futexlab run`'s flags):
  * its cells are s's; 0, or -1 when out of memory. */
 int fl_matrix_of_spec(struct fl_matrix *m, const struct fl_spec *s);
@@ -102,6 +109,9 @@ int fl_matrix_load(const char *path, struct fl_matrix *m, char *err,
  * no link followed), shown as `shown` in messages. */
 int fl_matrix_load_at(int dirfd, const char *name, const char *shown,
 		      struct fl_matrix *m, char *err, size_t errlen);
+/* fl_matrix_load() for the machine t describes (fl_matrix_parse_for). */
+int fl_matrix_load_for(const char *path, const struct fl_topology *t,
+		       struct fl_matrix *m, char *err, size_t errlen);
 void fl_matrix_free(struct fl_matrix *m);
 
 /* Cell i (global index) of the matrix, and its experiment; 0 or -1. */

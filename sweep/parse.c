@@ -119,18 +119,18 @@ static void check_duplicates(struct parse *ps)
  * applied, -1 with "KEY: what is wrong" in err.
  */
 static int apply_common(struct fl_spec *s, const char *key, const char *val,
-			unsigned int ncpus, char *err, size_t errlen)
+			const struct fl_key_ctx *ctx, char *err, size_t errlen)
 {
 	const struct fl_common_key *k = fl_common_key_find(key);
-	const struct fl_key_ctx ctx = { .ncpus = ncpus, .in_file = 1 };
 
 	if (!k)
 		return 1;
-	return fl_common_key_apply(k, val, s, &ctx, err, errlen);
+	return fl_common_key_apply(k, val, s, ctx, err, errlen);
 }
 
 static void parse_defaults(struct parse *ps, const char *raw,
-			   struct fl_spec *defs, unsigned int ncpus)
+			   struct fl_spec *defs,
+			   const struct fl_key_ctx *ctx)
 {
 	const struct fl_matrix *m = ps->m;
 	char err[512], known[512];
@@ -141,7 +141,7 @@ static void parse_defaults(struct parse *ps, const char *raw,
 		if (strcmp(e->section, raw) != 0)
 			continue;
 		int rc = strcmp(e->key, "workload") == 0 ? 1 :
-			 apply_common(defs, e->key, e->value, ncpus, err,
+			 apply_common(defs, e->key, e->value, ctx, err,
 					     sizeof(err));
 
 		if (rc < 0) {
@@ -224,13 +224,14 @@ static void spec_from_defaults(struct fl_spec *spec, const struct fl_spec *d,
  */
 static int experiment_key(struct parse *ps, const struct section *sec,
 			  const struct fl_matrix_entry *e,
-			  struct fl_matrix_exp *x, unsigned int ncpus)
+			  struct fl_matrix_exp *x,
+			  const struct fl_key_ctx *ctx)
 {
 	const struct fl_workload *w = x->spec.workload;
 	char err[512], known[512];
 	const char *v = e->value;
 	unsigned int o;
-	int rc = apply_common(&x->spec, e->key, e->value, ncpus, err,
+	int rc = apply_common(&x->spec, e->key, e->value, ctx, err,
 				     sizeof(err));
 
 	if (rc < 0)
@@ -264,7 +265,7 @@ static int experiment_key(struct parse *ps, const struct section *sec,
 
 static void parse_experiment(struct parse *ps, const struct section *sec,
 			     const char *name, const struct fl_spec *defs,
-			     unsigned int ncpus)
+			     const struct fl_key_ctx *ctx)
 {
 	struct fl_matrix *m = ps->m;
 	const struct fl_matrix_entry *we = find_entry(m, sec->raw, "workload");
@@ -283,7 +284,7 @@ static void parse_experiment(struct parse *ps, const struct section *sec,
 		const struct fl_matrix_entry *e = &m->entries[i];
 
 		if (strcmp(e->section, sec->raw) == 0 && e != we)
-			bad |= experiment_key(ps, sec, e, x, ncpus);
+			bad |= experiment_key(ps, sec, e, x, ctx);
 	}
 	x->first_cell = m->ncells;
 	x->ncells = fl_spec_ncells(&x->spec);
@@ -296,7 +297,7 @@ static void parse_experiment(struct parse *ps, const struct section *sec,
 
 /* [defaults] first (its place in the file does not matter), then each
  * experiment in file order. */
-static void parse_sections(struct parse *ps, unsigned int ncpus)
+static void parse_sections(struct parse *ps, const struct fl_key_ctx *ctx)
 {
 	struct fl_matrix *m = ps->m;
 	struct fl_spec defs;
@@ -307,7 +308,7 @@ static void parse_sections(struct parse *ps, unsigned int ncpus)
 	defs.nbackends = 1;
 	for (unsigned int i = 0; i < ps->nsections; i++)
 		if (strcmp(ps->sections[i].raw, "defaults") == 0)
-			parse_defaults(ps, "defaults", &defs, ncpus);
+			parse_defaults(ps, "defaults", &defs, ctx);
 	for (unsigned int i = 0; i < ps->nsections; i++) {
 		const struct section *s = &ps->sections[i];
 		int dup = 0;
@@ -333,7 +334,7 @@ static void parse_sections(struct parse *ps, unsigned int ncpus)
 				FL_MATRIX_MAX_EXPS);
 			break;
 		}
-		parse_experiment(ps, s, ename, &defs, ncpus);
+		parse_experiment(ps, s, ename, &defs, ctx);
 	}
 }
 
@@ -448,10 +449,21 @@ static const char *line_text(const char *text, int n, char *buf, size_t len)
 int fl_matrix_parse(const char *name, const char *text, size_t len,
 		    struct fl_matrix *m, char *err, size_t errlen)
 {
+	return fl_matrix_parse_for(name, text, len, NULL, m, err, errlen);
+}
+
+int fl_matrix_parse_for(const char *name, const char *text, size_t len,
+			const struct fl_topology *t, struct fl_matrix *m,
+			char *err, size_t errlen)
+{
 	static struct parse ps;
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned int ncpus = online > 0 ? (unsigned int)online : 1;
+	struct fl_key_ctx ctx;
 	int rc;
+
+	if (t)
+		fl_key_ctx_of(&ctx, t, 1);
+	else
+		fl_key_ctx_here(&ctx, 1);
 
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "%s", name);
@@ -488,7 +500,7 @@ int fl_matrix_parse(const char *name, const char *text, size_t len,
 		problem(&ps, 1, "cannot parse (out of memory)");
 
 	check_duplicates(&ps);
-	parse_sections(&ps, ncpus);
+	parse_sections(&ps, &ctx);
 	if (!ps.err_line && m->nexps == 0)
 		problem(&ps, ps.line ? ps.line : 1, "no [experiment NAME] "
 			"section: nothing to run");

@@ -16,7 +16,8 @@ Then: --help and --version exit 0 everywhere; `list --json` parses and
 names every backend and workload configure.py builds; a tiny good run
 writes a complete run directory and prints its path last; and a run
 interrupted by SIGINT (exit 130) or killed by SIGKILL leaves nothing under
-a final name. Ends with `cli: N passed, N failed`.
+a final name; the machines of topology.py (the distance table, list
+--topology, matrix --estimate). Ends with `cli: N passed, N failed`.
 """
 
 import argparse
@@ -34,6 +35,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # topology.py leaves no __pycache__
+from topology import topology_cases  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GOLDEN = os.path.join(HERE, "golden")
 TIMEOUT = 60
@@ -410,6 +414,7 @@ def main():
     help_and_version(futexlab)
     list_case(doc)
     good_run(futexlab)
+    topology_cases(futexlab, run, check)
     nothing_ran(futexlab)
     interrupted_run(futexlab, signal.SIGINT)
     interrupted_run(futexlab, signal.SIGKILL)

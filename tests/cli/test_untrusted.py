@@ -117,6 +117,10 @@ def edit_meta(run, fn):
         json.dump(meta, f)
 
 
+def edit_topology(run, fn):
+    edit_meta(run, lambda m: fn(m["machine"]["topology"]))
+
+
 def fifo(path):
     os.remove(path)
     os.mkfifo(path)
@@ -262,6 +266,33 @@ CASES = [
         t, "m.ini"), "w").write("\ufeff[experiment a]\nworkload = mutex\n"),
      ["matrix", "TMP/m.ini", "--list"]),
     ("long-path-reason", None, ["plot", "TMP/" + "x" * 3000]),
+    ("fifo-topology", lambda r, t: os.mkfifo(os.path.join(t, "t.xml")),
+     ["list", "--topology", "TMP/t.xml"]),
+    ("fifo-topology-estimate", lambda r, t: os.mkfifo(os.path.join(
+        t, "t.xml")), ["matrix", os.path.join(ROOT, "matrix", "default.ini"),
+                       "--estimate", "--topology", "TMP/t.xml"]),
+    # meta.json's node distance table: a row per node, SLIT bytes, 10 on
+    # the diagonal; a run without one (older) still reads
+    ("distances-absent-plot", lambda r, t: edit_topology(
+        r, lambda o: o.pop("numa_distances", None)),
+     ["plot", "RUN", "--scripts-only"]),
+    ("distances-short-row", lambda r, t: edit_topology(r, lambda o: o.update(
+        numa_nodes=2, numa_distances=[[10, 21], [21]])), ["report", "RUN"]),
+    ("distances-rows-not-nodes", lambda r, t: edit_topology(
+        r, lambda o: o.update(numa_nodes=1, numa_distances=[
+            [10, 21], [21, 10]])), ["plot", "RUN"]),
+    ("distances-beyond-a-byte", lambda r, t: edit_topology(
+        r, lambda o: o.update(numa_nodes=2, numa_distances=[
+            [10, 256], [21, 10]])), ["compare", "RUN", "RUN"]),
+    ("distances-negative", lambda r, t: edit_topology(r, lambda o: o.update(
+        numa_nodes=1, numa_distances=[[-10]])), ["report", "RUN"]),
+    ("distances-diagonal", lambda r, t: edit_topology(r, lambda o: o.update(
+        numa_nodes=1, numa_distances=[[11]])), ["report", "RUN"]),
+    ("distances-text", lambda r, t: edit_topology(r, lambda o: o.update(
+        numa_nodes=1, numa_distances=[["10"]])), ["report", "RUN"]),
+    ("distances-huge-nodes", lambda r, t: edit_topology(
+        r, lambda o: o.update(numa_nodes=10 ** 9, numa_distances=[[10]])),
+     ["report", "RUN"]),
     # every column is checked, not only the figures the plots draw:
     # numbers are decimal, whole where the writer
     # writes whole numbers, and bounded

@@ -1,0 +1,2 @@
+list --topology
+# names: --topology

@@ -1,0 +1,2 @@
+list --topology tests/cli/topologies/not-xml.xml
+# names: not-xml.xml

@@ -1,0 +1,2 @@
+matrix matrix/default.ini --estimate --topology tests/cli/topologies/link.xml --results @RESULTS@
+# names: link.xml

@@ -1,0 +1,2 @@
+matrix matrix/default.ini --estimate --resume @RESULTS@
+# names: --estimate
