@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The futexlab module's guest suite: run by `ninja vm-test` as
+# The futexlab module's guest suite: run by `ninja vm-test` (through
+# vm/guest-suites, in the default guest) as
 #   vm/run -- sh tests/guest/run-all.sh [BUILDDIR]
 # from /fl (the repository's paths copied into the guest). Prints one
 # PASS/FAIL line per test and ends with "guest: N passed, N failed"; the
