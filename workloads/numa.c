@@ -8,7 +8,7 @@
  * packed; a set of nodes such as 0+2+5, or all nodes with CPUs, round
  * robin; placement rules in numa_topo.h, option syntax in numa_choice.h;
  * the harness's --placement policy is replaced, and the rows' placement
- * column says node0, nodes-0+2 or nodes-all, their cpus column the CPUs).
+ * column says node0, nodes-0,2 or nodes-all, their cpus column the CPUs).
  * --futexes words (default 1), each on a page of its own bound to its
  * --mem-node: relative to the threads' node, local, remote (the next node
  * by id), near or far (by the node distance table) or dD (a node at
@@ -212,13 +212,17 @@ static int place(struct fl_cell *cell, unsigned int n, char *err, size_t len)
 		return 0;
 	memcpy(cell->cpus, cpus, n * sizeof(cpus[0]));
 	numa_format_cpu_nodes(choice, set, sizeof(set));
-	/* a set too long for the column keeps its count; the options
-	 * column names every node */
+	/* the placement column takes a CPU list's characters: the set
+	 * with commas (nodes-0,4); too long for it, the set keeps its
+	 * count, and the options column names every node */
+	for (char *c = set; *c; c++)
+		if (*c == '+')
+			*c = ',';
 	if ((size_t)snprintf(cell->placement, sizeof(cell->placement), "%s%s",
 			     __builtin_popcountll(choice) == 1 ? "node" :
 			     "nodes-", set) >= sizeof(cell->placement))
 		snprintf(cell->placement, sizeof(cell->placement),
-			 "nodes-%d", __builtin_popcountll(choice));
+			 "nodes-set%d", __builtin_popcountll(choice));
 	return 0;
 }
 

@@ -9,8 +9,8 @@
 #   futexlab run numa --mem-node local,near,far --cpu-nodes all,3,1+6
 # and reads its run directory: every cell ran, every thread on its node,
 # each cell's distance counter is what the guest's table says for its
-# placement (local 10, near 12, far 32), and all eight nodes ran threads
-# and held words. Prints PASS/FAIL lines and "guest: N passed, N failed".
+# placement (local 10, near 12, far 32), all eight nodes ran threads
+# and held words, and futexlab report reads the run back. Prints PASS/FAIL lines and "guest: N passed, N failed".
 
 B=${1:-build}
 F=$B/futexlab
@@ -96,6 +96,14 @@ if [ -z "$CSV" ]; then
 	bad numa-nodes-rundir "no cells.csv under /tmp/numa-runs"
 	echo "guest: $pass passed, $fail failed"
 	exit 1
+fi
+# the run directory reads back (its placement and options columns hold
+# the node sets: nodes-1,6 and cpu-nodes=1+6)
+if "$F" report "$(dirname "$CSV")" > /tmp/numa-report.out 2>&1; then
+	ok numa-nodes-report
+else
+	cat /tmp/numa-report.out
+	bad numa-nodes-report "futexlab report cannot read the run"
 fi
 
 # counter ROW NAME: a counter from a cells.csv row's extra column
