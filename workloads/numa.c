@@ -106,12 +106,7 @@ static inline int mem_choice(const struct fl_cell *cell)
 static int parse_cpu_nodes(const struct fl_option *opt, const char *text,
 			   int64_t *out, char *err, size_t len)
 {
-	uint64_t set;
-
-	if (numa_parse_cpu_nodes(opt->name, text, &set, err, len))
-		return -1;
-	*out = (int64_t)set;
-	return 0;
+	return numa_parse_cpu_nodes(opt->name, text, out, err, len);
 }
 
 static void format_cpu_nodes(int64_t v, char *buf, size_t len)
@@ -122,12 +117,7 @@ static void format_cpu_nodes(int64_t v, char *buf, size_t len)
 static int parse_mem_node(const struct fl_option *opt, const char *text,
 			  int64_t *out, char *err, size_t len)
 {
-	int choice;
-
-	if (numa_parse_mem_node(opt->name, text, &choice, err, len))
-		return -1;
-	*out = choice;
-	return 0;
+	return numa_parse_mem_node(opt->name, text, out, err, len);
 }
 
 static void format_mem_node(int64_t v, char *buf, size_t len)

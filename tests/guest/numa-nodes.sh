@@ -17,18 +17,7 @@ F=$B/futexlab
 NODES=8
 NEAR=12
 FAR=32
-pass=0
-fail=0
-
-ok() {
-	echo "PASS $1"
-	pass=$((pass + 1))
-}
-
-bad() {
-	echo "FAIL $1${2:+: $2}"
-	fail=$((fail + 1))
-}
+. tests/guest/counts.sh
 
 # dist A B: node A's distance to node B, as the guest's kernel reads it
 dist() {

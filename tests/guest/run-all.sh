@@ -15,18 +15,7 @@ B=${1:-build}
 KO=${FUTEXLAB_KO:-/lib/modules/futexlab.ko}
 KMODTEST=$B/tests/guest/kmodtest
 STRESS=${STRESS_SECONDS:-10}
-pass=0
-fail=0
-
-ok() {
-	echo "PASS $1"
-	pass=$((pass + 1))
-}
-
-bad() {
-	echo "FAIL $1${2:+: $2}"
-	fail=$((fail + 1))
-}
+. tests/guest/counts.sh
 
 loaded() {
 	grep -q '^futexlab ' /proc/modules

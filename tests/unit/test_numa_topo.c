@@ -384,10 +384,14 @@ static void test_sixty_four_nodes(void **state)
 	assert_int_equal(numa_nth_mem_node(&tp, 63), 63);
 }
 
-/* parse TEXT with f into *v: 0 or -1 (err says why) */
+/* --cpu-nodes TEXT into *set: 0 or -1 (err says why) */
 static int cpu_text(const char *text, uint64_t *set, char *err, size_t len)
 {
-	return numa_parse_cpu_nodes("cpu-nodes", text, set, err, len);
+	int64_t v = (int64_t)*set;
+	int r = numa_parse_cpu_nodes("cpu-nodes", text, &v, err, len);
+
+	*set = (uint64_t)v;
+	return r;
 }
 
 static void test_option_values(void **state)
@@ -401,7 +405,7 @@ static void test_option_values(void **state)
 	};
 	char err[256], buf[256];
 	uint64_t set = 1;
-	int mem = 0;
+	int64_t mem = 0;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cpu_ok) / sizeof(cpu_ok[0]); i++) {
@@ -426,7 +430,7 @@ static void test_option_values(void **state)
 		assert_int_equal(numa_parse_mem_node("mem-node", mem_ok[i],
 						     &mem, err, sizeof(err)),
 				 0);
-		numa_format_mem_node(mem, buf, sizeof(buf));
+		numa_format_mem_node((int)mem, buf, sizeof(buf));
 		assert_string_equal(buf, mem_ok[i]);
 	}
 	assert_int_equal(numa_parse_mem_node("mem-node", "d21", &mem, err,
@@ -448,7 +452,7 @@ static void test_hostile_option_values(void **state)
 	};
 	char err[256];
 	uint64_t set = 42;
-	int mem = 42;
+	int64_t mem = 42;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cpu_bad) / sizeof(cpu_bad[0]); i++) {

@@ -17,37 +17,15 @@ and one line on stderr naming what is wrong.
 """
 
 import argparse
-import importlib.machinery
-import importlib.util
 import os
 import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+from vmtest import ROOT, Cases, load_vm_run
 
-passed = failed = 0
-
-
-def check(name, problems):
-    global passed, failed
-    if problems:
-        failed += 1
-        print("FAIL %s: %s" % (name, "; ".join(problems)))
-    else:
-        passed += 1
-        print("ok   %s" % name)
-
-
-def load_vm_run():
-    """vm/run as a module (it has no .py suffix)."""
-    path = os.path.join(ROOT, "vm", "run")
-    loader = importlib.machinery.SourceFileLoader("vm_run_topology", path)
-    spec = importlib.util.spec_from_loader("vm_run_topology", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+cases = Cases()
+check = cases.check
 
 
 def flag_values(cmd, flag):
@@ -209,8 +187,7 @@ def main():
     distances_file_case(vm)
     with tempfile.TemporaryDirectory() as builddir:
         refusal_cases(builddir)
-    print("vm-topology: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return cases.close("vm-topology")
 
 
 if __name__ == "__main__":

@@ -48,15 +48,16 @@ static inline int numa_parse_number(const char *text, size_t n, int max,
 	return 0;
 }
 
-/* --cpu-nodes: 0, or -1 with a message naming flag and the text. */
+/* --cpu-nodes into *out (the set's mask, as an option value): 0, or -1
+ * with a message naming flag and the text. */
 static inline int numa_parse_cpu_nodes(const char *flag, const char *text,
-				       uint64_t *out, char *err, size_t len)
+				       int64_t *out, char *err, size_t len)
 {
 	uint64_t set = 0;
 	const char *p = text;
 
 	if (strcmp(text, "all") == 0) {
-		*out = NUMA_ALL;
+		*out = (int64_t)NUMA_ALL;
 		return 0;
 	}
 	for (;;) {
@@ -79,7 +80,7 @@ static inline int numa_parse_cpu_nodes(const char *flag, const char *text,
 			break;
 		p += n + 1;
 	}
-	*out = set;
+	*out = (int64_t)set;
 	return 0;
 }
 
@@ -98,9 +99,10 @@ static inline void numa_format_cpu_nodes(uint64_t set, char *buf, size_t len)
 						 "%s%d", used ? "+" : "", node);
 }
 
-/* --mem-node: 0, or -1 with a message naming flag and the text. */
+/* --mem-node into *out (a choice): 0, or -1 with a message naming flag
+ * and the text. */
 static inline int numa_parse_mem_node(const char *flag, const char *text,
-				      int *out, char *err, size_t len)
+				      int64_t *out, char *err, size_t len)
 {
 	int v;
 
