@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-from vmtest import ROOT, Cases, load_vm_run
+from vmtest import ROOT, Cases, load_vm_run, refusal_problems
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from kernel_build import GUEST_NEEDS  # noqa: E402
 
@@ -69,18 +69,7 @@ def case(name, options, want, builddir, tree=None, from_env=False):
         if tree is None:
             tree = make_tree(top, options)
         r = vm_run(tree, builddir, from_env)
-        problems = []
-        if r.returncode != 2:
-            problems.append("exit status %d, want 2" % r.returncode)
-        lines = r.stderr.strip().splitlines()
-        if len(lines) != 1:
-            problems.append("%d lines on stderr, want 1: %r"
-                            % (len(lines), r.stderr[-300:]))
-        for w in want:
-            if w not in r.stderr:
-                problems.append("stderr does not name %s: %r"
-                                % (w, r.stderr[-300:]))
-        check(name, problems)
+        check(name, refusal_problems(r, want))
 
 
 def command_line_case(name, options, want_debug):

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-from vmtest import ROOT, Cases, load_vm_run
+from vmtest import ROOT, Cases, load_vm_run, refusal_problems
 
 cases = Cases()
 check = cases.check
@@ -128,16 +128,7 @@ def refused(name, args, want, builddir, table=None, make=None):
         except subprocess.TimeoutExpired:
             check(name, ["still running after 60 s (booting?)"])
             return
-    problems = []
-    if r.returncode != 2:
-        problems.append("exit status %d, want 2" % r.returncode)
-    lines = r.stderr.strip().splitlines()
-    if len(lines) != 1:
-        problems.append("%d lines on stderr, want 1: %r"
-                        % (len(lines), r.stderr[-300:]))
-    if want not in r.stderr:
-        problems.append("stderr does not say %r: %r" % (want, r.stderr))
-    check(name, problems)
+    check(name, refusal_problems(r, [want]))
 
 
 def refusal_cases(builddir):

@@ -38,3 +38,20 @@ def load_vm_run():
     mod = importlib.util.module_from_spec(spec)
     loader.exec_module(mod)
     return mod
+
+
+def refusal_problems(r, wants):
+    """What is wrong with a refusal: vm/run (a CompletedProcess) must exit
+    2 with one line on stderr that says each of wants."""
+    problems = []
+    if r.returncode != 2:
+        problems.append("exit status %d, want 2" % r.returncode)
+    lines = r.stderr.strip().splitlines()
+    if len(lines) != 1:
+        problems.append("%d lines on stderr, want 1: %r"
+                        % (len(lines), r.stderr[-300:]))
+    for w in wants:
+        if w not in r.stderr:
+            problems.append("stderr does not say %s: %r"
+                            % (w, r.stderr[-300:]))
+    return problems
