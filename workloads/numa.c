@@ -40,9 +40,10 @@
  * local_ops and remote_ops (acquisitions of a word on the thread's own
  * node or another), and distance (the largest distance, in the machine's
  * table, from a thread's node to a word it takes: 10 when every word is
- * local). The options column says cpu-nodes and mem-node as asked. On a one-node machine the local cells run with nodes 1 and
- * remote_ops 0; cells asking for another node are skipped with the
- * reason. Mutual exclusion is checked on every word in every run.
+ * local). The options column says cpu-nodes and mem-node as asked. On
+ * a one-node machine the local cells run with nodes 1 and remote_ops 0;
+ * cells asking for another node are skipped with the reason. Mutual
+ * exclusion is checked on every word in every run.
  */
 #include <errno.h>
 #include <numaif.h>
