@@ -80,7 +80,10 @@ void fl_run_usage(FILE *f, const struct fl_workload *w)
 		fprintf(f, "  --%-12s %s (default %s)%s\n", o->name, o->help,
 			o->def, o->sweep ? "; a list sweeps" : "");
 		if (o->type == FL_OPT_ENUM) {
-			fprintf(f, "  %-14s one of:", "");
+			/* a coded enum names some values; its help says the
+			 * rest (numa's node sets and distances) */
+			fprintf(f, "  %-14s %s:", "",
+				o->parse ? "named values" : "one of");
 			for (int c = 0; o->choices[c]; c++)
 				fprintf(f, " %s", o->choices[c]);
 			fprintf(f, "\n");

@@ -157,6 +157,8 @@ int fl_opt_parse_one(const struct fl_option *opt, const char *text,
 			 opt->name, text);
 		return -1;
 	case FL_OPT_ENUM:
+		if (opt->parse)
+			return opt->parse(opt, text, out, err, errlen);
 		for (int64_t i = 0; opt->choices[i]; i++) {
 			if (strcmp(text, opt->choices[i]) == 0) {
 				*out = i;
@@ -261,7 +263,10 @@ void fl_opt_format(const struct fl_option *opt, int64_t v, char *buf,
 {
 	switch (opt->type) {
 	case FL_OPT_ENUM:
-		snprintf(buf, len, "%s", opt->choices[v]);
+		if (opt->format)
+			opt->format(v, buf, len);
+		else
+			snprintf(buf, len, "%s", opt->choices[v]);
 		break;
 	case FL_OPT_BOOL:
 		snprintf(buf, len, "%s", v ? "yes" : "no");

@@ -34,6 +34,14 @@ struct fl_option {
 	int64_t min, max;		/* FL_OPT_INT/NS bounds (max 0: none) */
 	/* FL_OPT_TEXT: 0, or -1 with a message naming the option */
 	int (*check)(const char *text, char *err, size_t errlen);
+	/* optional, FL_OPT_ENUM: values that choices[] cannot list (numa's
+	 * node sets "0+2+5" and distances "d21"). parse() reads any value,
+	 * named or not, into a value of its own encoding (0, or -1 with a
+	 * message naming the option); format() prints it back the way it
+	 * would be typed. choices[] then lists the named values only. */
+	int (*parse)(const struct fl_option *opt, const char *text,
+		     int64_t *out, char *err, size_t errlen);
+	void (*format)(int64_t v, char *buf, size_t len);
 };
 
 /*
@@ -66,6 +74,12 @@ struct fl_option {
 	FL_OPTION_ROW(name, FL_OPT_ENUM, def, choices, 0, 0, 0, help)
 #define FL_SWEEP_ENUM(name, def, choices, help) \
 	FL_OPTION_ROW(name, FL_OPT_ENUM, def, choices, 1, 0, 0, help)
+
+/* an enum whose values parse_ and format_ encode (see struct fl_option) */
+#define FL_SWEEP_CODED(name_, def_, choices_, parse_, format_, help_) \
+	{ .name = (name_), .type = FL_OPT_ENUM, .def = (def_), \
+	  .help = (help_), .choices = (choices_), .sweep = 1, \
+	  .parse = (parse_), .format = (format_) }
 
 /* one value of printable text, never a list (a comma is text) */
 #define FL_OPTION_TEXT(name_, def_, check_, help_) \

@@ -14,8 +14,9 @@ Edges written by emit():
   lint       checkpatch.pl --no-tree -f on kmod/ (fetched from the Debian
              package linux-source-6.12 into build/checkpatch/ if needed)
   vm-kernel  fetch the guest kernel and its headers (vm/run --fetch-only)
-  vm-test    the guest suite: tests/guest/run-all.sh under vm/run, failing
-             when the guest fails
+  vm-test    the guest suites (vm/guest-suites): tests/guest/run-all.sh
+             in the default guest and tests/guest/numa-nodes.sh in an
+             8-node one, each under vm/run, failing when a guest fails
   vm-fuzz-long  the fuzzer, FUZZ_LONG_OPS operations per design, in a guest
   $builddir/tests/guest/kmodtest, the guest tests' C program (built from
              KMODTEST_SOURCES in tests/guest/)
@@ -211,7 +212,8 @@ def emit(n, ctx):
                for p in GUEST_DYNAMIC_PROGRAMS]
 
     guest_inputs = [kmodtest, signal_return,
-                    ctx.src("tests/guest/run-all.sh")] + dynamic
+                    ctx.src("tests/guest/run-all.sh"),
+                    ctx.src("tests/guest/numa-nodes.sh")] + dynamic
     guest_inputs += list(ctx.test_binaries or [])
     if ctx.futexlab_binary:
         guest_inputs.append(ctx.futexlab_binary)
@@ -219,10 +221,11 @@ def emit(n, ctx):
     if ctx.futexlab_binary:
         includes.append(ctx.futexlab_binary)
     command = ("python3 %s --builddir $builddir --timeout 1200 "
-               "--results-out $builddir/vm/results %s -- "
-               "sh tests/guest/run-all.sh $builddir"
-               % (runner, " ".join("--include " + i for i in includes)))
-    n.build("vm-test", "kmod_vm", implicit=guest_inputs,
+               "--results-out $builddir/vm/results %s"
+               % (ctx.src("vm/guest-suites"),
+                  " ".join("--include " + i for i in includes)))
+    n.build("vm-test", "kmod_vm",
+            implicit=guest_inputs + [ctx.src("vm/guest-suites")],
             variables={"command": command, "desc": "VM-TEST (QEMU guest)"})
     # the long fuzzer run, not part of `ninja test`
     fuzz = ("python3 %s --builddir $builddir --timeout 5400 "

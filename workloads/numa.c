@@ -4,17 +4,23 @@
  * chosen NUMA nodes, so a run compares local against remote words, and
  * hash designs (global, per-process, per-node) against each other.
  *
- * Scenario: --threads threads run on the CPUs of --cpu-nodes (a node, or
- * all nodes round robin; placement rules in numa_topo.h; the harness's
- * --placement policy is replaced, and the rows' placement column says
- * node0, node1 or nodes-all, their cpus column the CPUs). --futexes words
- * (default 1), each on a page of its own bound to its --mem-node: local
- * (the threads' node), remote (another node), spread (word j on the j-th
- * node) or a node number. Each thread loops: take the next word's lock
- * (Drepper's mutex 3, as in the mutex workload: 0 free, 1 locked, 2
+ * Scenario: --threads threads run on the CPUs of --cpu-nodes (one node,
+ * packed; a set of nodes such as 0+2+5, or all nodes with CPUs, round
+ * robin; placement rules in numa_topo.h, option syntax in numa_choice.h;
+ * the harness's --placement policy is replaced, and the rows' placement
+ * column says node0, nodes-0,2 or nodes-all, their cpus column the CPUs).
+ * --futexes words (default 1), each on a page of its own bound to its
+ * --mem-node: relative to the threads' node, local, remote (the next node
+ * by id), near or far (by the node distance table) or dD (a node at
+ * distance D); or absolute, spread (word j on the j-th node) or a node
+ * number. With several CPU nodes a relative choice gives each CPU node
+ * --futexes words of its own, placed relative to it (so local is local
+ * for every thread, and the locks are per node); an absolute one gives
+ * every thread the same words. Each thread loops: take the next word's
+ * lock (Drepper's mutex 3, as in the mutex workload: 0 free, 1 locked, 2
  * locked with waiters, wait/wake through the backend), hold it for
- * --critical ns of busy work, release it. Thread i starts at word i and
- * moves to the next word after each acquisition.
+ * --critical ns of busy work, release it. Thread i starts at its group's
+ * word i / (CPU nodes) and moves to the next word after each acquisition.
  *
  * Why a contended mutex rather than hash's failing waits: a word that is
  * only read stays in the reader's cache after the first miss, so its
@@ -32,10 +38,12 @@
  * (bit n for node n: where the threads ran and the words lay, both
  * checked: a thread's CPU by getcpu, a word's page by get_mempolicy),
  * local_ops and remote_ops (acquisitions of a word on the thread's own
- * node or another). The options column says cpu-nodes and mem-node as
- * asked. On a one-node machine the local cells run with nodes 1 and
- * remote_ops 0; cells asking for another node are skipped with the
- * reason. Mutual exclusion is checked on every word in every run.
+ * node or another), and distance (the largest distance, in the machine's
+ * table, from a thread's node to a word it takes: 10 when every word is
+ * local). The options column says cpu-nodes and mem-node as asked. On
+ * a one-node machine the local cells run with nodes 1 and remote_ops 0;
+ * cells asking for another node are skipped with the reason. Mutual
+ * exclusion is checked on every word in every run.
  */
 #include <errno.h>
 #include <numaif.h>
@@ -47,13 +55,16 @@
 #include "workloads/lib/futex_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "workloads/lib/numa_choice.h"
 #include "workloads/lib/numa_topo.h"
 
 enum { OPT_CPU_NODES, OPT_MEM_NODE, OPT_FUTEXES, OPT_CRITICAL };
 enum { C_NODES, C_CPU_NODES, C_MEM_NODES, C_LOCAL, C_REMOTE, C_MISPLACED,
-       C_VIOLATIONS };
+       C_VIOLATIONS, C_DISTANCE };
 
 #define NUMA_MAX_FUTEXES 64
+/* a relative --mem-node gives each CPU node --futexes words */
+#define NUMA_MAX_WORDS	(NUMA_MAX_NODES * NUMA_MAX_FUTEXES)
 
 /* One futex word and the data it guards, on a page of its own. */
 struct numa_word {
@@ -63,47 +74,73 @@ struct numa_word {
 	_Alignas(FL_CACHELINE) struct fl_guarded guarded;
 };
 
+/*
+ * The words are in groups of nfutexes: one group per CPU node for a
+ * relative --mem-node, else one group all threads share. Thread i takes
+ * the words of group thread_group[i].
+ */
 struct numa_state {
-	unsigned int nfutexes;
-	struct numa_word *words[NUMA_MAX_FUTEXES];
-	int word_node[NUMA_MAX_FUTEXES];	/* where each page lies */
+	unsigned int nfutexes, ngroups;
+	struct numa_word *words[NUMA_MAX_WORDS];
+	int word_node[NUMA_MAX_WORDS];		/* where each page lies */
 	int thread_node[FL_MAX_THREADS];	/* node of each thread's CPU */
+	unsigned int thread_group[FL_MAX_THREADS];
+	/* the largest distance from a thread's node to its group's words */
+	unsigned int thread_distance[FL_MAX_THREADS];
 	unsigned int nodes;
-	uint32_t cpu_mask, mem_mask;
+	uint64_t cpu_mask, mem_mask;
 };
 
-/* The options' choice indices, mapped to numa_topo.h's values. */
-static inline int cpu_choice(const struct fl_cell *cell)
+/* The options' values are numa_topo.h's choices (numa_choice.h). */
+static inline uint64_t cpu_choice(const struct fl_cell *cell)
 {
-	int64_t i = cell->opt[OPT_CPU_NODES];
-
-	return i < NUMA_MAX_NODES ? (int)i : NUMA_ALL;
+	return (uint64_t)cell->opt[OPT_CPU_NODES];
 }
 
 static inline int mem_choice(const struct fl_cell *cell)
 {
-	static const int named[] = { NUMA_LOCAL, NUMA_REMOTE, NUMA_SPREAD };
-	int64_t i = cell->opt[OPT_MEM_NODE];
-
-	return i < 3 ? named[i] : (int)(i - 3);
+	return (int)cell->opt[OPT_MEM_NODE];
 }
 
 #ifdef FL_DESCRIBE
 
-/* cpu_choice() and mem_choice() rely on this order */
-static const char *const cpu_choices[] = {
-	"0", "1", "2", "3", "4", "5", "6", "7", "all", NULL
-};
+static int parse_cpu_nodes(const struct fl_option *opt, const char *text,
+			   int64_t *out, char *err, size_t len)
+{
+	return numa_parse_cpu_nodes(opt->name, text, out, err, len);
+}
+
+static void format_cpu_nodes(int64_t v, char *buf, size_t len)
+{
+	numa_format_cpu_nodes((uint64_t)v, buf, len);
+}
+
+static int parse_mem_node(const struct fl_option *opt, const char *text,
+			  int64_t *out, char *err, size_t len)
+{
+	return numa_parse_mem_node(opt->name, text, out, err, len);
+}
+
+static void format_mem_node(int64_t v, char *buf, size_t len)
+{
+	numa_format_mem_node((int)v, buf, len);
+}
+
+/* the named values; the help gives the others */
+static const char *const cpu_choices[] = { "all", NULL };
 static const char *const mem_choices[] = {
-	"local", "remote", "spread", "0", "1", "2", "3", "4", "5", "6", "7",
-	NULL
+	"local", "remote", "near", "far", "spread", NULL
 };
 
 static const struct fl_option options[] = {
-	[OPT_CPU_NODES] = FL_SWEEP_ENUM("cpu-nodes", "0", cpu_choices,
-			"node whose CPUs run the threads, or all"),
-	[OPT_MEM_NODE] = FL_SWEEP_ENUM("mem-node", "local,remote", mem_choices,
-			"where the futex words lie: local, remote, "
+	[OPT_CPU_NODES] = FL_SWEEP_CODED("cpu-nodes", "0", cpu_choices,
+			parse_cpu_nodes, format_cpu_nodes,
+			"nodes whose CPUs run the threads: a node (packed), "
+			"nodes joined by + (0+2+5), or all"),
+	[OPT_MEM_NODE] = FL_SWEEP_CODED("mem-node", "local,remote", mem_choices,
+			parse_mem_node, format_mem_node,
+			"where the futex words lie: local, remote, near, "
+			"far, dD (at distance D from the threads' node), "
 			"spread or a node"),
 	[OPT_FUTEXES] = FL_SWEEP_INT("futexes", "1", 1, NUMA_MAX_FUTEXES,
 			"futex words (a page each); threads move round "
@@ -120,6 +157,7 @@ static const struct fl_counter_desc counters[] = {
 	[C_REMOTE] = FL_COUNTER_SUM("remote_ops"),
 	[C_MISPLACED] = FL_COUNTER_SUM("misplaced"),
 	[C_VIOLATIONS] = FL_COUNTER_SUM("violations"),
+	[C_DISTANCE] = FL_COUNTER_MAX("distance"),
 };
 
 static uint32_t needs(const struct fl_cell *cell)
@@ -128,20 +166,24 @@ static uint32_t needs(const struct fl_cell *cell)
 	return FL_CAP_WAIT;
 }
 
-/* Every word's node must exist here, and the CPU node must have CPUs. */
+/* Every CPU node must have CPUs, and every word's node must exist
+ * here, for each CPU node a relative choice places words from. */
 static int check(const struct fl_cell *cell, char *why, size_t len)
 {
-	static int cpus[FL_MAX_THREADS];
-	struct numa_topo tp;
+	static struct numa_topo tp;
+	int nodes[NUMA_MAX_NODES];
+	unsigned int nn;
 
 	numa_topo_probe(&tp);
-	if (numa_place(&tp, cpu_choice(cell), 1, cpus, why, len))
+	nn = numa_cpu_nodes(&tp, cpu_choice(cell), nodes, why, len);
+	if (!nn)
 		return -1;
-	for (unsigned int j = 0; j < (unsigned int)cell->opt[OPT_FUTEXES];
-	     j++)
-		if (numa_word_node(&tp, cpu_choice(cell), mem_choice(cell), j,
-				   why, len) < 0)
-			return -1;
+	for (unsigned int k = 0; k < nn; k++)
+		for (unsigned int j = 0;
+		     j < (unsigned int)cell->opt[OPT_FUTEXES]; j++)
+			if (numa_word_node(&tp, nodes[k], mem_choice(cell), j,
+					   why, len) < 0)
+				return -1;
 	return 0;
 }
 
@@ -150,18 +192,28 @@ static int check(const struct fl_cell *cell, char *why, size_t len)
 static int place(struct fl_cell *cell, unsigned int n, char *err, size_t len)
 {
 	static int cpus[FL_MAX_THREADS];
-	struct numa_topo tp;
-	char why[128];
+	static struct numa_topo tp;
+	char why[256], set[256];
+	uint64_t choice = cpu_choice(cell);
 
 	(void)err;
 	(void)len;
 	numa_topo_probe(&tp);
-	if (numa_place(&tp, cpu_choice(cell), n, cpus, why, sizeof(why)))
+	if (numa_place(&tp, choice, n, cpus, why, sizeof(why)))
 		return 0;
 	memcpy(cell->cpus, cpus, n * sizeof(cpus[0]));
-	snprintf(cell->placement, sizeof(cell->placement), "%s%s",
-		 cpu_choice(cell) == NUMA_ALL ? "nodes-" : "node",
-		 cpu_choices[cell->opt[OPT_CPU_NODES]]);
+	numa_format_cpu_nodes(choice, set, sizeof(set));
+	/* the placement column takes a CPU list's characters: the set
+	 * with commas (nodes-0,4); too long for it, the set keeps its
+	 * count, and the options column names every node */
+	for (char *c = set; *c; c++)
+		if (*c == '+')
+			*c = ',';
+	if ((size_t)snprintf(cell->placement, sizeof(cell->placement), "%s%s",
+			     __builtin_popcountll(choice) == 1 ? "node" :
+			     "nodes-", set) >= sizeof(cell->placement))
+		snprintf(cell->placement, sizeof(cell->placement),
+			 "nodes-set%d", __builtin_popcountll(choice));
 	return 0;
 }
 
@@ -175,11 +227,59 @@ static int page_node(void *p)
 	return node;
 }
 
+/* Map word w (of group k's) on node, checking where its page lies. */
+static int place_word(struct fl_rep *rep, struct numa_state *s,
+		      const struct numa_topo *tp, unsigned int w, int node,
+		      char *why, size_t len)
+{
+	/* without libnuma's NUMA there is nothing to bind */
+	s->words[w] = fl_rep_alloc(rep, sizeof(struct numa_word),
+				   tp->numa ? node : -1);
+	if (!s->words[w]) {
+		snprintf(why, len, "cannot bind a page to node %d", node);
+		return -1;
+	}
+	s->word_node[w] = tp->numa ? page_node(s->words[w]) : 0;
+	if (s->word_node[w] != node) {
+		snprintf(why, len, "futex %u should lie on node %d but its "
+			 "page is on node %d", w, node, s->word_node[w]);
+		return -1;
+	}
+	/* futex2-numa: the word's node field names its table */
+	s->words[w]->word[1] = (uint32_t)node;
+	s->mem_mask |= numa_bit(node);
+	return 0;
+}
+
+/* Thread i's node, group, and the farthest of its group's words. */
+static void place_thread(struct numa_state *s, const struct numa_topo *tp,
+			 unsigned int i, int cpu)
+{
+	const unsigned int group = i % s->ngroups;
+	unsigned int far = 0;
+
+	s->thread_node[i] = cpu >= 0 && (unsigned int)cpu < tp->ncpus ?
+			    tp->cpu_node[cpu] : -1;
+	s->thread_group[i] = group;
+	if (s->thread_node[i] < 0)
+		return;
+	s->cpu_mask |= numa_bit(s->thread_node[i]);
+	for (unsigned int j = 0; j < s->nfutexes; j++) {
+		unsigned int d = tp->distance[s->thread_node[i]]
+				[s->word_node[group * s->nfutexes + j]];
+
+		if (d > far)
+			far = d;
+	}
+	s->thread_distance[i] = far;
+}
+
 static int init(struct fl_rep *rep, char *why, size_t len)
 {
 	const struct fl_cell *cell = rep->cell;
 	struct numa_state *s = fl_rep_alloc(rep, sizeof(*s), -1);
 	struct numa_topo tp;
+	int nodes[NUMA_MAX_NODES];
 
 	if (!s) {
 		snprintf(why, len, "cannot map the state");
@@ -188,39 +288,26 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 	numa_topo_probe(&tp);
 	s->nodes = tp.nnodes;
 	s->nfutexes = (unsigned int)cell->opt[OPT_FUTEXES];
-	for (unsigned int j = 0; j < s->nfutexes; j++) {
-		int node = numa_word_node(&tp, cpu_choice(cell),
-					  mem_choice(cell), j, why, len);
+	/* numa_place() put thread i on nodes[i % ngroups] */
+	s->ngroups = numa_cpu_nodes(&tp, cpu_choice(cell), nodes, why, len);
+	if (!s->ngroups)
+		return -1;
+	if (!numa_mem_relative(mem_choice(cell)))
+		s->ngroups = 1;
+	for (unsigned int k = 0; k < s->ngroups; k++) {
+		for (unsigned int j = 0; j < s->nfutexes; j++) {
+			int node = numa_word_node(&tp, nodes[k],
+						  mem_choice(cell), j, why,
+						  len);
 
-		if (node < 0)
-			return -1;
-		/* without libnuma's NUMA there is nothing to bind */
-		s->words[j] = fl_rep_alloc(rep, sizeof(struct numa_word),
-					   tp.numa ? node : -1);
-		if (!s->words[j]) {
-			snprintf(why, len, "cannot bind a page to node %d",
-				 node);
-			return -1;
+			if (node < 0 ||
+			    place_word(rep, s, &tp, k * s->nfutexes + j, node,
+				       why, len))
+				return -1;
 		}
-		s->word_node[j] = tp.numa ? page_node(s->words[j]) : 0;
-		if (s->word_node[j] != node) {
-			snprintf(why, len, "futex %u should lie on node %d "
-				 "but its page is on node %d", j, node,
-				 s->word_node[j]);
-			return -1;
-		}
-		/* futex2-numa: the word's node field names its table */
-		s->words[j]->word[1] = (uint32_t)node;
-		s->mem_mask |= 1u << node;
 	}
-	for (unsigned int i = 0; i < rep->nthreads; i++) {
-		int cpu = rep->threads[i].cpu;
-
-		s->thread_node[i] = cpu >= 0 && (unsigned int)cpu < tp.ncpus ?
-				    tp.cpu_node[cpu] : -1;
-		if (s->thread_node[i] >= 0)
-			s->cpu_mask |= 1u << s->thread_node[i];
-	}
+	for (unsigned int i = 0; i < rep->nthreads; i++)
+		place_thread(s, &tp, i, rep->threads[i].cpu);
 	rep->shared = s;
 	return 0;
 }
@@ -232,8 +319,8 @@ static int verify(struct fl_rep *rep, char *why, size_t len)
 	uint64_t violations = fl_rep_sum(rep, C_VIOLATIONS);
 	uint64_t misplaced = fl_rep_sum(rep, C_MISPLACED);
 
-	for (unsigned int j = 0; j < s->nfutexes; j++)
-		count += fl_guarded_entries(&s->words[j]->guarded);
+	for (unsigned int w = 0; w < s->ngroups * s->nfutexes; w++)
+		count += fl_guarded_entries(&s->words[w]->guarded);
 	if (violations || count != ops) {
 		snprintf(why, len, "mutual exclusion violated: %llu double "
 			 "owners, %llu acquisitions against %llu counted",
@@ -295,7 +382,8 @@ FL_WORKLOAD_DESCRIPTOR(numa) = {
 		   "NUMA nodes",
 	.scenario = "Threads on the CPUs of --cpu-nodes (which replaces "
 		    "--placement) take and release mutexes whose futex words "
-		    "lie on --mem-node (local, remote, spread or a node), "
+		    "lie on --mem-node (local, remote, near, far, dD, spread "
+		    "or a node), "
 		    "--futexes words a page each. "
 		    "Reports acquisitions/s and acquire latency with the "
 		    "nodes used and local/remote acquisitions in the counters; "
@@ -325,7 +413,10 @@ static void thread(struct fl_thread *t)
 	const uint64_t crit = fl_busy_ns_to_loops(
 		(uint64_t)rep->cell->opt[OPT_CRITICAL]);
 	const int node = s->thread_node[t->index];
-	unsigned int j = t->index % s->nfutexes;
+	const unsigned int base = s->thread_group[t->index] * s->nfutexes;
+	struct numa_word *const *words = &s->words[base];
+	const int *word_node = &s->word_node[base];
+	unsigned int j = t->index / s->ngroups % s->nfutexes;
 	uint64_t next_timed = t->sampler.first;
 	uint64_t ops = 0, local = 0;
 	unsigned int cpu = 0, cpu_node = 0;
@@ -334,7 +425,7 @@ static void thread(struct fl_thread *t)
 	if (getcpu(&cpu, &cpu_node) || (int)cpu_node != node)
 		t->counters[C_MISPLACED]++;
 	while (!fl_should_stop(rep)) {
-		struct numa_word *nw = s->words[j];
+		struct numa_word *nw = words[j];
 		const int timed = fl_sample_due(ops + 1, &next_timed,
 						  &t->sampler);
 		uint64_t t0 = timed ? fl_now_ns() : 0, t1 = 0;
@@ -355,7 +446,7 @@ static void thread(struct fl_thread *t)
 		/* recorded after the unlock: not inside the critical section */
 		if (timed)
 			fl_hist_record(t->hist, t1 - t0);
-		local += s->word_node[j] == node;
+		local += word_node[j] == node;
 		fl_ops_publish(t, ++ops);
 		if (++j == s->nfutexes)
 			j = 0;
@@ -365,6 +456,7 @@ static void thread(struct fl_thread *t)
 	t->counters[C_NODES] = s->nodes;
 	t->counters[C_CPU_NODES] = s->cpu_mask;
 	t->counters[C_MEM_NODES] = s->mem_mask;
+	t->counters[C_DISTANCE] = s->thread_distance[t->index];
 }
 
 FL_WORKLOAD_IMPL(numa, thread, NULL);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The futexlab module's guest suite: run by `ninja vm-test` as
+# The futexlab module's guest suite: run by `ninja vm-test` (through
+# vm/guest-suites, in the default guest) as
 #   vm/run -- sh tests/guest/run-all.sh [BUILDDIR]
 # from /fl (the repository's paths copied into the guest). Prints one
 # PASS/FAIL line per test and ends with "guest: N passed, N failed"; the
@@ -14,18 +15,7 @@ B=${1:-build}
 KO=${FUTEXLAB_KO:-/lib/modules/futexlab.ko}
 KMODTEST=$B/tests/guest/kmodtest
 STRESS=${STRESS_SECONDS:-10}
-pass=0
-fail=0
-
-ok() {
-	echo "PASS $1"
-	pass=$((pass + 1))
-}
-
-bad() {
-	echo "FAIL $1${2:+: $2}"
-	fail=$((fail + 1))
-}
+. tests/guest/counts.sh
 
 loaded() {
 	grep -q '^futexlab ' /proc/modules

@@ -3,13 +3,14 @@
  * Unit tests of option parsing (spec/options.c): every option type,
  * the k/M and ns/us/ms/s suffixes, ranges, sweep lists, enum errors that
  * name the bad value, and seconds parsing (negative and non-numeric text
- * rejected).
+ * rejected), and an enum whose hooks code values a list cannot name.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -39,6 +40,37 @@ static int no_x(const char *text, char *err, size_t errlen)
 
 static const struct fl_option opt_text =
 	FL_OPTION_TEXT("cmd", "true", no_x, "a command");
+
+/* a coded enum: "even" or any multiple of 10, held as the number */
+static int parse_tens(const struct fl_option *opt, const char *text,
+		      int64_t *out, char *err, size_t errlen)
+{
+	char *end;
+	long v;
+
+	if (strcmp(text, "even") == 0) {
+		*out = 2;
+		return 0;
+	}
+	v = strtol(text, &end, 10);
+	if (*text && !*end && v > 0 && v % 10 == 0) {
+		*out = v;
+		return 0;
+	}
+	snprintf(err, errlen, "--%s: '%s' is not even or tens", opt->name,
+		 text);
+	return -1;
+}
+
+static void format_tens(int64_t v, char *buf, size_t len)
+{
+	snprintf(buf, len, v == 2 ? "even" : "%lld", (long long)v);
+}
+
+static const char *const tens_named[] = { "even", NULL };
+static const struct fl_option opt_coded =
+	FL_SWEEP_CODED("tens", "even", tens_named, parse_tens, format_tens,
+		       "even or tens");
 
 static int64_t parse_one(const struct fl_option *o, const char *text)
 {
@@ -295,6 +327,31 @@ static void test_text(void **state)
 	assert_string_not_equal(a, b);
 }
 
+/* A coded enum's hooks read and print every value, named or not; a
+ * sweep of it is a list, and a value given twice is refused. */
+static void test_coded(void **state)
+{
+	struct fl_opt_values vals;
+	char err[256], buf[32];
+
+	(void)state;
+	assert_int_equal(parse_one(&opt_coded, "even"), 2);
+	assert_int_equal(parse_one(&opt_coded, "30"), 30);
+	assert_bad(&opt_coded, "31");
+	assert_bad(&opt_coded, "red");
+	assert_int_equal(fl_opt_parse(&opt_coded, "even,10,70", &vals, err,
+				      sizeof(err)), 0);
+	assert_int_equal(vals.n, 3);
+	assert_int_equal(vals.v[2], 70);
+	fl_opt_format(&opt_coded, vals.v[0], buf, sizeof(buf));
+	assert_string_equal(buf, "even");
+	fl_opt_format(&opt_coded, vals.v[1], buf, sizeof(buf));
+	assert_string_equal(buf, "10");
+	assert_int_equal(fl_opt_parse(&opt_coded, "10,even,10", &vals, err,
+				      sizeof(err)), -1);
+	assert_non_null(strstr(err, "repeats"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_ns),
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_enum),
+		cmocka_unit_test(test_coded),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_text),

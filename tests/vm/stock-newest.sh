@@ -11,18 +11,7 @@
 
 B=${1:-build}
 F=$B/futexlab
-pass=0
-fail=0
-
-ok() {
-	echo "PASS $1"
-	pass=$((pass + 1))
-}
-
-bad() {
-	echo "FAIL $1${2:+: $2}"
-	fail=$((fail + 1))
-}
+. tests/guest/counts.sh
 
 # the conformance suite of each stock backend, --require: a backend the
 # kernel lacks fails every case instead of skipping it

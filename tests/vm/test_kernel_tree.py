@@ -18,30 +18,18 @@ loads itself when a thread exits or is cancelled.
 """
 
 import argparse
-import importlib.machinery
-import importlib.util
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+from vmtest import ROOT, Cases, load_vm_run, refusal_problems
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from kernel_build import GUEST_NEEDS  # noqa: E402
 
-passed = failed = 0
-
-
-def check(name, problems):
-    global passed, failed
-    if problems:
-        failed += 1
-        print("FAIL %s: %s" % (name, "; ".join(problems)))
-    else:
-        passed += 1
-        print("ok   %s" % name)
+cases = Cases()
+check = cases.check
 
 
 def make_tree(top, options):
@@ -81,28 +69,7 @@ def case(name, options, want, builddir, tree=None, from_env=False):
         if tree is None:
             tree = make_tree(top, options)
         r = vm_run(tree, builddir, from_env)
-        problems = []
-        if r.returncode != 2:
-            problems.append("exit status %d, want 2" % r.returncode)
-        lines = r.stderr.strip().splitlines()
-        if len(lines) != 1:
-            problems.append("%d lines on stderr, want 1: %r"
-                            % (len(lines), r.stderr[-300:]))
-        for w in want:
-            if w not in r.stderr:
-                problems.append("stderr does not name %s: %r"
-                                % (w, r.stderr[-300:]))
-        check(name, problems)
-
-
-def load_vm_run():
-    """vm/run as a module (it has no .py suffix), for its user_kernel()."""
-    path = os.path.join(ROOT, "vm", "run")
-    loader = importlib.machinery.SourceFileLoader("vm_run", path)
-    spec = importlib.util.spec_from_loader("vm_run", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+        check(name, refusal_problems(r, want))
 
 
 def command_line_case(name, options, want_debug):
@@ -168,8 +135,7 @@ def main():
     command_line_case("a lab tree: the command line unchanged", full,
                       False)
     guest_libs_case()
-    print("vm-kernel-tree: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return cases.close("vm-kernel-tree")
 
 
 if __name__ == "__main__":

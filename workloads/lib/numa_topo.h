@@ -2,44 +2,81 @@
 /*
  * The numa workload's view of the machine, and its placement rules as
  * pure functions of that view, so that tests/unit/test_numa_topo.c can
- * check them against made-up topologies (two nodes, a node without CPUs,
- * a node without memory) on a one-node build host.
+ * check them against made-up topologies (two sockets, four nodes, eight
+ * nodes in two packages, a node without CPUs or memory) on a one-node
+ * build host.
  *
- * A topology lists, for each CPU this process may run on, its node, and
- * which nodes have memory. numa_topo_probe() reads it with libnuma; a
- * kernel without NUMA is one node 0 holding every CPU.
+ * A topology lists, for each CPU this process may run on, its node, which
+ * nodes have memory, and the node distance table (the firmware's SLIT as
+ * libnuma's numa_distance() reads it: 10 for a node to itself, larger
+ * for farther nodes). numa_topo_probe() reads it with libnuma; a kernel
+ * without NUMA is one node 0 holding every CPU.
  *
- * Choices, as the options name them:
- *   CPU nodes  a node number: every thread on that node's CPUs (thread i
- *              on its i-th CPU, wrapping); NUMA_ALL: thread i on node
- *              i % nodes (only nodes with CPUs), round robin within each.
- *   memory     NUMA_LOCAL: the CPU node; NUMA_REMOTE: the next node after
- *              it (in id order, wrapping) that has memory; NUMA_SPREAD:
- *              futex j on the j-th node with memory (wrapping); or a
- *              node number. LOCAL and REMOTE need a single CPU node.
+ * Choices, as the options name them (numa_choice.h parses them):
+ *   CPU nodes  a set of nodes (a uint64_t mask, bit n for node n): one
+ *              node packs every thread on its CPUs (thread i on its i-th
+ *              CPU, wrapping); several spread them, thread i on the
+ *              (i % k)-th of the k nodes in id order, round robin within
+ *              each. NUMA_ALL (the empty set) is every node with CPUs.
+ *   memory     relative to a CPU node: NUMA_LOCAL (that node),
+ *              NUMA_REMOTE (the next node after it, in id order,
+ *              wrapping, that has memory), NUMA_NEAR and NUMA_FAR (the
+ *              other node with memory at the smallest or largest
+ *              distance, ties to the lower id), or NUMA_AT_DISTANCE(d)
+ *              (the lowest node with memory at exactly distance d);
+ *              absolute: NUMA_SPREAD (word j on the j-th node with
+ *              memory, wrapping) or a node number.
+ * With several CPU nodes a relative choice gives each CPU node words of
+ * its own, placed relative to it, so "local" stays local for every
+ * thread; an absolute choice gives all threads the same words.
  */
 #ifndef FUTEXLAB_WORKLOADS_LIB_NUMA_TOPO_H
 #define FUTEXLAB_WORKLOADS_LIB_NUMA_TOPO_H
 
 #include <numa.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#define NUMA_MAX_NODES	8	/* node ids the options can name */
+#define NUMA_MAX_NODES	64	/* node ids the options can name */
 #define NUMA_MAX_CPUS	1024
 
-enum { NUMA_ALL = -1 };				/* CPU choice */
-/* memory choices */
-enum { NUMA_LOCAL = -1, NUMA_REMOTE = -2, NUMA_SPREAD = -3 };
+/* the kernel's own distances when the firmware gives none */
+#define NUMA_LOCAL_DISTANCE	10
+#define NUMA_REMOTE_DISTANCE	20
+
+/* CPU choice: every node with CPUs */
+#define NUMA_ALL	((uint64_t)0)
+
+/* memory choices (a node number is >= 0) */
+enum { NUMA_LOCAL = -1, NUMA_REMOTE = -2, NUMA_SPREAD = -3, NUMA_NEAR = -4,
+       NUMA_FAR = -5 };
+/* a SLIT distance is one byte: NUMA_AT_DISTANCE(10..255) */
+#define NUMA_AT_DISTANCE(d)	(-0x100 - (int)(d))
+#define NUMA_IS_DISTANCE(c)	((c) <= -0x100 && (c) >= -0x1ff)
+#define NUMA_DISTANCE_OF(c)	(-0x100 - (c))
 
 struct numa_topo {
 	unsigned int nnodes;		/* node ids 0..nnodes-1 */
 	unsigned int ncpus;		/* entries in cpu_node */
 	int cpu_node[NUMA_MAX_CPUS];	/* -1: not ours to use */
-	unsigned int mem_nodes;		/* bit n: node n has memory */
+	uint64_t mem_nodes;		/* bit n: node n has memory */
+	/* distance[a][b]: from node a's CPUs to node b's memory */
+	unsigned char distance[NUMA_MAX_NODES][NUMA_MAX_NODES];
 	int numa;			/* libnuma works: can bind */
 };
+
+static inline uint64_t numa_bit(int node)
+{
+	return (uint64_t)1 << node;
+}
+
+static inline int numa_has_memory(const struct numa_topo *tp, int node)
+{
+	return node >= 0 && (unsigned int)node < tp->nnodes &&
+	       (tp->mem_nodes & numa_bit(node));
+}
 
 static inline void numa_topo_probe(struct numa_topo *tp)
 {
@@ -60,9 +97,19 @@ static inline void numa_topo_probe(struct numa_topo *tp)
 		tp->cpu_node[c] = node >= 0 && (unsigned int)node < tp->nnodes ?
 				  node : -1;
 	}
-	for (unsigned int n = 0; n < tp->nnodes; n++)
+	for (unsigned int n = 0; n < tp->nnodes; n++) {
 		if (!tp->numa || numa_node_size64((int)n, NULL) > 0)
-			tp->mem_nodes |= 1u << n;
+			tp->mem_nodes |= numa_bit((int)n);
+		for (unsigned int m = 0; m < tp->nnodes; m++) {
+			int d = tp->numa ? numa_distance((int)n, (int)m) : 0;
+
+			/* 0: no table (libnuma could not read it) */
+			if (d <= 0 || d > 255)
+				d = n == m ? NUMA_LOCAL_DISTANCE :
+				    NUMA_REMOTE_DISTANCE;
+			tp->distance[n][m] = (unsigned char)d;
+		}
+	}
 }
 
 /* The CPUs of node we may use, in id order: their count. */
@@ -78,56 +125,61 @@ static inline unsigned int numa_node_cpus(const struct numa_topo *tp,
 	return n;
 }
 
-/* The nodes with CPUs we may use, in id order: their count. */
+/*
+ * The CPU nodes of a choice, in id order: their count, or 0 with why
+ * (a node that does not exist here or has no CPU we may use). NUMA_ALL
+ * takes every node with CPUs and skips the others.
+ */
 static inline unsigned int numa_cpu_nodes(const struct numa_topo *tp,
-					  int *nodes)
+					  uint64_t choice, int *nodes,
+					  char *why, size_t len)
 {
 	unsigned int n = 0;
 	int cpu;
 
-	for (unsigned int node = 0; node < tp->nnodes; node++)
-		if (numa_node_cpus(tp, (int)node, &cpu, 1))
+	for (unsigned int node = 0; node < NUMA_MAX_NODES; node++) {
+		int has;
+
+		if (choice == NUMA_ALL && node >= tp->nnodes)
+			break;
+		if (choice != NUMA_ALL && !(choice & numa_bit((int)node)))
+			continue;
+		if (node >= tp->nnodes) {
+			snprintf(why, len, "node %u does not exist here "
+				 "(%u node%s)", node, tp->nnodes,
+				 tp->nnodes == 1 ? "" : "s");
+			return 0;
+		}
+		has = numa_node_cpus(tp, (int)node, &cpu, 1) > 0;
+		if (has)
 			nodes[n++] = (int)node;
+		else if (choice != NUMA_ALL) {
+			snprintf(why, len, "node %u has no CPU this process "
+				 "may use", node);
+			return 0;
+		}
+	}
+	if (!n)
+		snprintf(why, len, "no node has a CPU this process may use");
 	return n;
 }
 
 /* Thread i's CPU for a CPU choice: 0, or -1 with why. */
-static inline int numa_place(const struct numa_topo *tp, int choice,
+static inline int numa_place(const struct numa_topo *tp, uint64_t choice,
 			     unsigned int nthreads, int *cpus, char *why,
 			     size_t len)
 {
-	int nodes[NUMA_MAX_NODES], ncpu[NUMA_MAX_NODES], used[NUMA_MAX_NODES];
-	static int node_cpus[NUMA_MAX_NODES][NUMA_MAX_CPUS];
-	unsigned int nn = 0;
+	int nodes[NUMA_MAX_NODES], node_cpus[NUMA_MAX_CPUS];
+	unsigned int nn = numa_cpu_nodes(tp, choice, nodes, why, len);
 
-	if (choice == NUMA_ALL) {
-		nn = numa_cpu_nodes(tp, nodes);
-	} else if (choice >= 0 && (unsigned int)choice < tp->nnodes) {
-		nodes[0] = choice;
-		nn = 1;
-	} else {
-		snprintf(why, len, "node %d does not exist here (%u node%s)",
-			 choice, tp->nnodes, tp->nnodes == 1 ? "" : "s");
+	if (!nn)
 		return -1;
-	}
 	for (unsigned int k = 0; k < nn; k++) {
-		ncpu[k] = (int)numa_node_cpus(tp, nodes[k], node_cpus[k],
-					      NUMA_MAX_CPUS);
-		used[k] = 0;
-		if (!ncpu[k]) {
-			snprintf(why, len, "node %d has no CPU this process "
-				 "may use", nodes[k]);
-			return -1;
-		}
-	}
-	if (!nn) {
-		snprintf(why, len, "no node has a CPU this process may use");
-		return -1;
-	}
-	for (unsigned int i = 0; i < nthreads; i++) {
-		unsigned int k = i % nn;
+		unsigned int ncpu = numa_node_cpus(tp, nodes[k], node_cpus,
+						   NUMA_MAX_CPUS);
 
-		cpus[i] = node_cpus[k][used[k]++ % ncpu[k]];
+		for (unsigned int i = k; i < nthreads; i += nn)
+			cpus[i] = node_cpus[(i / nn) % ncpu];
 	}
 	return 0;
 }
@@ -135,26 +187,115 @@ static inline int numa_place(const struct numa_topo *tp, int choice,
 /* The j-th node (wrapping) that has memory, or -1 if none has. */
 static inline int numa_nth_mem_node(const struct numa_topo *tp, unsigned int j)
 {
-	unsigned int n = (unsigned int)__builtin_popcount(tp->mem_nodes);
+	unsigned int n = (unsigned int)__builtin_popcountll(tp->mem_nodes);
 
 	if (!n)
 		return -1;
 	j %= n;
 	for (unsigned int node = 0; node < tp->nnodes; node++)
-		if (tp->mem_nodes & (1u << node) && j-- == 0)
+		if (numa_has_memory(tp, (int)node) && j-- == 0)
 			return (int)node;
 	return -1;
 }
 
-/* The node of futex j for these choices, or -1 with why (the cell
- * cannot run here). */
-static inline int numa_word_node(const struct numa_topo *tp, int cpu_choice,
+/* Whether a memory choice is relative to the threads' node. */
+static inline int numa_mem_relative(int mem_choice)
+{
+	return mem_choice < 0 && mem_choice != NUMA_SPREAD;
+}
+
+/*
+ * The other node with memory nearest to (far 0) or farthest from (far 1)
+ * node, ties to the lower id; -1 if there is none.
+ */
+static inline int numa_by_distance(const struct numa_topo *tp, int node,
+				   int far)
+{
+	int best = -1;
+
+	for (unsigned int m = 0; m < tp->nnodes; m++) {
+		const unsigned char *d = tp->distance[node];
+
+		if ((int)m == node || !numa_has_memory(tp, (int)m))
+			continue;
+		if (best < 0 || (far ? d[m] > d[best] : d[m] < d[best]))
+			best = (int)m;
+	}
+	return best;
+}
+
+/* The distances from node to the nodes with memory, for a reason. */
+static inline void numa_distances_text(const struct numa_topo *tp, int node,
+				       char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned int m = 0; m < tp->nnodes && used < len; m++)
+		if (numa_has_memory(tp, (int)m))
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%u:%u", used ? " " : "", m,
+						 tp->distance[node][m]);
+}
+
+/* The node of a relative memory choice from CPU node cpu_node, or -1
+ * with why. */
+static inline int numa_relative_node(const struct numa_topo *tp,
+				     int cpu_node, int mem_choice, char *why,
+				     size_t len)
+{
+	char seen[256];
+	int node = -1;
+
+	if (mem_choice == NUMA_LOCAL) {
+		if (numa_has_memory(tp, cpu_node))
+			return cpu_node;
+		snprintf(why, len, "node %d has no memory of its own",
+			 cpu_node);
+		return -1;
+	}
+	if (mem_choice == NUMA_REMOTE) {
+		for (unsigned int k = 1; k < tp->nnodes && node < 0; k++) {
+			unsigned int m = ((unsigned int)cpu_node + k) %
+					 tp->nnodes;
+
+			if (numa_has_memory(tp, (int)m))
+				node = (int)m;
+		}
+	} else if (mem_choice == NUMA_NEAR || mem_choice == NUMA_FAR) {
+		node = numa_by_distance(tp, cpu_node, mem_choice == NUMA_FAR);
+	} else if (NUMA_IS_DISTANCE(mem_choice)) {
+		for (unsigned int m = 0; m < tp->nnodes && node < 0; m++)
+			if (numa_has_memory(tp, (int)m) &&
+			    tp->distance[cpu_node][m] ==
+			    NUMA_DISTANCE_OF(mem_choice))
+				node = (int)m;
+		if (node < 0) {
+			numa_distances_text(tp, cpu_node, seen, sizeof(seen));
+			snprintf(why, len, "no node with memory at distance %d "
+				 "from node %d (node:distance here: %s)",
+				 NUMA_DISTANCE_OF(mem_choice), cpu_node, seen);
+		}
+		return node;
+	}
+	if (node < 0)
+		snprintf(why, len, "one NUMA node with memory: no remote "
+			 "memory here (%u node%s)", tp->nnodes,
+			 tp->nnodes == 1 ? "" : "s");
+	return node;
+}
+
+/*
+ * The node of futex j of the words that threads on cpu_node use (any
+ * CPU node for an absolute choice), or -1 with why (the cell cannot run
+ * here).
+ */
+static inline int numa_word_node(const struct numa_topo *tp, int cpu_node,
 				 int mem_choice, unsigned int j, char *why,
 				 size_t len)
 {
 	if (mem_choice >= 0) {
-		if ((unsigned int)mem_choice >= tp->nnodes ||
-		    !(tp->mem_nodes & (1u << mem_choice))) {
+		if (!numa_has_memory(tp, mem_choice)) {
 			snprintf(why, len, "node %d has no memory here (%u "
 				 "node%s)", mem_choice, tp->nnodes,
 				 tp->nnodes == 1 ? "" : "s");
@@ -164,30 +305,11 @@ static inline int numa_word_node(const struct numa_topo *tp, int cpu_choice,
 	}
 	if (mem_choice == NUMA_SPREAD)
 		return numa_nth_mem_node(tp, j);
-	if (cpu_choice < 0) {
-		snprintf(why, len, "local and remote memory need a single CPU "
-			 "node: use spread or a node number with all CPU "
-			 "nodes");
+	if (cpu_node < 0 || (unsigned int)cpu_node >= tp->nnodes) {
+		snprintf(why, len, "node %d does not exist here", cpu_node);
 		return -1;
 	}
-	if (mem_choice == NUMA_LOCAL) {
-		if (!(tp->mem_nodes & (1u << cpu_choice))) {
-			snprintf(why, len, "node %d has no memory of its own",
-				 cpu_choice);
-			return -1;
-		}
-		return cpu_choice;
-	}
-	for (unsigned int k = 1; k < tp->nnodes; k++) {
-		unsigned int node = ((unsigned int)cpu_choice + k) %
-				    tp->nnodes;
-
-		if (tp->mem_nodes & (1u << node))
-			return (int)node;
-	}
-	snprintf(why, len, "one NUMA node with memory: no remote memory "
-		 "here (%u node%s)", tp->nnodes, tp->nnodes == 1 ? "" : "s");
-	return -1;
+	return numa_relative_node(tp, cpu_node, mem_choice, why, len);
 }
 
 #endif
