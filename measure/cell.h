@@ -36,6 +36,9 @@ void fl_cell_child(const struct fl_cell *cell,
 		   struct fl_cell_shared *sh, pid_t parent)
 	__attribute__((noreturn));
 
+/* A repetition's threads, joined, merged into its result (rep_merge.c). */
+void fl_rep_merge(struct fl_rep_result *out, const struct fl_rep *rep);
+
 /* What the child and the parent share. */
 struct fl_cell_shared {
 	volatile int setup_done;	/* 1 ok, -1 failed: setup_reason */

@@ -120,32 +120,6 @@ static void free_rep_mem(struct fl_rep *rep)
 	}
 }
 
-static void merge_into(struct fl_rep_result *out, const struct fl_rep *rep)
-{
-	const struct fl_workload *w = rep->cell->workload;
-
-	out->nthreads = rep->nthreads;
-	out->ops = 0;
-	memset(out->counters, 0, sizeof(out->counters));
-	fl_hist_init(&out->hist);
-	for (unsigned int i = 0; i < rep->nthreads; i++) {
-		const struct fl_thread *t = &rep->threads[i];
-
-		out->ops += t->ops;
-		if (i < FL_MAX_THREADS)
-			out->thread_ops[i] = t->ops;
-		for (unsigned int c = 0; c < w->ncounters; c++) {
-			if (w->counters[c].merge == FL_MERGE_MAX) {
-				if (t->counters[c] > out->counters[c])
-					out->counters[c] = t->counters[c];
-			} else {
-				out->counters[c] += t->counters[c];
-			}
-		}
-		fl_hist_merge(&out->hist, t->hist);
-	}
-}
-
 /* The counts the threads have published so far. */
 static uint64_t ops_so_far(const struct fl_rep *rep)
 {
@@ -314,7 +288,7 @@ static void stop_threads(struct fl_rep *rep,
 		 "%u of %u threads still running %.1f s after the end of the "
 		 "repetition", n - joined, n,
 		 (double)FL_GRACE_NS(duration_ns) / 1e9);
-	merge_into(out, rep);
+	fl_rep_merge(out, rep);
 	close_bins(&out->bins, out->ops, out->elapsed_ns);
 	out->done = 1;
 	_exit(4);
@@ -393,7 +367,7 @@ static void run_rep(const struct fl_cell *cell,
 	stop_threads(rep, impl, tids, duration_ns, out);
 	pthread_barrier_destroy(&barrier);
 	out->hash_slots = fl_probe_hash_slots();
-	merge_into(out, rep);
+	fl_rep_merge(out, rep);
 	close_bins(&out->bins, out->ops, out->elapsed_ns);
 	judge(rep, out);
 out_hists:
