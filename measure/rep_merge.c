@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "measure/cell.h"
+#include "stats/stats.h"
 
 void fl_rep_merge(struct fl_rep_result *out, const struct fl_rep *rep)
 {
@@ -15,14 +16,14 @@ void fl_rep_merge(struct fl_rep_result *out, const struct fl_rep *rep)
 
 	out->nthreads = rep->nthreads;
 	out->ops = 0;
+	memset(&out->thread_ops, 0, sizeof(out->thread_ops));
 	memset(out->counters, 0, sizeof(out->counters));
 	fl_hist_init(&out->hist);
 	for (unsigned int i = 0; i < rep->nthreads; i++) {
 		const struct fl_thread *t = &rep->threads[i];
 
 		out->ops += t->ops;
-		if (i < FL_MAX_THREADS)
-			out->thread_ops[i] = t->ops;
+		fl_thread_ops_add(&out->thread_ops, t->ops);
 		for (unsigned int c = 0; c < w->ncounters; c++) {
 			if (w->counters[c].merge == FL_MERGE_MAX) {
 				if (t->counters[c] > out->counters[c])
