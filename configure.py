@@ -102,7 +102,8 @@ LIBRARIES = [
     # waking an idle CPU
     ("measure", ["busy_loop.c", "cell.c", "cell_child.c", "facts.c",
                  "host_load.c", "idle_wake.c", "overhead.c", "probe.c",
-                 "program.c", "rep_merge.c", "sleeping.c"]),
+                 "program.c", "rep_merge.c", "sleeping.c",
+                 "start_gate.c"]),
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness; how a figure is written
     ("stats", ["covary.c", "drift.c", "figures.c", "format.c", "geomean.c",

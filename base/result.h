@@ -89,7 +89,10 @@ struct fl_rep_result {
 	int done;			/* written last by the child */
 	enum fl_status status;
 	char reason[256];
-	uint64_t elapsed_ns;		/* from the start barrier to stop */
+	uint64_t elapsed_ns;		/* from the start gate to stop */
+	/* the harness's own time: creating the threads until the gate
+	 * opened, and merging their counts and histograms after */
+	uint64_t start_ns, merge_ns;
 	uint64_t ops;
 	unsigned int nthreads;
 	long hash_slots;		/* the process's private futex hash

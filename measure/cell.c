@@ -19,6 +19,7 @@
 
 #include "measure/busy_loop.h"
 #include "measure/cell.h"
+#include "spec/placement.h"
 
 volatile int fl_interrupted;
 int fl_cell_parent_only_fd = -1;
@@ -69,7 +70,9 @@ static int pidfd_open_child(pid_t pid)
 #endif
 }
 
-/* Wait for the child, killing it if it overruns; 0 if it exited. */
+/* Wait for the child, killing it if it overruns; 0 if it exited, 1 if
+ * it gave up on a repetition that could not start (why says why), -1
+ * otherwise. */
 static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 		       const struct fl_cell *cell, char *why, size_t len)
 {
@@ -133,6 +136,15 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 		snprintf(why, len, "cell process killed by signal %d (%s)",
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
 		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == FL_CHILD_GAVE_UP &&
+	    sh->setup_reason[0]) {
+		if (sh->rep < 0)
+			snprintf(why, len, "the warm-up: %s", sh->setup_reason);
+		else
+			snprintf(why, len, "repetition %d: %s", sh->rep + 1,
+				 sh->setup_reason);
+		return 1;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
 		snprintf(why, len, "cell process exited with status %d",
@@ -203,6 +215,28 @@ static void add_workload_note(const struct fl_cell *cell,
 	add_note(res, buf);
 }
 
+/*
+ * More threads than the CPUs they may run on: the threads take turns,
+ * and a figure of the cell is partly the scheduler's. Said in the
+ * note; a spin backend's says what it costs there.
+ */
+static void note_oversubscribed(const struct fl_cell *cell,
+				struct fl_cell_result *res)
+{
+	unsigned int n = fl_cell_nthreads(cell);
+	unsigned int cpus = fl_cpus_distinct(cell->cpus, n);
+
+	if (fl_cell_spin_oversubscribed(cell))
+		snprintf(res->note, sizeof(res->note),
+			 "spin backend with more threads than the %u CPUs: "
+			 "spinners burn the owner's time slices",
+			 cell->ncpus_online);
+	else if (n > cpus)
+		snprintf(res->note, sizeof(res->note),
+			 "oversubscribed: %u threads on %u CPU%s", n, cpus,
+			 cpus == 1 ? "" : "s");
+}
+
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 {
 	const struct fl_workload_impl *impl = fl_impl_find(cell->workload,
@@ -228,11 +262,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 		set_all(res, FL_STATUS_SKIPPED, why);
 		return;
 	}
-	if (fl_cell_spin_oversubscribed(cell))
-		snprintf(res->note, sizeof(res->note),
-			 "spin backend with more threads than the %u CPUs: "
-			 "spinners burn the owner's time slices",
-			 cell->ncpus_online);
+	note_oversubscribed(cell, res);
 
 	sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -275,6 +305,11 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 	fl_busy_seen(sh->busy_end);
 	if (sh->setup_done == -1) {
 		set_all(res, FL_STATUS_SKIPPED, sh->setup_reason);
+	} else if (rc == 1) {
+		set_all(res, FL_STATUS_FAILED, why);
+		fprintf(stderr, "futexlab: failed cell: workload %s, backend "
+			"%s, %u threads: %s\n", cell->workload->name,
+			cell->backend->name, cell->threads, why);
 	} else if (rc) {
 		char msg[512];
 

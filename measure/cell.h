@@ -29,6 +29,11 @@
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res);
 void fl_cell_result_free(struct fl_cell_result *res);
 
+/* The child's exit status when a repetition could not start (a thread
+ * not created, or not at the start by the deadline): setup_reason and
+ * the repetition's reason say why. */
+#define FL_CHILD_GAVE_UP 3
+
 /* The child's side (cell_child.c): set up, run, report; never returns. */
 struct fl_cell_shared;
 void fl_cell_child(const struct fl_cell *cell,
@@ -42,7 +47,7 @@ void fl_rep_merge(struct fl_rep_result *out, const struct fl_rep *rep);
 /* What the child and the parent share. */
 struct fl_cell_shared {
 	volatile int setup_done;	/* 1 ok, -1 failed: setup_reason */
-	char setup_reason[256];
+	char setup_reason[256];		/* also FL_CHILD_GAVE_UP's reason */
 	volatile int rep;		/* repetition in progress, -1 warm-up */
 	volatile uint64_t rep_deadline_ns;	/* parent aborts after this */
 	uint64_t busy_start, busy_end;	/* see fl_cell_result */
