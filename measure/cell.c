@@ -164,9 +164,37 @@ static void add_note(struct fl_cell_result *res, const char *text)
 			 used ? "; " : "", text);
 }
 
+static int has_option(const struct fl_workload *w, const char *name)
+{
+	for (unsigned int i = 0; i < w->noptions; i++)
+		if (strcmp(w->options[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+void fl_busy_drift_note(const struct fl_workload *w, uint64_t start,
+			uint64_t end, char *buf, size_t len)
+{
+	int critical = has_option(w, "critical"), think = has_option(w, "think");
+	const char *which = critical && think ? "--critical/--think were not "
+			    "the lengths" : critical ? "--critical was not the "
+			    "length" : "--think was not the length";
+
+	buf[0] = '\0';
+	if (!start || !end || !fl_busy_drifted((double)start, (double)end))
+		return;
+	snprintf(buf, len, "busy-loop speed drifted %+.0f%% (%llu to %llu "
+		 "loops/us)%s%s%s",
+		 fl_busy_drift((double)start, (double)end) * 100,
+		 (unsigned long long)start, (unsigned long long)end,
+		 critical || think ? ": " : "", critical || think ? which : "",
+		 critical || think ? " asked" : "");
+}
+
 /* The busy loop's speed before and after the repetitions: a cell whose
  * speed moved more than FL_BUSY_DRIFT_MAX is flagged in its note. */
-static void check_busy_drift(const struct fl_cell_shared *sh,
+static void check_busy_drift(const struct fl_cell *cell,
+			     const struct fl_cell_shared *sh,
 			     struct fl_cell_result *res)
 {
 	char buf[200];
@@ -175,18 +203,8 @@ static void check_busy_drift(const struct fl_cell_shared *sh,
 	res->busy_end = sh->busy_end;
 	res->busy_used = sh->busy_used;
 	res->idle_wake = sh->idle_wake;
-	if (!sh->busy_start || !sh->busy_end)
-		return;
-	double drift = fl_busy_drift((double)sh->busy_start,
-				     (double)sh->busy_end);
-
-	if (!fl_busy_drifted((double)sh->busy_start, (double)sh->busy_end))
-		return;
-	snprintf(buf, sizeof(buf), "busy-loop speed drifted %+.0f%% "
-		 "(%llu to %llu loops/us): --critical/--think were not the "
-		 "lengths asked", drift * 100,
-		 (unsigned long long)sh->busy_start,
-		 (unsigned long long)sh->busy_end);
+	fl_busy_drift_note(cell->workload, sh->busy_start, sh->busy_end, buf,
+			   sizeof(buf));
 	add_note(res, buf);
 }
 
@@ -299,7 +317,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 				 res->reps[r].reason);
 		}
 	}
-	check_busy_drift(sh, res);
+	check_busy_drift(cell, sh, res);
 	/* what later cells are sized by: the fastest any cell has seen */
 	fl_busy_seen(sh->busy_start);
 	fl_busy_seen(sh->busy_end);

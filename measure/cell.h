@@ -29,6 +29,13 @@
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res);
 void fl_cell_result_free(struct fl_cell_result *res);
 
+/* The note of a cell whose busy loop's speed moved by more than
+ * FL_BUSY_DRIFT_MAX from start to end ("" when it held, or was not
+ * measured): what it says of the lengths asked names only the workload's
+ * own options among --critical and --think. */
+void fl_busy_drift_note(const struct fl_workload *w, uint64_t start,
+			uint64_t end, char *buf, size_t len);
+
 /* The child's exit status when a repetition could not start (a thread
  * not created, or not at the start by the deadline): setup_reason and
  * the repetition's reason say why. */
