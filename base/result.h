@@ -116,6 +116,9 @@ struct fl_cell_result {
 	uint64_t busy_used;		/* loops/us the busy loop was sized
 					 * by (fl_calibrate_busy) */
 	struct fl_idle_wake idle_wake;	/* before the repetitions */
+	long cell_maxrss_kb;		/* the cell's process's peak resident
+					 * set (KiB; its threads, their
+					 * histograms and stacks), 0 unknown */
 };
 
 #endif

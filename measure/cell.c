@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,19 +73,24 @@ static int pidfd_open_child(pid_t pid)
 
 /* Wait for the child, killing it if it overruns; 0 if it exited, 1 if
  * it gave up on a repetition that could not start (why says why), -1
- * otherwise. */
+ * otherwise. *maxrss_kb: the child's peak resident set. */
 static int watch_child(pid_t pid, struct fl_cell_shared *sh,
-		       const struct fl_cell *cell, char *why, size_t len)
+		       const struct fl_cell *cell, char *why, size_t len,
+		       long *maxrss_kb)
 {
+	struct rusage ru = { 0 };
+
 	int pfd = pidfd_open_child(pid);
 	uint64_t setup_deadline = fl_now_ns() + FL_SETUP_TIMEOUT_NS;
 	int status;
 
 	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
+		pid_t r = wait4(pid, &status, WNOHANG, &ru);
 
-		if (r == pid)
+		if (r == pid) {
+			*maxrss_kb = ru.ru_maxrss;
 			break;
+		}
 		uint64_t now = fl_now_ns();
 		/* the child gives up on its own one second after the rep's
 		 * deadline and says why: leave it time to do so */
@@ -303,7 +309,8 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 	if (pid == 0)
 		fl_cell_child(cell, impl, sh, parent);
 
-	int rc = watch_child(pid, sh, cell, why, sizeof(why));
+	int rc = watch_child(pid, sh, cell, why, sizeof(why),
+			     &res->cell_maxrss_kb);
 
 	for (unsigned int r = 0; r < cell->reps; r++) {
 		if (!__atomic_load_n(&sh->reps[r].done, __ATOMIC_ACQUIRE))

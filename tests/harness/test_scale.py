@@ -4,7 +4,9 @@ scale").
 
 - A cell of 4096 threads (FL_MAX_THREADS) runs and writes its run
   directory: every thread has its CPU in the cpus column, and fairness
-  counts every one of them (the minimum is at most the mean).
+  counts every one of them (the minimum is at most the mean); run's
+  JSON has the harness's start and merge times and the cell process's
+  peak memory.
 - A cell with more threads than the CPUs its threads are placed on says
   so in its note, in cells.csv and in `run`'s output; one that fits
   says nothing of it.
@@ -19,6 +21,7 @@ No timing is asserted.
 
 import argparse
 import csv
+import json
 import os
 import resource
 import subprocess
@@ -37,7 +40,14 @@ def run(futexlab, results, flags, preexec=None):
            "--results", results] + flags
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
                          preexec_fn=preexec)
-    run_dir = out.stdout.strip().splitlines()[-1] if out.stdout else ""
+    if "--json" in flags:
+        try:
+            out.doc = json.loads(out.stdout)
+            run_dir = out.doc["run_dir"]
+        except ValueError:
+            out.doc, run_dir = None, ""
+    else:
+        run_dir = out.stdout.strip().splitlines()[-1] if out.stdout else ""
     rows = []
     if os.path.isfile(os.path.join(run_dir, "cells.csv")):
         with open(os.path.join(run_dir, "cells.csv")) as f:
@@ -46,7 +56,7 @@ def run(futexlab, results, flags, preexec=None):
 
 
 def check_4096(c, futexlab, results):
-    out, rows = run(futexlab, results, ["--threads", "4096"])
+    out, rows = run(futexlab, results, ["--threads", "4096", "--json"])
     c.check(out.returncode == 0 and len(rows) == 1,
             "4096 threads: exit %d, %d rows\n%s" % (out.returncode,
                                                     len(rows), out.stderr))
@@ -67,8 +77,12 @@ def check_4096(c, futexlab, results):
     if ncpus < 4096:
         want = "oversubscribed: 4096 threads on %d CPU" % ncpus
         c.check(want in row["note"], "4096 threads: note %r" % row["note"])
-        c.check("note: " + want in out.stdout,
+        c.check(want in out.doc["cells"][0]["note"],
                 "4096 threads: run's output lacks the note:\n" + out.stdout)
+    harness = out.doc["cells"][0].get("harness", {})
+    c.check(all(harness.get(k, 0) > 0 for k in
+                ("start_ns_max", "merge_ns_max", "cell_maxrss_kb")),
+            "4096 threads: the harness's own cost missing: %r" % harness)
 
 
 def check_oversubscribed(c, futexlab, results):
