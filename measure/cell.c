@@ -79,6 +79,7 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 		       long *maxrss_kb)
 {
 	struct rusage ru = { 0 };
+	unsigned int nthreads = fl_cell_nthreads(cell);
 
 	int pfd = pidfd_open_child(pid);
 	uint64_t setup_deadline = fl_now_ns() + FL_SETUP_TIMEOUT_NS;
@@ -107,15 +108,15 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 				snprintf(why, len, "the warm-up did not finish "
 					 "within %.1f s + %.1f s grace",
 					 (double)cell->warmup_ns / 1e9,
-					 (double)FL_GRACE_NS(cell->warmup_ns)
-					 / 1e9);
+					 (double)FL_GRACE_NS(cell->warmup_ns,
+							     nthreads) / 1e9);
 			} else if (sh->rep_deadline_ns) {
 				snprintf(why, len, "repetition %d did not "
 					 "finish within %.1f s + %.1f s grace",
 					 sh->rep + 1,
 					 (double)cell->duration_ns / 1e9,
-					 (double)FL_GRACE_NS(cell->duration_ns)
-					 / 1e9);
+					 (double)FL_GRACE_NS(cell->duration_ns,
+							     nthreads) / 1e9);
 			} else {
 				snprintf(why, len, "set-up did not finish in "
 					 "%.0f s", FL_SETUP_TIMEOUT_NS / 1e9);

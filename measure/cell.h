@@ -18,11 +18,17 @@
 
 /*
  * Extra time a repetition may take beyond its duration before the cell is
- * aborted: threads must notice the stop flag and sleeping waiters must be
- * woken. Generous, because a loaded 2-CPU machine or a TCG guest is slow,
- * and bounded, because nothing may hang.
+ * aborted: threads must be created and reach the start, notice the stop
+ * flag, and sleeping waiters must be woken. Generous, because a loaded
+ * 2-CPU machine or a TCG guest is slow, and bounded, because nothing may
+ * hang. A millisecond a thread: starting 4096 threads took 1.9 s on the
+ * loaded 2-CPU development machine (docs/measurement.md), and a start
+ * that ate the fixed part would leave none for the join.
  */
-#define FL_GRACE_NS(duration_ns) (2000000000ull + (duration_ns))
+#define FL_GRACE_PER_THREAD_NS 1000000ull
+#define FL_GRACE_NS(duration_ns, nthreads) \
+	(2000000000ull + (duration_ns) + \
+	 (uint64_t)(nthreads) * FL_GRACE_PER_THREAD_NS)
 #define FL_SETUP_TIMEOUT_NS 15000000000ull
 
 /* Run a cell (all its repetitions); never fails: the status says how. */

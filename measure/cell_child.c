@@ -10,9 +10,10 @@
  * A repetition: the controller (this process's main thread) allocates the
  * threads' slots and histograms, lets the workload build its shared state,
  * starts the threads pinned to their CPUs, and releases them all from one
- * gate (start_gate.h), whose every wait has the repetition's deadline. It sleeps bin by bin until the end of the duration, reading the
- * counts the threads publish, sets stop, asks the workload to wake
- * sleepers (kick), and joins the threads with a deadline.
+ * gate (start_gate.h), whose every wait has the repetition's deadline.
+ * It sleeps bin by bin until the end of the duration, reading the counts
+ * the threads publish, sets stop, asks the workload to wake sleepers
+ * (kick), and joins the threads with a deadline.
  * Nothing in between allocates, locks or prints on the threads' behalf.
  */
 #include <errno.h>
@@ -335,7 +336,7 @@ static void stop_threads(struct fl_rep *rep,
 	snprintf(out->reason, sizeof(out->reason),
 		 "%u of %u threads still running %.1f s after the end of the "
 		 "repetition", n - joined, n,
-		 (double)FL_GRACE_NS(duration_ns) / 1e9);
+		 (double)FL_GRACE_NS(duration_ns, n) / 1e9);
 	fl_rep_merge(out, rep);
 	close_bins(&out->bins, out->ops, out->elapsed_ns);
 	out->done = 1;
@@ -396,7 +397,7 @@ static void run_rep(const struct fl_cell *cell,
 	}
 	/* the deadline covers init too: a workload's set-up may wait */
 	rep->hard_deadline_ns = fl_now_ns() + duration_ns +
-				FL_GRACE_NS(duration_ns);
+				FL_GRACE_NS(duration_ns, n);
 	rep->hard_deadline = fl_ns_to_ts(rep->hard_deadline_ns);
 	fl_wait_deadline_ns = rep->hard_deadline_ns;
 	__atomic_store_n(&fl_abort_waits, 0, __ATOMIC_RELAXED);
