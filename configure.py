@@ -137,7 +137,8 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_placement", "test_rundir_write", "test_rounds",
               "test_sample", "test_stats", "test_compare_sim",
               "test_empty_rep", "test_busy_loop", "test_rundir_plots",
-              "test_time_axis", "test_rep_merge"]
+              "test_time_axis", "test_rep_merge",
+              "test_start_gate"]
 
 # The preload shim, libfutexlab-shim.so (shim/, docs/kmod.md): a shared
 # library of its own, compiled position-independent with only syscall()
