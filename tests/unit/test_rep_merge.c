@@ -17,15 +17,22 @@
 #include "measure/cell.h"
 #include "stats/figures.h"
 
-/* A joined repetition of n threads whose first `busy` did `ops` each
- * and the rest nothing; its result merged and figured. */
-static void merge_idle(unsigned int n, unsigned int busy, uint64_t ops,
-		       struct fl_rep_figures *f, struct fl_rep_result *out)
+/*
+ * A joined repetition of n threads whose first `busy` did `ops` each and
+ * the rest nothing, merged and figured: every thread is in the figures,
+ * the idle ones as zeros. Jain's index of `busy` equal counts among n is
+ * busy / n.
+ */
+static void check_idle(unsigned int n, unsigned int busy, uint64_t ops)
 {
 	static struct fl_cell cell;
 	static struct fl_rep rep;
 	static struct fl_hist hist;
+	static struct fl_rep_result out;
 	struct fl_thread *threads = calloc(n, sizeof(*threads));
+	struct fl_rep_figures f;
+	double jain = ops ? (double)busy / n : 0.0;
+	double per = (double)busy * (double)ops / n;
 
 	assert_non_null(threads);
 	memset(&cell, 0, sizeof(cell));
@@ -40,57 +47,39 @@ static void merge_idle(unsigned int n, unsigned int busy, uint64_t ops,
 		threads[i].hist = &hist;
 		threads[i].ops = i < busy ? ops : 0;
 	}
-	memset(out, 0, sizeof(*out));
-	fl_rep_merge(out, &rep);
-	out->elapsed_ns = 1000000000;
-	fl_rep_figures(out, f);
+	memset(&out, 0, sizeof(out));
+	fl_rep_merge(&out, &rep);
+	out.elapsed_ns = 1000000000;
+	fl_rep_figures(&out, &f);
 	free(threads);
+	assert_int_equal(out.nthreads, n);
+	assert_int_equal(out.ops, busy * ops);
+	assert_int_equal(f.thread_ops_min, busy < n ? 0 : ops);
+	assert_int_equal(f.thread_ops_max, busy ? ops : 0);
+	assert_true(f.jain > jain - 1e-4 && f.jain < jain + 1e-4);
+	assert_true(f.ops_per_sec_per_thread > per - 1e-4 &&
+		    f.ops_per_sec_per_thread < per + 1e-4);
 }
 
 static void test_idle_threads_count(void **state)
 {
-	static struct fl_rep_result out;
-	struct fl_rep_figures f;
-
 	(void)state;
-	merge_idle(8, 6, 100, &f, &out);
-	assert_int_equal(out.nthreads, 8);
-	assert_int_equal(out.ops, 600);
-	assert_int_equal(f.thread_ops_min, 0);
-	assert_int_equal(f.thread_ops_max, 100);
-	/* (6 * 100)^2 / (8 * 6 * 100^2) */
-	assert_true(f.jain > 0.7499 && f.jain < 0.7501);
+	check_idle(8, 6, 100);
 }
 
 /* The idle threads are the last ones of the largest count: none of
  * them may fall off the end of a table. */
 static void test_idle_threads_count_at_the_maximum(void **state)
 {
-	static struct fl_rep_result out;
-	struct fl_rep_figures f;
-
 	(void)state;
 	assert_true(FL_MAX_THREADS >= 4096);
-	merge_idle(4096, 1024, 10, &f, &out);
-	assert_int_equal(out.nthreads, 4096);
-	assert_int_equal(out.ops, 10240);
-	assert_int_equal(f.thread_ops_min, 0);
-	assert_int_equal(f.thread_ops_max, 10);
-	assert_true(f.jain > 0.2499 && f.jain < 0.2501);
-	assert_true(f.ops_per_sec_per_thread > 2.4999 &&
-		    f.ops_per_sec_per_thread < 2.5001);
+	check_idle(4096, 1024, 10);
 }
 
 static void test_nothing_done_is_zero(void **state)
 {
-	static struct fl_rep_result out;
-	struct fl_rep_figures f;
-
 	(void)state;
-	merge_idle(3, 0, 0, &f, &out);
-	assert_int_equal(f.thread_ops_min, 0);
-	assert_int_equal(f.thread_ops_max, 0);
-	assert_true(f.jain == 0.0);
+	check_idle(3, 0, 0);
 }
 
 int main(void)
