@@ -104,7 +104,8 @@ LIBRARIES = [
     # waking an idle CPU
     ("measure", ["busy_loop.c", "cell.c", "cell_child.c", "facts.c",
                  "host_load.c", "idle_wake.c", "overhead.c", "probe.c",
-                 "program.c", "sleeping.c"]),
+                 "program.c", "rep_merge.c", "sleeping.c",
+                 "start_gate.c"]),
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness; how a figure is written
     ("stats", ["covary.c", "drift.c", "figures.c", "format.c", "geomean.c",
@@ -139,7 +140,8 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_placement", "test_rundir_write", "test_rounds",
               "test_sample", "test_stats", "test_compare_sim",
               "test_empty_rep", "test_busy_loop", "test_rundir_plots",
-              "test_time_axis", "test_topology", "test_meta_distances"]
+              "test_time_axis", "test_topology", "test_meta_distances",
+              "test_rep_merge", "test_start_gate"]
 
 # The preload shim, libfutexlab-shim.so (shim/, docs/kmod.md): a shared
 # library of its own, compiled position-independent with only syscall()

@@ -13,7 +13,9 @@
 #include "base/hist.h"
 
 #define FL_NCOUNTERS	12	/* workload-defined per-thread counters (pi --chain: 11) */
-#define FL_MAX_THREADS	1024
+/* A cell's threads at most. Nothing is sized by it per cell or per
+ * repetition: a repetition's memory follows the threads it has. */
+#define FL_MAX_THREADS	4096
 
 enum fl_status {
 	FL_STATUS_OK,
@@ -71,17 +73,32 @@ static inline int fl_busy_drifted(double start, double end)
 	return d > FL_BUSY_DRIFT_MAX || d < -FL_BUSY_DRIFT_MAX;
 }
 
+/*
+ * The threads' operation counts, summed up as fairness needs them
+ * (stats/stats.h: fl_thread_ops_add): every thread is added, one that
+ * did nothing too, so a repetition's result has the same size at one
+ * thread as at FL_MAX_THREADS.
+ */
+struct fl_thread_ops {
+	unsigned int n;			/* threads added */
+	uint64_t min, max;		/* 0 and 0 with none */
+	double sum, sumsq;		/* for Jain's index */
+};
+
 struct fl_rep_result {
 	int done;			/* written last by the child */
 	enum fl_status status;
 	char reason[256];
-	uint64_t elapsed_ns;		/* from the start barrier to stop */
+	uint64_t elapsed_ns;		/* from the start gate to stop */
+	/* the harness's own time: creating the threads until the gate
+	 * opened, and merging their counts and histograms after */
+	uint64_t start_ns, merge_ns;
 	uint64_t ops;
 	unsigned int nthreads;
 	long hash_slots;		/* the process's private futex hash
 					 * after its threads started (6.16+
 					 * sizes it by itself), -1 unknown */
-	uint64_t thread_ops[FL_MAX_THREADS];
+	struct fl_thread_ops thread_ops;	/* every thread's, for fairness */
 	uint64_t counters[FL_NCOUNTERS];
 	struct fl_hist hist;		/* merged over the threads */
 	struct fl_bins bins;		/* ops over time */
@@ -99,6 +116,9 @@ struct fl_cell_result {
 	uint64_t busy_used;		/* loops/us the busy loop was sized
 					 * by (fl_calibrate_busy) */
 	struct fl_idle_wake idle_wake;	/* before the repetitions */
+	long cell_maxrss_kb;		/* the cell's process's peak resident
+					 * set (KiB; its threads, their
+					 * histograms and stacks), 0 unknown */
 };
 
 #endif

@@ -82,6 +82,27 @@ static json_t *primary_json(const struct fl_cell_figures *f)
 			 "converged", ci->ok && !f->noisy);
 }
 
+/* The harness's own cost over the repetitions that ran: the longest
+ * start of the threads (creation to the gate's opening), the longest
+ * merge of their counts and histograms, and the largest peak resident
+ * set of a cell's process (docs/measurement.md). */
+static json_t *harness_json(const struct fl_cell_result *res)
+{
+	uint64_t start = 0, merge = 0;
+
+	for (unsigned int r = 0; r < res->nreps; r++) {
+		if (!res->reps[r].done)
+			continue;
+		if (res->reps[r].start_ns > start)
+			start = res->reps[r].start_ns;
+		if (res->reps[r].merge_ns > merge)
+			merge = res->reps[r].merge_ns;
+	}
+	return json_pack("{s:I, s:I, s:I}", "start_ns_max", (json_int_t)start,
+			 "merge_ns_max", (json_int_t)merge, "cell_maxrss_kb",
+			 (json_int_t)res->cell_maxrss_kb);
+}
+
 json_t *fl_cell_json(const struct fl_cell *cell,
 		     const struct fl_cell_result *res,
 		     const struct fl_cell_figures *f)
@@ -101,7 +122,7 @@ json_t *fl_cell_json(const struct fl_cell *cell,
 	json_object_set_new(lat, "count",
 			    json_integer((json_int_t)f->lat_count));
 	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:i,"
-			 " s:o, s:f, s:f, s:b, s:o, s:f, s:I, s:I, s:o}",
+			 " s:o, s:f, s:f, s:b, s:o, s:f, s:I, s:I, s:o, s:o}",
 			 "workload", w->name, "backend", cell->backend->name,
 			 "threads", (json_int_t)cell->threads,
 			 "placement", cell->placement,
@@ -117,5 +138,5 @@ json_t *fl_cell_json(const struct fl_cell *cell,
 			 "jain", f->jain,
 			 "thread_ops_min", (json_int_t)f->thread_ops_min,
 			 "thread_ops_max", (json_int_t)f->thread_ops_max,
-			 "counters", counters);
+			 "counters", counters, "harness", harness_json(res));
 }

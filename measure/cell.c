@@ -13,12 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "measure/busy_loop.h"
 #include "measure/cell.h"
+#include "spec/placement.h"
 
 volatile int fl_interrupted;
 int fl_cell_parent_only_fd = -1;
@@ -69,19 +71,27 @@ static int pidfd_open_child(pid_t pid)
 #endif
 }
 
-/* Wait for the child, killing it if it overruns; 0 if it exited. */
+/* Wait for the child, killing it if it overruns; 0 if it exited, 1 if
+ * it gave up on a repetition that could not start (why says why), -1
+ * otherwise. *maxrss_kb: the child's peak resident set. */
 static int watch_child(pid_t pid, struct fl_cell_shared *sh,
-		       const struct fl_cell *cell, char *why, size_t len)
+		       const struct fl_cell *cell, char *why, size_t len,
+		       long *maxrss_kb)
 {
+	struct rusage ru = { 0 };
+	unsigned int nthreads = fl_cell_nthreads(cell);
+
 	int pfd = pidfd_open_child(pid);
 	uint64_t setup_deadline = fl_now_ns() + FL_SETUP_TIMEOUT_NS;
 	int status;
 
 	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
+		pid_t r = wait4(pid, &status, WNOHANG, &ru);
 
-		if (r == pid)
+		if (r == pid) {
+			*maxrss_kb = ru.ru_maxrss;
 			break;
+		}
 		uint64_t now = fl_now_ns();
 		/* the child gives up on its own one second after the rep's
 		 * deadline and says why: leave it time to do so */
@@ -98,15 +108,15 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 				snprintf(why, len, "the warm-up did not finish "
 					 "within %.1f s + %.1f s grace",
 					 (double)cell->warmup_ns / 1e9,
-					 (double)FL_GRACE_NS(cell->warmup_ns)
-					 / 1e9);
+					 (double)FL_GRACE_NS(cell->warmup_ns,
+							     nthreads) / 1e9);
 			} else if (sh->rep_deadline_ns) {
 				snprintf(why, len, "repetition %d did not "
 					 "finish within %.1f s + %.1f s grace",
 					 sh->rep + 1,
 					 (double)cell->duration_ns / 1e9,
-					 (double)FL_GRACE_NS(cell->duration_ns)
-					 / 1e9);
+					 (double)FL_GRACE_NS(cell->duration_ns,
+							     nthreads) / 1e9);
 			} else {
 				snprintf(why, len, "set-up did not finish in "
 					 "%.0f s", FL_SETUP_TIMEOUT_NS / 1e9);
@@ -134,6 +144,15 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
 		return -1;
 	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == FL_CHILD_GAVE_UP &&
+	    sh->setup_reason[0]) {
+		if (sh->rep < 0)
+			snprintf(why, len, "the warm-up: %s", sh->setup_reason);
+		else
+			snprintf(why, len, "repetition %d: %s", sh->rep + 1,
+				 sh->setup_reason);
+		return 1;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
 		snprintf(why, len, "cell process exited with status %d",
 			 WEXITSTATUS(status));
@@ -152,9 +171,37 @@ static void add_note(struct fl_cell_result *res, const char *text)
 			 used ? "; " : "", text);
 }
 
+static int has_option(const struct fl_workload *w, const char *name)
+{
+	for (unsigned int i = 0; i < w->noptions; i++)
+		if (strcmp(w->options[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+void fl_busy_drift_note(const struct fl_workload *w, uint64_t start,
+			uint64_t end, char *buf, size_t len)
+{
+	int critical = has_option(w, "critical"), think = has_option(w, "think");
+	const char *which = critical && think ? "--critical/--think were not "
+			    "the lengths" : critical ? "--critical was not the "
+			    "length" : "--think was not the length";
+
+	buf[0] = '\0';
+	if (!start || !end || !fl_busy_drifted((double)start, (double)end))
+		return;
+	snprintf(buf, len, "busy-loop speed drifted %+.0f%% (%llu to %llu "
+		 "loops/us)%s%s%s",
+		 fl_busy_drift((double)start, (double)end) * 100,
+		 (unsigned long long)start, (unsigned long long)end,
+		 critical || think ? ": " : "", critical || think ? which : "",
+		 critical || think ? " asked" : "");
+}
+
 /* The busy loop's speed before and after the repetitions: a cell whose
  * speed moved more than FL_BUSY_DRIFT_MAX is flagged in its note. */
-static void check_busy_drift(const struct fl_cell_shared *sh,
+static void check_busy_drift(const struct fl_cell *cell,
+			     const struct fl_cell_shared *sh,
 			     struct fl_cell_result *res)
 {
 	char buf[200];
@@ -163,18 +210,8 @@ static void check_busy_drift(const struct fl_cell_shared *sh,
 	res->busy_end = sh->busy_end;
 	res->busy_used = sh->busy_used;
 	res->idle_wake = sh->idle_wake;
-	if (!sh->busy_start || !sh->busy_end)
-		return;
-	double drift = fl_busy_drift((double)sh->busy_start,
-				     (double)sh->busy_end);
-
-	if (!fl_busy_drifted((double)sh->busy_start, (double)sh->busy_end))
-		return;
-	snprintf(buf, sizeof(buf), "busy-loop speed drifted %+.0f%% "
-		 "(%llu to %llu loops/us): --critical/--think were not the "
-		 "lengths asked", drift * 100,
-		 (unsigned long long)sh->busy_start,
-		 (unsigned long long)sh->busy_end);
+	fl_busy_drift_note(cell->workload, sh->busy_start, sh->busy_end, buf,
+			   sizeof(buf));
 	add_note(res, buf);
 }
 
@@ -203,6 +240,28 @@ static void add_workload_note(const struct fl_cell *cell,
 	add_note(res, buf);
 }
 
+/*
+ * More threads than the CPUs they may run on: the threads take turns,
+ * and a figure of the cell is partly the scheduler's. Said in the
+ * note; a spin backend's says what it costs there.
+ */
+static void note_oversubscribed(const struct fl_cell *cell,
+				struct fl_cell_result *res)
+{
+	unsigned int n = fl_cell_nthreads(cell);
+	unsigned int cpus = fl_cpus_distinct(cell->cpus, n);
+
+	if (fl_cell_spin_oversubscribed(cell))
+		snprintf(res->note, sizeof(res->note),
+			 "spin backend with more threads than the %u CPUs: "
+			 "spinners burn the owner's time slices",
+			 cell->ncpus_online);
+	else if (n > cpus)
+		snprintf(res->note, sizeof(res->note),
+			 "oversubscribed: %u threads on %u CPU%s", n, cpus,
+			 cpus == 1 ? "" : "s");
+}
+
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 {
 	const struct fl_workload_impl *impl = fl_impl_find(cell->workload,
@@ -228,11 +287,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 		set_all(res, FL_STATUS_SKIPPED, why);
 		return;
 	}
-	if (fl_cell_spin_oversubscribed(cell))
-		snprintf(res->note, sizeof(res->note),
-			 "spin backend with more threads than the %u CPUs: "
-			 "spinners burn the owner's time slices",
-			 cell->ncpus_online);
+	note_oversubscribed(cell, res);
 
 	sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -255,7 +310,8 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 	if (pid == 0)
 		fl_cell_child(cell, impl, sh, parent);
 
-	int rc = watch_child(pid, sh, cell, why, sizeof(why));
+	int rc = watch_child(pid, sh, cell, why, sizeof(why),
+			     &res->cell_maxrss_kb);
 
 	for (unsigned int r = 0; r < cell->reps; r++) {
 		if (!__atomic_load_n(&sh->reps[r].done, __ATOMIC_ACQUIRE))
@@ -269,12 +325,17 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 				 res->reps[r].reason);
 		}
 	}
-	check_busy_drift(sh, res);
+	check_busy_drift(cell, sh, res);
 	/* what later cells are sized by: the fastest any cell has seen */
 	fl_busy_seen(sh->busy_start);
 	fl_busy_seen(sh->busy_end);
 	if (sh->setup_done == -1) {
 		set_all(res, FL_STATUS_SKIPPED, sh->setup_reason);
+	} else if (rc == 1) {
+		set_all(res, FL_STATUS_FAILED, why);
+		fprintf(stderr, "futexlab: failed cell: workload %s, backend "
+			"%s, %u threads: %s\n", cell->workload->name,
+			cell->backend->name, cell->threads, why);
 	} else if (rc) {
 		char msg[512];
 

@@ -18,16 +18,34 @@
 
 /*
  * Extra time a repetition may take beyond its duration before the cell is
- * aborted: threads must notice the stop flag and sleeping waiters must be
- * woken. Generous, because a loaded 2-CPU machine or a TCG guest is slow,
- * and bounded, because nothing may hang.
+ * aborted: threads must be created and reach the start, notice the stop
+ * flag, and sleeping waiters must be woken. Generous, because a loaded
+ * 2-CPU machine or a TCG guest is slow, and bounded, because nothing may
+ * hang. A millisecond a thread: starting 4096 threads took 1.9 s on the
+ * loaded 2-CPU development machine (docs/measurement.md), and a start
+ * that ate the fixed part would leave none for the join.
  */
-#define FL_GRACE_NS(duration_ns) (2000000000ull + (duration_ns))
+#define FL_GRACE_PER_THREAD_NS 1000000ull
+#define FL_GRACE_NS(duration_ns, nthreads) \
+	(2000000000ull + (duration_ns) + \
+	 (uint64_t)(nthreads) * FL_GRACE_PER_THREAD_NS)
 #define FL_SETUP_TIMEOUT_NS 15000000000ull
 
 /* Run a cell (all its repetitions); never fails: the status says how. */
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res);
 void fl_cell_result_free(struct fl_cell_result *res);
+
+/* The note of a cell whose busy loop's speed moved by more than
+ * FL_BUSY_DRIFT_MAX from start to end ("" when it held, or was not
+ * measured): what it says of the lengths asked names only the workload's
+ * own options among --critical and --think. */
+void fl_busy_drift_note(const struct fl_workload *w, uint64_t start,
+			uint64_t end, char *buf, size_t len);
+
+/* The child's exit status when a repetition could not start (a thread
+ * not created, or not at the start by the deadline): setup_reason and
+ * the repetition's reason say why. */
+#define FL_CHILD_GAVE_UP 3
 
 /* The child's side (cell_child.c): set up, run, report; never returns. */
 struct fl_cell_shared;
@@ -36,10 +54,13 @@ void fl_cell_child(const struct fl_cell *cell,
 		   struct fl_cell_shared *sh, pid_t parent)
 	__attribute__((noreturn));
 
+/* A repetition's threads, joined, merged into its result (rep_merge.c). */
+void fl_rep_merge(struct fl_rep_result *out, const struct fl_rep *rep);
+
 /* What the child and the parent share. */
 struct fl_cell_shared {
 	volatile int setup_done;	/* 1 ok, -1 failed: setup_reason */
-	char setup_reason[256];
+	char setup_reason[256];		/* also FL_CHILD_GAVE_UP's reason */
 	volatile int rep;		/* repetition in progress, -1 warm-up */
 	volatile uint64_t rep_deadline_ns;	/* parent aborts after this */
 	uint64_t busy_start, busy_end;	/* see fl_cell_result */

@@ -10,9 +10,10 @@
  * A repetition: the controller (this process's main thread) allocates the
  * threads' slots and histograms, lets the workload build its shared state,
  * starts the threads pinned to their CPUs, and releases them all from one
- * barrier. It sleeps bin by bin until the end of the duration, reading the
- * counts the threads publish, sets stop, asks the workload to wake
- * sleepers (kick), and joins the threads with a deadline.
+ * gate (start_gate.h), whose every wait has the repetition's deadline.
+ * It sleeps bin by bin until the end of the duration, reading the counts
+ * the threads publish, sets stop, asks the workload to wake sleepers
+ * (kick), and joins the threads with a deadline.
  * Nothing in between allocates, locks or prints on the threads' behalf.
  */
 #include <errno.h>
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -33,6 +35,7 @@
 #include "measure/cell.h"
 #include "measure/idle_wake.h"
 #include "measure/probe.h"
+#include "measure/start_gate.h"
 
 uint64_t fl_wait_deadline_ns = UINT64_MAX;
 int fl_abort_waits;
@@ -46,7 +49,7 @@ struct fl_rep_mem {
 struct thread_start {
 	const struct fl_workload_impl *impl;
 	struct fl_thread *t;
-	pthread_barrier_t *barrier;
+	struct fl_start_gate *gate;
 };
 
 void *fl_rep_alloc(struct fl_rep *rep, size_t size, int node)
@@ -104,7 +107,10 @@ static void *thread_main(void *arg)
 	struct fl_thread *t = s->t;
 
 	__atomic_store_n(&t->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
-	pthread_barrier_wait(s->barrier);
+	/* a gate never opened: the controller gave up and the process
+	 * is ending; measure nothing */
+	if (fl_start_gate_pass(s->gate))
+		return NULL;
 	s->impl->thread(t);
 	return NULL;
 }
@@ -120,32 +126,6 @@ static void free_rep_mem(struct fl_rep *rep)
 	}
 }
 
-static void merge_into(struct fl_rep_result *out, const struct fl_rep *rep)
-{
-	const struct fl_workload *w = rep->cell->workload;
-
-	out->nthreads = rep->nthreads;
-	out->ops = 0;
-	memset(out->counters, 0, sizeof(out->counters));
-	fl_hist_init(&out->hist);
-	for (unsigned int i = 0; i < rep->nthreads; i++) {
-		const struct fl_thread *t = &rep->threads[i];
-
-		out->ops += t->ops;
-		if (i < FL_MAX_THREADS)
-			out->thread_ops[i] = t->ops;
-		for (unsigned int c = 0; c < w->ncounters; c++) {
-			if (w->counters[c].merge == FL_MERGE_MAX) {
-				if (t->counters[c] > out->counters[c])
-					out->counters[c] = t->counters[c];
-			} else {
-				out->counters[c] += t->counters[c];
-			}
-		}
-		fl_hist_merge(&out->hist, t->hist);
-	}
-}
-
 /* The counts the threads have published so far. */
 static uint64_t ops_so_far(const struct fl_rep *rep)
 {
@@ -157,7 +137,7 @@ static uint64_t ops_so_far(const struct fl_rep *rep)
 }
 
 /*
- * The timed part of a repetition, from the open barrier to the stop flag:
+ * The timed part of a repetition, from the open gate to the stop flag:
  * sleep bin by bin to the end of the duration, reading the threads'
  * counts at each bin's end. Returns the start time; *stopped_ns is when
  * stop was set. The controller wakes 1/bin times a second for a few
@@ -249,17 +229,55 @@ static int init_threads(struct fl_rep *rep, const struct fl_cell *cell)
 }
 
 /*
- * Start every thread, pinned, on one barrier. A thread that cannot be
- * created leaves a barrier nobody can release: the cell is given up
- * (the parent reads the reason and the child exits at once).
+ * The repetition cannot start (a thread not created, or not at the gate
+ * by the deadline): the reason goes to the parent, and the child exits at
+ * once, taking the threads already made, which wait at a closed gate.
+ */
+static void give_up(struct fl_cell_shared *sh, struct fl_rep_result *out,
+		    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+
+static void give_up(struct fl_cell_shared *sh, struct fl_rep_result *out,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sh->setup_reason, sizeof(sh->setup_reason), fmt, ap);
+	va_end(ap);
+	out->status = FL_STATUS_FAILED;
+	snprintf(out->reason, sizeof(out->reason), "%s", sh->setup_reason);
+	out->done = 1;
+	_exit(FL_CHILD_GAVE_UP);
+}
+
+/* What pthread_create's EAGAIN means: one of the limits on threads, or
+ * the memory for the new thread's stack. */
+static void creation_limits(char *buf, size_t len)
+{
+	struct rlimit lim;
+
+	if (getrlimit(RLIMIT_NPROC, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+		snprintf(buf, len, "RLIMIT_NPROC (ulimit -u) %llu processes",
+			 (unsigned long long)lim.rlim_cur);
+	else
+		snprintf(buf, len, "RLIMIT_NPROC (ulimit -u) unlimited");
+}
+
+/*
+ * Start every thread, pinned, at one gate. A thread that cannot be
+ * created, or creation that outlasts the repetition's deadline, gives up
+ * the cell with the cause.
  */
 static void start_threads(struct fl_rep *rep,
 			  const struct fl_workload_impl *impl,
 			  struct thread_start *starts, pthread_t *tids,
-			  pthread_barrier_t *barrier, struct fl_cell_shared *sh,
+			  struct fl_start_gate *gate, struct fl_cell_shared *sh,
 			  struct fl_rep_result *out)
 {
-	for (unsigned int i = 0; i < rep->nthreads; i++) {
+	unsigned int n = rep->nthreads;
+
+	for (unsigned int i = 0; i < n; i++) {
 		struct fl_thread *t = &rep->threads[i];
 		pthread_attr_t attr;
 		cpu_set_t set;
@@ -270,21 +288,26 @@ static void start_threads(struct fl_rep *rep,
 			CPU_SET(t->cpu, &set);
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		}
-		starts[i] = (struct thread_start){ impl, t, barrier };
+		starts[i] = (struct thread_start){ impl, t, gate };
 		int err = pthread_create(&tids[i], &attr, thread_main,
 					 &starts[i]);
 
 		pthread_attr_destroy(&attr);
-		if (err) {
-			snprintf(sh->setup_reason, sizeof(sh->setup_reason),
-				 "pthread_create for thread %u: %s", i,
-				 strerror(err));
-			out->status = FL_STATUS_FAILED;
-			snprintf(out->reason, sizeof(out->reason), "%s",
-				 sh->setup_reason);
-			out->done = 1;
-			_exit(3);
+		if (err == EAGAIN) {
+			char lim[96];
+
+			creation_limits(lim, sizeof(lim));
+			give_up(sh, out, "thread %u of %u not created: "
+				"pthread_create: %s: a limit on threads (%s, "
+				"kernel.threads-max) or memory for its stack",
+				i + 1, n, strerror(err), lim);
 		}
+		if (err)
+			give_up(sh, out, "thread %u of %u not created: "
+				"pthread_create: %s", i + 1, n, strerror(err));
+		if (i + 1 < n && fl_now_ns() >= gate->deadline_ns)
+			give_up(sh, out, "%u of %u threads created by the "
+				"repetition's deadline", i + 1, n);
 	}
 }
 
@@ -313,8 +336,8 @@ static void stop_threads(struct fl_rep *rep,
 	snprintf(out->reason, sizeof(out->reason),
 		 "%u of %u threads still running %.1f s after the end of the "
 		 "repetition", n - joined, n,
-		 (double)FL_GRACE_NS(duration_ns) / 1e9);
-	merge_into(out, rep);
+		 (double)FL_GRACE_NS(duration_ns, n) / 1e9);
+	fl_rep_merge(out, rep);
 	close_bins(&out->bins, out->ops, out->elapsed_ns);
 	out->done = 1;
 	_exit(4);
@@ -349,7 +372,7 @@ static void run_rep(const struct fl_cell *cell,
 	struct fl_thread *threads = aligned_alloc(FL_CACHELINE, tsize);
 	struct thread_start *starts = calloc(n, sizeof(*starts));
 	pthread_t *tids = calloc(n, sizeof(*tids));
-	pthread_barrier_t barrier;
+	struct fl_start_gate gate;
 	char why[256] = "";
 
 	out->status = FL_STATUS_OK;
@@ -368,12 +391,13 @@ static void run_rep(const struct fl_cell *cell,
 	if (init_threads(rep, cell)) {
 		out->status = FL_STATUS_FAILED;
 		snprintf(out->reason, sizeof(out->reason),
-			 "cannot allocate histograms");
+			 "cannot allocate %u threads' histograms (%zu bytes "
+			 "each)", n, sizeof(struct fl_hist));
 		goto out_hists;
 	}
 	/* the deadline covers init too: a workload's set-up may wait */
 	rep->hard_deadline_ns = fl_now_ns() + duration_ns +
-				FL_GRACE_NS(duration_ns);
+				FL_GRACE_NS(duration_ns, n);
 	rep->hard_deadline = fl_ns_to_ts(rep->hard_deadline_ns);
 	fl_wait_deadline_ns = rep->hard_deadline_ns;
 	__atomic_store_n(&fl_abort_waits, 0, __ATOMIC_RELAXED);
@@ -383,17 +407,29 @@ static void run_rep(const struct fl_cell *cell,
 		snprintf(out->reason, sizeof(out->reason), "set-up: %s", why);
 		goto out_hists;
 	}
-	pthread_barrier_init(&barrier, NULL, n + 1);
-	start_threads(rep, impl, starts, tids, &barrier, sh, out);
-	pthread_barrier_wait(&barrier);
+	fl_start_gate_init(&gate, n, rep->hard_deadline_ns);
+	uint64_t created = fl_now_ns();
+
+	start_threads(rep, impl, starts, tids, &gate, sh, out);
+	unsigned int arrived = fl_start_gate_gather(&gate);
+
+	if (arrived < n)
+		give_up(sh, out, "%u of %u threads at the start by the "
+			"repetition's deadline, %.1f s after the first was "
+			"created", arrived, n,
+			(double)(fl_now_ns() - created) / 1e9);
+	fl_start_gate_open(&gate);
 	uint64_t t1, t0 = run_timed(rep, duration_ns, cell->bin_ns, &out->bins,
 				    &t1);
 
+	out->start_ns = t0 - created;
 	out->elapsed_ns = t1 - t0;
 	stop_threads(rep, impl, tids, duration_ns, out);
-	pthread_barrier_destroy(&barrier);
 	out->hash_slots = fl_probe_hash_slots();
-	merge_into(out, rep);
+	uint64_t merging = fl_now_ns();
+
+	fl_rep_merge(out, rep);
+	out->merge_ns = fl_now_ns() - merging;
 	close_bins(&out->bins, out->ops, out->elapsed_ns);
 	judge(rep, out);
 out_hists:

@@ -191,13 +191,21 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 	const struct fl_workload *w = cell->workload;
 	unsigned int idx = run->ncells++;
 	unsigned int n = w->nthreads ? w->nthreads(cell) : cell->threads;
-	char cpus[FL_MAX_THREADS * 5], hist[64], path[PATH_MAX + 64];
+	/* a CPU's number and its comma for each thread: the buffer
+	 * follows the cell's threads, not FL_MAX_THREADS */
+	size_t cpus_len = (size_t)(n < FL_MAX_THREADS ? n : FL_MAX_THREADS) *
+			  12 + 1;
+	char *cpus = malloc(cpus_len), hist[64], path[PATH_MAX + 64];
 	char extra[512], err[PATH_MAX + 128];
 	FILE *f = run->cells;
 
+	if (!cpus) {
+		fprintf(stderr, "futexlab: out of memory\n");
+		return -1;
+	}
 	snprintf(hist, sizeof(hist), "hist/cell-%04u.csv", idx);
 	fl_cpulist_format(cell->cpus, (int)(n < FL_MAX_THREADS ? n :
-					    FL_MAX_THREADS), cpus, sizeof(cpus));
+					    FL_MAX_THREADS), cpus, cpus_len);
 	for (unsigned int r = 0; r < res->nreps; r++) {
 		const struct fl_rep_result *rr = &res->reps[r];
 		struct fl_rep_figures rf;
@@ -242,9 +250,12 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 		if (rr->done && rr->bins.n &&
 		    write_bins(run, run->bins_as.set ? run->bins_as.cell : idx,
 			       run->bins_as.set ? run->bins_as.rep + r : r,
-			       &rr->bins))
+			       &rr->bins)) {
+			free(cpus);
 			return -1;
+		}
 	}
+	free(cpus);
 	snprintf(path, sizeof(path), "%s/%s", run->tmp, hist);
 	if (fl_hist_save_at(run->fd, hist, path, &res->merged, err,
 			    sizeof(err))) {

@@ -227,6 +227,27 @@ int fl_placement_order(const char *policy, int *cpus, int max, char *err,
 	return n;
 }
 
+unsigned int fl_cpus_distinct(const int *cpus, unsigned int n)
+{
+	static unsigned char seen[MAX_CPUS];
+	unsigned int count = 0;
+	cpu_set_t mask;
+
+	memset(seen, 0, sizeof(seen));
+	for (unsigned int i = 0; i < n; i++) {
+		if (cpus[i] < 0) {
+			/* unpinned: any CPU the process was allowed */
+			return start_mask(&mask) ? 1 :
+			       (unsigned int)CPU_COUNT(&mask);
+		}
+		if (cpus[i] < MAX_CPUS && !seen[cpus[i]]) {
+			seen[cpus[i]] = 1;
+			count++;
+		}
+	}
+	return count;
+}
+
 int fl_place_threads(const char *policy, unsigned int nthreads, int *cpus,
 		     char *err, size_t errlen)
 {

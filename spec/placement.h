@@ -31,6 +31,10 @@ int fl_placement_order(const char *policy, int *cpus, int max,
 int fl_place_threads(const char *policy, unsigned int nthreads, int *cpus,
 		     char *err, size_t errlen);
 
+/* The CPUs n threads placed on cpus may run on: the distinct ones, or
+ * every CPU allowed when one is unpinned (-1). */
+unsigned int fl_cpus_distinct(const int *cpus, unsigned int n);
+
 /* Check a policy's syntax and CPUs without placing: for option parsing. */
 int fl_placement_check(const char *policy, char *err, size_t errlen);
 

@@ -10,8 +10,7 @@
 
 void fl_rep_figures(const struct fl_rep_result *r, struct fl_rep_figures *f)
 {
-	unsigned int n = r->nthreads < FL_MAX_THREADS ? r->nthreads :
-			 FL_MAX_THREADS;
+	unsigned int n = r->nthreads;
 
 	memset(f, 0, sizeof(*f));
 	if (r->elapsed_ns)
@@ -25,16 +24,9 @@ void fl_rep_figures(const struct fl_rep_result *r, struct fl_rep_figures *f)
 	f->p999 = fl_hist_quantile(&r->hist, 0.999);
 	f->max = r->hist.count ? r->hist.max : 0;
 	f->mean = r->hist.count ? r->hist.sum / r->hist.count : 0;
-	f->jain = fl_jain(r->thread_ops, n);
-	if (n) {
-		f->thread_ops_min = UINT64_MAX;
-		for (unsigned int i = 0; i < n; i++) {
-			if (r->thread_ops[i] < f->thread_ops_min)
-				f->thread_ops_min = r->thread_ops[i];
-			if (r->thread_ops[i] > f->thread_ops_max)
-				f->thread_ops_max = r->thread_ops[i];
-		}
-	}
+	f->jain = fl_thread_ops_jain(&r->thread_ops);
+	f->thread_ops_min = r->thread_ops.min;
+	f->thread_ops_max = r->thread_ops.max;
 }
 
 const double fl_pct_q[FL_NPCT] = { 0.50, 0.90, 0.99, 0.999 };

@@ -94,15 +94,29 @@ int fl_ci_noisy(const struct fl_ci *ci, double target)
 	return ci->ok && fl_ci_rel_halfwidth(ci) > target;
 }
 
+void fl_thread_ops_add(struct fl_thread_ops *t, uint64_t ops)
+{
+	if (!t->n || ops < t->min)
+		t->min = ops;
+	if (ops > t->max)
+		t->max = ops;
+	t->n++;
+	t->sum += (double)ops;
+	t->sumsq += (double)ops * (double)ops;
+}
+
+double fl_thread_ops_jain(const struct fl_thread_ops *t)
+{
+	if (t->n == 0 || t->sumsq == 0.0)
+		return 0.0;
+	return t->sum * t->sum / ((double)t->n * t->sumsq);
+}
+
 double fl_jain(const uint64_t *x, size_t n)
 {
-	double sum = 0.0, sq = 0.0;
+	struct fl_thread_ops t = { 0 };
 
-	for (size_t i = 0; i < n; i++) {
-		sum += (double)x[i];
-		sq += (double)x[i] * (double)x[i];
-	}
-	if (n == 0 || sq == 0.0)
-		return 0.0;
-	return sum * sum / ((double)n * sq);
+	for (size_t i = 0; i < n; i++)
+		fl_thread_ops_add(&t, x[i]);
+	return fl_thread_ops_jain(&t);
 }

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/result.h"
+
 #define FL_CONFIDENCE		0.95
 /* the relative half-width above which a cell is NOISY, and which the
  * adaptive repetitions aim at */
@@ -69,5 +71,9 @@ static inline double fl_ci_rel_halfwidth(const struct fl_ci *ci)
 int fl_ci_noisy(const struct fl_ci *ci, double target);
 /* Jain's fairness index: (sum x)^2 / (n * sum x^2), 1 = perfectly fair */
 double fl_jain(const uint64_t *x, size_t n);
+/* The same, one thread's count at a time (base/result.h), from a
+ * zeroed struct; the index of what was added. */
+void fl_thread_ops_add(struct fl_thread_ops *t, uint64_t ops);
+double fl_thread_ops_jain(const struct fl_thread_ops *t);
 
 #endif

@@ -76,6 +76,8 @@ int matrix_job_gather(struct fl_matrix_job *j, unsigned long c,
 		into->idle_wake = v->idle_wake;
 	}
 	into->busy_end = v->busy_end;
+	if (v->cell_maxrss_kb > into->cell_maxrss_kb)
+		into->cell_maxrss_kb = v->cell_maxrss_kb;
 	into->reps[into->nreps++] = v->reps[0];
 	fl_hist_merge(&into->merged, &v->merged);
 	if (v->status > into->status) {

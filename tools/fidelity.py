@@ -4,15 +4,17 @@ written for the purpose, alternated in one run, as ratios held to
 two-sided bounds.
 
   tools/fidelity.py [--builddir build] [--rounds 20] [--duration 1]
-                    [--only NAME]
+                    [--threads 1,2,4] [--only NAME]
   ninja fidelity
 
 Pairs, each run in turn within every round (the order flips each round,
 so neither side always runs first on a warmer or quieter machine):
-  mutex --algo mutex3, 1, 2 and 4 threads (4 oversubscribes a 2-CPU
-    machine): `futexlab run mutex --backend futex-private --critical 0
-    --think 0` against fidelity-mutex3 (Drepper's mutex 3 and nothing
-    else), pinned to the CPUs futexlab's cell used;
+  mutex --algo mutex3, at each of --threads (1, 2 and 4 by default; 4
+    oversubscribes a 2-CPU machine, and up to 4096 may be asked, e.g.
+    --threads 1,2,64,1024 --only mutex): `futexlab run mutex --backend
+    futex-private --critical 0 --think 0` against fidelity-mutex3
+    (Drepper's mutex 3 and nothing else), pinned to the CPUs futexlab's
+    cell used;
   hash, 1 thread: `futexlab run hash` against `perf bench futex hash -t 1`
     (same 1024 private futexes; perf runs whole seconds).
 A ratio is futexlab's operations/s over the bare loop's, from the same
@@ -144,13 +146,15 @@ def pairs(args):
 
     base = "futexlab run %s --backend futex-private --threads %d"
     todo = []
-    for threads in (1, 2, 4):
+    for threads in args.threads:
         todo.append((
             "mutex mutex3, %d thread%s" % (threads, "s"[threads == 1:]),
             BOUND_ONE_THREAD if threads == 1 else BOUND_CONTENDED,
             base % ("mutex", threads) +
             " --algo mutex3 --critical 0 --think 0",
-            "fidelity-mutex3 " + ",".join(["CPU"] * threads),
+            "fidelity-mutex3 " + (",".join(["CPU"] * threads)
+                                  if threads <= 4 else
+                                  "CPU,CPU,... (%d, the cell's)" % threads),
             mutex_round(threads, "mutex3")))
     todo.append(("hash, 1 thread", BOUND_ONE_THREAD, base % ("hash", 1),
                  "perf bench futex hash -t 1", hash_round))
@@ -172,10 +176,20 @@ def main():
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--duration", type=float, default=1.0,
                     help="seconds per measurement (perf: whole seconds)")
+    ap.add_argument("--threads", default="1,2,4",
+                    help="the mutex pairs' thread counts, e.g. 1,2,64,1024")
     ap.add_argument("--only", action="append", default=[],
                     help="run only pairs whose name starts so "
                     "(repeatable), e.g. 'mutex mutex3, 2'")
     args = ap.parse_args()
+    try:
+        args.threads = [int(t) for t in args.threads.split(",")]
+    except ValueError:
+        args.threads = []
+    if not args.threads or not all(1 <= t <= 4096 for t in args.threads):
+        print("fidelity: --threads: a list of counts from 1 to 4096, "
+              "like 1,2,64,1024", file=sys.stderr)
+        sys.exit(2)
     todo = pairs(args)
     if not todo:
         sys.exit("fidelity: no pair matches --only")

@@ -36,7 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_THREADS 64
+/* futexlab's own limit (FL_MAX_THREADS): the pairs run at its counts */
+#define MAX_THREADS 4096
 
 static _Alignas(128) uint32_t lock_word;
 static _Alignas(128) uint64_t counter;		/* what the lock protects */
@@ -161,8 +162,12 @@ static double timed_run(struct worker *w, int n, uint64_t duration_ns)
 		CPU_ZERO(&set);
 		CPU_SET(w[i].cpu, &set);
 		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		if (pthread_create(&w[i].thread, &attr, run, &w[i])) {
-			fprintf(stderr, "fidelity-mutex3: pthread_create\n");
+		int err = pthread_create(&w[i].thread, &attr, run, &w[i]);
+
+		if (err) {
+			fprintf(stderr, "fidelity-mutex3: pthread_create for "
+				"thread %d of %d: %s\n", i + 1, n,
+				strerror(err));
 			exit(1);
 		}
 		pthread_attr_destroy(&attr);
@@ -205,9 +210,16 @@ int main(int argc, char **argv)
 	}
 	duration_ns = (uint64_t)(atof(argv[2]) * 1e9);
 	cpus = strdup(argv[1]);
-	for (char *tok = strtok_r(cpus, ",", &save); tok && n < MAX_THREADS;
-	     tok = strtok_r(NULL, ",", &save))
+	for (char *tok = strtok_r(cpus, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		/* fewer threads than listed would be another loop's rate */
+		if (n == MAX_THREADS) {
+			fprintf(stderr, "fidelity-mutex3: more than %d CPUs "
+				"listed\n", MAX_THREADS);
+			return 2;
+		}
 		w[n++].cpu = atoi(tok);
+	}
 	timed_run(w, n, 200000000ull);		/* warm-up, discarded */
 	printf("acquisitions_per_sec %.1f\ncounter_ok 1\n",
 	       timed_run(w, n, duration_ns));

@@ -377,7 +377,7 @@ CASES = [
     ("matrix-workload-no-equals", lambda r, t: open(os.path.join(
         t, "m.ini"), "w").write("[experiment a]\nworkload mutex\n"),
      ["matrix", "TMP/m.ini", "--list"]),
-    ("run-wake-1024-threads", None, ["run", "wake", "--threads", "1024",
+    ("run-wake-4096-threads", None, ["run", "wake", "--threads", "4096",
                                      "--results", "TMP/results"]),
     # a comment after a list made a line of more than 198 characters
     ("matrix-long-line-accepted", lambda r, t: open(os.path.join(

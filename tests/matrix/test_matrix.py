@@ -134,10 +134,10 @@ GOLDEN = [
      "3: duration: '-1' is not a number of seconds (e.g. 1 or 0.5, above "
      "0, at most one day)"),
     ("[experiment x]\nworkload = mutex\nthreads = 1,-2\n",
-     "3: threads: '-2' is not a thread count from 1 to 1024 (N, cpus, "
+     "3: threads: '-2' is not a thread count from 1 to 4096 (N, cpus, "
      "K*cpus, cpus/K, or A..B for powers of two)"),
     ("[experiment x]\nworkload = mutex\nthreads = two\n",
-     "3: threads: 'two' is not a thread count from 1 to 1024 (N, cpus, "
+     "3: threads: 'two' is not a thread count from 1 to 4096 (N, cpus, "
      "K*cpus, cpus/K, or A..B for powers of two)"),
     ("[experiment x]\nworkload = mutex\nthink = -5\n",
      "3: think: '-5' is not a duration (e.g. 100, 100ns, 5us, 2ms)"),
@@ -173,7 +173,7 @@ GOLDEN = [
     ("[experiment x]\nworkload = mutex\nreps = 0\nthreads = 0\n",
      "3: reps: '0' is not auto or a whole number from 1 to 100"),
     ("[experiment x]\nworkload = mutex\nthreads = 0\nreps = 0\n",
-     "3: threads: '0' is not a thread count from 1 to 1024 (N, cpus, "
+     "3: threads: '0' is not a thread count from 1 to 4096 (N, cpus, "
      "K*cpus, cpus/K, or A..B for powers of two)"),
 ]
 

@@ -13,7 +13,33 @@
 
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "measure/busy_loop.h"
+#include "measure/cell.h"
+
+/* A drifted loop's note names the options of the workload's own that
+ * the loop sizes, and no other. */
+static void test_drift_note_names_own_options(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	fl_busy_drift_note(fl_workload_find("mutex"), 1000, 1500, buf,
+			   sizeof(buf));
+	assert_non_null(strstr(buf, "drifted +50%"));
+	assert_non_null(strstr(buf, "--critical/--think were not"));
+	/* app runs a program: no critical section or think time */
+	fl_busy_drift_note(fl_workload_find("app"), 1000, 1500, buf,
+			   sizeof(buf));
+	assert_non_null(strstr(buf, "drifted +50%"));
+	assert_null(strstr(buf, "--critical"));
+	assert_null(strstr(buf, "--think"));
+	/* within the bound: nothing to say */
+	fl_busy_drift_note(fl_workload_find("mutex"), 1000, 1050, buf,
+			   sizeof(buf));
+	assert_string_equal(buf, "");
+}
 
 static void test_first_reading_sizes(void **state)
 {
@@ -57,6 +83,7 @@ static void test_slower_reading_kept_out(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_drift_note_names_own_options),
 		cmocka_unit_test(test_first_reading_sizes),
 		cmocka_unit_test(test_faster_reading_before_sizes),
 		cmocka_unit_test(test_slower_reading_kept_out),

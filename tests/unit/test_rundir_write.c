@@ -29,6 +29,7 @@
 #include "rundir/csv.h"
 #include "rundir/hist_file.h"
 #include "rundir/write.h"
+#include "stats/stats.h"
 
 static const struct fl_counter_desc counters[] = {
 	FL_COUNTER_SUM("violations"),
@@ -131,9 +132,9 @@ static void make_result(struct fl_cell_result *res)
 		rr->done = 1;
 		rr->elapsed_ns = 100000000;
 		rr->nthreads = 2;
-		rr->thread_ops[0] = 600 + r;
-		rr->thread_ops[1] = 400;
-		rr->ops = rr->thread_ops[0] + rr->thread_ops[1];
+		fl_thread_ops_add(&rr->thread_ops, 600 + r);
+		fl_thread_ops_add(&rr->thread_ops, 400);
+		rr->ops = 600 + r + 400;
 		rr->counters[1] = 33;
 		fl_hist_init(&rr->hist);
 		for (uint64_t v = 100; v < 1100; v++)

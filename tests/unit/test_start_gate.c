@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The start gate (measure/start_gate.c): the controller's gathering ends
+ * by the deadline with the count that arrived, a thread at a gate that
+ * never opens leaves by the deadline without running, and an opened
+ * gate lets every waiting thread through. The deadlines are short so a
+ * wait that ignored them would hang the test past its suite's limit.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+
+#include <cmocka.h>
+
+#include "measure/start_gate.h"
+
+#define MS 1000000ull
+
+struct passer {
+	struct fl_start_gate *gate;
+	int rc;
+};
+
+static void *pass(void *arg)
+{
+	struct passer *p = arg;
+
+	p->rc = fl_start_gate_pass(p->gate);
+	return NULL;
+}
+
+/* One thread of two arrives: the controller gathers one, by the
+ * deadline; the thread, never let through, leaves with -1. */
+static void test_missing_thread_ends_by_deadline(void **state)
+{
+	static struct fl_start_gate gate;
+	struct passer p = { &gate, 0 };
+	pthread_t t;
+
+	(void)state;
+	fl_start_gate_init(&gate, 2, fl_now_ns() + 50 * MS);
+	assert_int_equal(pthread_create(&t, NULL, pass, &p), 0);
+	assert_int_equal(fl_start_gate_gather(&gate), 1);
+	assert_true(fl_now_ns() >= gate.deadline_ns);
+	pthread_join(t, NULL);
+	assert_int_equal(p.rc, -1);
+}
+
+/* Every thread arrives, the gate opens, every one passes. */
+static void test_open_gate_lets_all_through(void **state)
+{
+	static struct fl_start_gate gate;
+	struct passer p[8];
+	pthread_t t[8];
+
+	(void)state;
+	fl_start_gate_init(&gate, 8, fl_now_ns() + 60000 * MS);
+	for (int i = 0; i < 8; i++) {
+		p[i] = (struct passer){ &gate, -2 };
+		assert_int_equal(pthread_create(&t[i], NULL, pass, &p[i]), 0);
+	}
+	assert_int_equal(fl_start_gate_gather(&gate), 8);
+	fl_start_gate_open(&gate);
+	for (int i = 0; i < 8; i++) {
+		pthread_join(t[i], NULL);
+		assert_int_equal(p[i].rc, 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_missing_thread_ends_by_deadline),
+		cmocka_unit_test(test_open_gate_lets_all_through),
+	};
+
+	return cmocka_run_group_tests_name("start_gate", tests, NULL, NULL);
+}
