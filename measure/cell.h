@@ -78,7 +78,9 @@ extern volatile int fl_interrupted;
  * An flock belongs to the open file, which fork() shares, so a child
  * keeping it would hold the lock after its parent was killed, until the
  * child too had died of its PR_SET_PDEATHSIG: a resume at once would be
- * refused. The child closes it first (cell_child.c).
+ * refused. The child first puts a fresh open of the same directory,
+ * which holds no lock, in its place (cell_child.c): a program's output
+ * is still written there (rundir/keep.c).
  */
 extern int fl_cell_parent_only_fd;
 

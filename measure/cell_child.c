@@ -17,6 +17,7 @@
  * Nothing in between allocates, locks or prints on the threads' behalf.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <numaif.h>
 #include <pthread.h>
 #include <sched.h>
@@ -451,9 +452,19 @@ void fl_cell_child(const struct fl_cell *cell,
 	char why[256] = "";
 	struct fl_rep_result *scratch;
 
-	/* the lock on the run directory is the parent's alone */
-	if (fl_cell_parent_only_fd >= 0)
-		close(fl_cell_parent_only_fd);
+	/* the lock on the run directory is the parent's alone: the number
+	 * is given a fresh open of the same directory, which holds no lock,
+	 * so a program's output can still be kept there (rundir/keep.c) */
+	if (fl_cell_parent_only_fd >= 0) {
+		int fresh = openat(fl_cell_parent_only_fd, ".",
+				   O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fresh < 0 || dup3(fresh, fl_cell_parent_only_fd,
+				      O_CLOEXEC) < 0)
+			close(fl_cell_parent_only_fd);
+		if (fresh >= 0)
+			close(fresh);
+	}
 	/* the parent owns Ctrl-C: it ends this child when it must; and a
 	 * parent killed outright (SIGKILL) must not leave a cell measuring;
 	 * checked after the prctl, for a parent that died before it */
