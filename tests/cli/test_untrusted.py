@@ -732,9 +732,19 @@ def orphan_case(futexlab):
                     target = os.readlink("/proc/%d/fd/%s" % (kid, fd))
                 except OSError:
                     continue
-                if target == os.path.realpath(partial):
+                if target != os.path.realpath(partial):
+                    continue
+                # an open of the directory is fine (a program's output is
+                # kept through it); the parent's, which holds the lock,
+                # is not: the kernel lists a file's flock in its fdinfo
+                try:
+                    with open("/proc/%d/fdinfo/%s" % (kid, fd)) as f:
+                        locked = "FLOCK" in f.read()
+                except OSError:
+                    continue
+                if locked:
                     problems.append("the visit's child %d holds the run "
-                                    "directory open (fd %s)" % (kid, fd))
+                                    "directory's lock (fd %s)" % (kid, fd))
         os.kill(p.pid, signal.SIGKILL)
         p.wait()
         gone = time.monotonic() + 3
