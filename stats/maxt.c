@@ -107,13 +107,12 @@ static int by_value(const void *x, const void *y)
 
 /*
  * The max |t| of every reassignment into stat (the observed one, the
- * last nb units on B, among them); their count, or 0 when they would
+ * last nb units on B, among them: `observed`); their count, or 0 when they would
  * not fit.
  */
 static size_t reassign(const double *logs, size_t n, size_t nb, size_t k,
-		       double *stat, size_t room)
+		       uint64_t observed, double *stat, size_t room)
 {
-	uint64_t observed = ((1ULL << nb) - 1) << (n - nb);
 	size_t count = 0;
 
 	if (choose(n, nb, FL_MAXT_ENUMERATE) <= FL_MAXT_ENUMERATE) {
@@ -141,6 +140,7 @@ int fl_maxt_intervals(const double *a, size_t na, const double *b, size_t nb,
 	static double logs[FL_MAXT_MAX_FAMILY * FL_MAXT_MAX_UNITS];
 	static double stat[FL_MAXT_ENUMERATE + FL_MAXT_DRAWS + 1];
 	size_t n = na + nb, count, at;
+	uint64_t observed;
 	double c;
 
 	for (size_t w = 0; w < k; w++) {
@@ -165,7 +165,8 @@ int fl_maxt_intervals(const double *a, size_t na, const double *b, size_t nb,
 		for (size_t i = 0; i < nb; i++)
 			logs[w * n + na + i] = log(b[w * nb + i]);
 	}
-	count = reassign(logs, n, nb, k, stat,
+	observed = ((1ULL << nb) - 1) << (n - nb);
+	count = reassign(logs, n, nb, k, observed, stat,
 			 sizeof(stat) / sizeof(stat[0]));
 	/* the smallest c with at most 1 - conf of them beyond it */
 	at = (size_t)ceil(conf * (double)count);
@@ -176,7 +177,6 @@ int fl_maxt_intervals(const double *a, size_t na, const double *b, size_t nb,
 	if (!isfinite(c))
 		return -1;
 	for (size_t w = 0; w < k; w++) {
-		uint64_t observed = ((1ULL << nb) - 1) << (n - nb);
 		double d, se, t;
 		size_t beyond = 0;
 

@@ -336,15 +336,13 @@ int fl_matrix_job_resume_run(struct fl_matrix_job *j, const struct fl_spec *s,
 	json_t *state = j->state;
 
 	/* planned afresh, then given back the directory and its record */
-	if (fl_matrix_job_plan_run(j, s, err, errlen)) {
-		j->run = run;
-		json_decref(j->state);
-		j->state = state;
-		return -1;
-	}
+	int rc = fl_matrix_job_plan_run(j, s, err, errlen);
+
 	json_decref(j->state);
 	j->run = run;
 	j->state = state;
+	if (rc)
+		return -1;
 	j->argc = argc;
 	j->argv = argv;
 	if (matrix_job_replay_passes(j, err, errlen) ||
