@@ -648,15 +648,18 @@ def write_ninja(n, args, configure_args, kmod_part):
     n.newline()
 
     # the fidelity benchmark: futexlab's loops against bare ones
-    # (tools/fidelity.py, docs/measurement.md); run only when asked
+    # (tools/fidelity.py, docs/measurement.md); run only when asked, but
+    # built by default with the other tools, so that a script run by hand
+    # after `ninja` never times a stale bare loop
     bare = n.build(built("tools/fidelity-mutex3"), "link",
                    [compile_c(n, src("tools/fidelity_mutex3.c"))],
                    variables={"libs_of": [], "libs": ["-lpthread"]})[0]
     # a pthread mutex's cost through whichever pthread_mutex_lock binds,
     # glibc's or the interposer's (docs/interpose.md); run only when asked
-    n.build(built("tools/interpose-cost"), "link",
-            [compile_c(n, src("tools/interpose_cost.c"))],
-            variables={"libs_of": [], "libs": ["-lpthread"]})
+    interpose_cost = n.build(built("tools/interpose-cost"), "link",
+                             [compile_c(n, src("tools/interpose_cost.c"))],
+                             variables={"libs_of": [],
+                                        "libs": ["-lpthread"]})[0]
     # the interval of a cell's figure, for scripts (tools/median_ci.c)
     median_ci = link("tools/median-ci",
                      [compile_c(n, src("tools/median_ci.c"))])
@@ -679,7 +682,8 @@ def write_ninja(n, args, configure_args, kmod_part):
         "desc": "FUZZ %d s per target" % args.fuzz_seconds})
     n.newline()
 
-    n.build("all", "phony", [futexlab] + tests)
+    tools = [bare, interpose_cost, median_ci]
+    n.build("all", "phony", [futexlab] + tools + tests)
     if kmod_part:
         kernels_under_test(n, guest_test)
     test_cmd = "python3 $root/tests/run.py --builddir $builddir"
