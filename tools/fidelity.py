@@ -263,8 +263,9 @@ def main():
             for name, _, _, _, one in todo:
                 fl, bare, flc, barec = one(r % 2 == 1)
                 got[name].append((fl, bare, flc, barec))
-                waits = ("  waits/acq %.4f / %.4f" % (flc["waits"],
-                                                     barec["waits"])
+                waits = ("  waits/acq %.4f / %.4f  calls/acq %.4f / %.4f"
+                         % (flc["waits"], barec["waits"],
+                            flc["timed_calls"], barec["timed_calls"])
                          if flc and barec else "")
                 print("round %d/%d %-22s futexlab %.4g/s  bare %.4g/s  "
                       "ratio %.3f%s" % (r + 1, args.rounds, name, fl, bare,
