@@ -36,7 +36,8 @@ cannot see 10% there. For the mutex pairs with futex calls the table
 also gives each futexlab run's rate over the bare loop's at the same
 calls per acquisition: the bare runs' time per acquisition against their
 own calls (the timed run counts its waits and wakes beside the calls),
-fitted by Theil-Sen leaving the round out, read at futexlab's calls.
+fitted by Theil-Sen (slopes weighted by their pairs' distance) leaving
+the round out, read at futexlab's calls.
 The plain ratio says whether the harness changed the rate; the one at
 the same calls whether it changed an acquisition's cost; the counts
 whether it changed how the lock behaves.
@@ -185,13 +186,21 @@ def pairs(args):
 
 
 def theil_sen(xs, ys):
-    """The line through (xs, ys) by Theil and Sen: the median of the
-    pairwise slopes and the median intercept, which a few runs far off
-    the line do not move. (intercept, slope)."""
-    slopes = [(ys[k] - ys[j]) / (xs[k] - xs[j])
-              for j in range(len(xs)) for k in range(j + 1, len(xs))
-              if xs[k] != xs[j]]
-    slope = statistics.median(slopes) if slopes else 0.0
+    """The line through (xs, ys) by Theil and Sen, each pairwise slope
+    weighted by how far apart its two x are (Sievers' weighting): the
+    weighted median slope and the median intercept, which a few runs far
+    off the line do not move. Unweighted, the many pairs of runs that
+    made nearly the same calls, whose slopes are mostly noise, would
+    outvote the few pairs far apart that say where the line goes.
+    (intercept, slope)."""
+    pairs = sorted(((ys[k] - ys[j]) / (xs[k] - xs[j]), abs(xs[k] - xs[j]))
+                   for j in range(len(xs)) for k in range(j + 1, len(xs))
+                   if xs[k] != xs[j])
+    slope, half, seen = 0.0, sum(w for _, w in pairs) / 2, 0.0
+    for slope, w in pairs:
+        seen += w
+        if seen >= half:
+            break
     return statistics.median(y - slope * x for x, y in zip(xs, ys)), slope
 
 
