@@ -172,6 +172,10 @@ SHIM_TEST_SOURCES = ["test_shim.c", "run_case.c", "cases_checks.c",
 # built again by clang with libFuzzer, AddressSanitizer and UBSan; seed
 # inputs in tests/fuzz/<name>/seeds, crashes found in .../regressions.
 FUZZ_TARGETS = ["fuzz_rundir", "fuzz_matrix", "fuzz_options", "fuzz_resume"]
+# a target's files beside tests/fuzz/<name>.c
+FUZZ_TARGET_SOURCES = {
+    "fuzz_resume": ["resume_build.c", "resume_spoils.c", "resume_checks.c"],
+}
 # what the targets reach: the readers and parsers, and what they call
 FUZZ_LIBRARIES = {
     "base": LIBRARY_SOURCES["base"],

@@ -188,7 +188,9 @@ def fuzz_targets(n, version_h, lists):
     objs.append(fuzz_obj(built("gen/registry_describe.c")))
     lib = n.build(built("fuzz/libfuzzed.a"), "ar", objs)[0]
     return [n.build(built("fuzz/" + t), "fuzz_link",
-                    [fuzz_obj(src("tests/fuzz/%s.c" % t)), lib])[0]
+                    [fuzz_obj(src("tests/fuzz/%s" % f))
+                     for f in [t + ".c"]
+                     + lists.FUZZ_TARGET_SOURCES.get(t, [])] + [lib])[0]
             for t in lists.FUZZ_TARGETS]
 
 
