@@ -72,6 +72,8 @@ GUEST_CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra",
 KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_bad_input.c", "kmodtest_kill9.c",
                     "kmodtest_pi.c", "kmodtest_pi_chain.c",
+                    "kmodtest_pi_chain_link.c", "kmodtest_pi_chain_limits.c",
+                    "kmodtest_pi_chain_relock.c",
                     "kmodtest_stress.c",
                     "kmodtest_safety.c", "kmodtest_safety_pi.c",
                     "kmodtest_fuzz.c", "kmodtest_fuzz_ops.c",
@@ -195,6 +197,7 @@ def emit(n, ctx):
             implicit=[ctx.src("tests/guest/kmodtest.h"),
                       ctx.src("tests/guest/kmodtest_intr.h"),
                       ctx.src("tests/guest/kmodtest_fuzz.h"),
+                      ctx.src("tests/guest/kmodtest_pi_chain.h"),
                       ctx.src("kmod/uapi/futexlab.h")])
 
     # the signal-to-return figure of docs/kmod.md (run by hand in a guest)
