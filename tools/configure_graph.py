@@ -268,7 +268,9 @@ def write_ninja(n, lists, args, configure_args, kmod_part):
 
     # unit tests (cmocka), the matrix parser against the real registry,
     # and the conformance suite once per backend
-    tests = [link("tests/" + t, [compile_c(n, src("tests/unit/%s.c" % t))],
+    tests = [link("tests/" + t, [compile_c(n, src("tests/unit/" + f))
+                                 for f in [t + ".c"]
+                                 + lists.UNIT_TEST_SOURCES.get(t, [])],
                   ["-lcmocka"]) for t in lists.UNIT_TESTS]
     tests.append(link("tests/test_matrix_parse",
                       [compile_c(n, src("tests/matrix/test_matrix_parse.c"))],
