@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * futexlab: the module's one internal header, shared by core.c (keys,
- * hashing, queueing), waitwake.c, requeue.c, pi.c, pi_owner.c, stats.c,
- * ioctl.c and main.c. A "__" prefix on a function means the caller holds
+ * futexlab: the module's one internal header, shared by core.c (tables,
+ * keys, hashing), tid.c, queue.c, sleep.c, waitwake.c, requeue.c, pi.c,
+ * pi_owner.c, stats.c, ioctl.c and main.c. A "__" prefix on a function means the caller holds
  * the bucket lock.
  */
 #ifndef _FUTEXLAB_INTERNAL_H
@@ -204,7 +204,7 @@ extern unsigned int flk_adaptive_spin_us;
 int flk_charge(kuid_t uid, size_t bytes);
 void flk_uncharge(kuid_t uid, size_t bytes);
 
-/* core.c */
+/* core.c: tables, keys, hashing */
 size_t flk_table_bytes(u32 slots);
 struct flk_table *flk_table_alloc(u32 slots, int node);
 void flk_table_free(struct flk_table *t);
@@ -212,7 +212,11 @@ void flk_ctx_start_slow(struct flk_ctx *ctx);
 int flk_target_get(struct flk_ctx *ctx, u64 uaddr, u32 flags, u32 node,
 		  struct flk_target *t);
 bool flk_key_match(const struct flk_key *a, const struct flk_key *b);
+
+/* tid.c: the task a lock word names */
 struct task_struct *flk_task_by_tid(pid_t tid);
+
+/* queue.c: a bucket's queue, the word under its lock */
 int flk_hb_waiters_pending(struct flk_bucket *hb);
 void __flk_queue(struct flk_bucket *hb, struct flk_table *t, struct flk_q *q);
 void __flk_unqueue(struct flk_q *q);
@@ -220,12 +224,14 @@ void __flk_wake_q(struct flk_q *q, struct flk_wake_batch *wb);
 void flk_wake_flush(struct flk_wake_batch *wb);
 bool flk_unqueue_self(struct flk_q *q);
 int flk_cmpxchg_value_locked(u32 *cur, u32 __user *uaddr, u32 old, u32 new);
-int flk_sleep(struct flk_q *q, ktime_t *deadline, bool *timed_out);
 void flk_q_init(struct flk_q *q, struct flk_target *t, u32 bitset);
 int flk_lock_word(struct flk_target *t, struct flk_target *dest,
 		 u32 __user *uaddr, u32 *uval);
 int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 		  u32 val);
+
+/* sleep.c: a queued waiter's sleep, and the bound of retry loops */
+int flk_sleep(struct flk_q *q, ktime_t *deadline, bool *timed_out);
 int flk_wait_queued(struct flk_q *q, ktime_t *deadline);
 int flk_wait_left(struct flk_q *q, bool timed_out);
 int flk_retry_check(ktime_t *deadline);

@@ -72,9 +72,12 @@ GUEST_CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra",
 KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_bad_input.c", "kmodtest_kill9.c",
                     "kmodtest_pi.c", "kmodtest_pi_chain.c",
+                    "kmodtest_pi_chain_link.c", "kmodtest_pi_chain_limits.c",
+                    "kmodtest_pi_chain_relock.c",
                     "kmodtest_stress.c",
                     "kmodtest_safety.c", "kmodtest_safety_pi.c",
-                    "kmodtest_fuzz.c",
+                    "kmodtest_fuzz.c", "kmodtest_fuzz_ops.c",
+                    "kmodtest_fuzz_self.c",
                     "kmodtest_owner_death.c",
                     "kmodtest_waitv.c", "kmodtest_adaptive.c",
                     "kmodtest_unmount.c", "kmodtest_boost_end.c",
@@ -193,6 +196,8 @@ def emit(n, ctx):
             [ctx.src("tests/guest/" + s) for s in KMODTEST_SOURCES],
             implicit=[ctx.src("tests/guest/kmodtest.h"),
                       ctx.src("tests/guest/kmodtest_intr.h"),
+                      ctx.src("tests/guest/kmodtest_fuzz.h"),
+                      ctx.src("tests/guest/kmodtest_pi_chain.h"),
                       ctx.src("kmod/uapi/futexlab.h")])
 
     # the signal-to-return figure of docs/kmod.md (run by hand in a guest)
