@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "spec/workload.h"
+#include "workloads/lib/regex_bound.h"
 
 enum { OPT_ALGO, OPT_CMD, OPT_METRIC };
 enum { C_OUTPUT, C_BYTES };
@@ -164,11 +165,16 @@ static int check_cmd(const char *text, char *err, size_t errlen)
 
 static int check_metric(const char *text, char *err, size_t errlen)
 {
+	const char *bound;
 	regex_t re;
 	int r;
 
 	if (!*text)
 		return 0;
+	if (fl_regex_bounded(text, &bound)) {
+		snprintf(err, errlen, "--metric: %s", bound);
+		return -1;
+	}
 	r = regcomp(&re, text, REG_EXTENDED);
 	if (r) {
 		char why[128];

@@ -71,6 +71,17 @@ def main():
         c.check(r.returncode == 2 and "--metric" in r.stderr,
                 "--metric without a group: exit %d %r" % (r.returncode,
                                                           r.stderr))
+        # patterns whose compiling glibc makes exponential or huge
+        # (workloads/lib/regex_bound.h): refused before regcomp, promptly
+        stacked = "~~~" + "W" * 100 + "~" * 5 + "+" * 20 + "~" * 100
+        for bad in (stacked, "([0-9]+)++", "(a*){2}{3}", "x{256}",
+                    "((x{255}){255})", "(" * 40 + "x" + ")" * 40,
+                    "(" + "a" * 300 + ")"):
+            r = run(futexlab, tmp, "--metric", bad)
+            c.check(r.returncode == 2 and len(r.stderr.splitlines()) == 1
+                    and "--metric" in r.stderr,
+                    "--metric %r...: exit %d, stderr %r" % (
+                        bad[:20], r.returncode, r.stderr))
         c.check(not os.listdir(tmp), "a refused run left %s" % os.listdir(tmp))
 
         r = run(futexlab, tmp, "--backend", "futex-private", "--algo",
