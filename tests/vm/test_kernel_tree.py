@@ -24,7 +24,8 @@ import subprocess
 import sys
 import tempfile
 
-from vmtest import ROOT, Cases, load_vm_run, refusal_problems
+from vmtest import (ROOT, Cases, load_vm_module, load_vm_run,
+                    refusal_problems)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from kernel_build import GUEST_NEEDS  # noqa: E402
 
@@ -98,7 +99,7 @@ def guest_libs_case():
     """The initramfs carries libgcc_s.so.1 for a dynamic program: glibc
     dlopens it when a thread exits or is cancelled, and ldd does not list
     it (tests/guest/pthread_exit_cancel.c runs that in the guest)."""
-    libs = load_vm_run().guest_libs([sys.executable])
+    libs = load_vm_module("initramfs").guest_libs([sys.executable])
     problems = []
     if not any(os.path.basename(l).startswith("libc.so") for l in libs):
         problems.append("%s links no libc here: %r" % (sys.executable,

@@ -16,13 +16,11 @@ and one line on stderr naming what is wrong.
   tests/vm/test_topology.py --builddir build
 """
 
-import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
-from vmtest import ROOT, Cases, load_vm_run, refusal_problems
+from vmtest import Cases, refusal_case, run_cases
 
 cases = Cases()
 check = cases.check
@@ -119,16 +117,9 @@ def refused(name, args, want, builddir, table=None, make=None):
                 f.write(table)
         if make:
             make(path)
-        full = [a.replace("TABLE", path) for a in args]
-        cmd = ([sys.executable, os.path.join(ROOT, "vm", "run"),
-                "--builddir", builddir] + full + ["--", "true"])
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True,
-                               timeout=60)
-        except subprocess.TimeoutExpired:
-            check(name, ["still running after 60 s (booting?)"])
-            return
-    check(name, refusal_problems(r, [want]))
+        problems = refusal_case([a.replace("TABLE", path) for a in args],
+                                builddir, [want])
+    check(name, problems)
 
 
 def refusal_cases(builddir):
@@ -169,16 +160,13 @@ def refusal_cases(builddir):
             "32 MiB a node", builddir)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--builddir", default="build")
-    ap.parse_args()
-    vm = load_vm_run()
+def host_cases(vm):
     topology_cases(vm)
     distances_file_case(vm)
-    with tempfile.TemporaryDirectory() as builddir:
-        refusal_cases(builddir)
-    return cases.close("vm-topology")
+
+
+def main():
+    return run_cases(cases, "vm-topology", host_cases, refusal_cases)
 
 
 if __name__ == "__main__":

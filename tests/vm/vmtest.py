@@ -2,9 +2,14 @@
 suffix), and the ok/FAIL lines of their cases with the counts for the
 closing line."""
 
+import argparse
+import importlib
 import importlib.machinery
 import importlib.util
 import os
+import subprocess
+import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -40,6 +45,29 @@ def load_vm_run():
     return mod
 
 
+def load_vm_module(name):
+    """One of the Python files vm/run is made of (vm/initramfs.py, say),
+    by its name, as a module."""
+    sys.path.insert(0, os.path.join(ROOT, "vm"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.pop(0)
+
+
+def refusal_case(args, builddir, wants, env=None):
+    """The problems of `vm/run ARGS -- true` as a refusal (see
+    refusal_problems), or that it still ran after 60 s (booting?)."""
+    cmd = ([sys.executable, os.path.join(ROOT, "vm", "run"), "--builddir",
+            builddir] + args + ["--", "true"])
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                           env=env)
+    except subprocess.TimeoutExpired:
+        return ["still running after 60 s (booting?)"]
+    return refusal_problems(r, wants)
+
+
 def refusal_problems(r, wants):
     """What is wrong with a refusal: vm/run (a CompletedProcess) must exit
     2 with one line on stderr that says each of wants."""
@@ -55,3 +83,15 @@ def refusal_problems(r, wants):
             problems.append("stderr does not say %s: %r"
                             % (w, r.stderr[-300:]))
     return problems
+
+
+def run_cases(cases, suite, with_vm, refusals):
+    """A test script's main: with_vm(vm/run as a module), then
+    refusals(an empty build directory); the closing line's exit status."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--builddir", default="build")
+    ap.parse_args()
+    with_vm(load_vm_run())
+    with tempfile.TemporaryDirectory() as builddir:
+        refusals(builddir)
+    return cases.close(suite)
