@@ -54,6 +54,7 @@ struct thread_start {
 	const struct fl_workload_impl *impl;
 	struct fl_thread *t;
 	struct fl_start_gate *gate;
+	int joined;		/* the controller's: joined after the stop */
 };
 
 void *fl_rep_alloc(struct fl_rep *rep, size_t size, int node)
@@ -239,12 +240,15 @@ static void controller_restore(const struct controller_sched *saved)
 	pthread_setschedparam(pthread_self(), saved->policy, &saved->param);
 }
 
-/* Join every thread by the deadline; -1 if one is still running. */
-static int join_all(pthread_t *tids, unsigned int n, unsigned int *joined,
-		    uint64_t deadline_ns)
+/* Join every thread not yet joined by the deadline: how many are still
+ * running. Each is tried, so the count is of the threads that did not
+ * end, not of those after the first that did not. */
+static unsigned int join_all(pthread_t *tids, struct thread_start *starts,
+			     unsigned int n, uint64_t deadline_ns)
 {
 	struct timespec real_deadline;
 	uint64_t now_mono = fl_now_ns();
+	unsigned int running = 0;
 
 	/* pthread_timedjoin_np takes a CLOCK_REALTIME deadline */
 	clock_gettime(CLOCK_REALTIME, &real_deadline);
@@ -252,12 +256,15 @@ static int join_all(pthread_t *tids, unsigned int n, unsigned int *joined,
 			 (deadline_ns > now_mono ? deadline_ns - now_mono : 0);
 
 	real_deadline = fl_ns_to_ts(until);
-	while (*joined < n) {
-		if (pthread_timedjoin_np(tids[*joined], NULL, &real_deadline))
-			return -1;
-		(*joined)++;
+	for (unsigned int i = 0; i < n; i++) {
+		if (starts[i].joined)
+			continue;
+		if (pthread_timedjoin_np(tids[i], NULL, &real_deadline))
+			running++;
+		else
+			starts[i].joined = 1;
 	}
-	return 0;
+	return running;
 }
 
 /* Each thread's slot: its histogram, index, CPU, seed and sampler.
@@ -342,7 +349,7 @@ static void start_threads(struct fl_rep *rep,
 			CPU_SET(t->cpu, &set);
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		}
-		starts[i] = (struct thread_start){ impl, t, gate };
+		starts[i] = (struct thread_start){ impl, t, gate, 0 };
 		int err = pthread_create(&tids[i], &attr, thread_main,
 					 &starts[i]);
 
@@ -373,23 +380,25 @@ static void start_threads(struct fl_rep *rep,
  */
 static void stop_threads(struct fl_rep *rep,
 			 const struct fl_workload_impl *impl, pthread_t *tids,
-			 uint64_t duration_ns, struct fl_rep_result *out)
+			 struct thread_start *starts, uint64_t duration_ns,
+			 struct fl_rep_result *out)
 {
-	unsigned int joined = 0, n = rep->nthreads;
+	unsigned int running, n = rep->nthreads;
 
 	if (impl->kick)
 		impl->kick(rep);
-	if (!join_all(tids, n, &joined, rep->hard_deadline_ns))
+	if (!join_all(tids, starts, n, rep->hard_deadline_ns))
 		return;
 	__atomic_store_n(&fl_abort_waits, 1, __ATOMIC_RELAXED);
 	if (impl->kick)
 		impl->kick(rep);
-	if (!join_all(tids, n, &joined, fl_now_ns() + 1000000000ull))
+	running = join_all(tids, starts, n, fl_now_ns() + 1000000000ull);
+	if (!running)
 		return;
 	out->status = FL_STATUS_ABORTED;
 	snprintf(out->reason, sizeof(out->reason),
 		 "%u of %u threads still running %.1f s after the end of the "
-		 "repetition", n - joined, n,
+		 "repetition", running, n,
 		 (double)FL_GRACE_NS(duration_ns, n) / 1e9);
 	fl_rep_merge(out, rep);
 	close_bins(&out->bins, out->ops, out->elapsed_ns);
@@ -487,7 +496,7 @@ static void run_rep(const struct fl_cell *cell,
 
 	out->start_ns = t0 - created;
 	out->elapsed_ns = t1 - t0;
-	stop_threads(rep, impl, tids, duration_ns, out);
+	stop_threads(rep, impl, tids, starts, duration_ns, out);
 	if (sh->controller_fifo == 0)
 		controller_restore(&sched);
 	out->hash_slots = fl_probe_hash_slots();
