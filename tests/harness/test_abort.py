@@ -33,13 +33,27 @@ def children(pid):
         return []
 
 
-def frozen_cell(builddir, results):
-    cmd = [os.path.join(builddir, "futexlab"), "run", "mutex",
-           "--backend", "futex-private,futex-shared", "--threads", "2",
-           "--duration", "0.5", "--reps", "1", "--warmup", "0",
-           "--results", results]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+def start(builddir, results, workload, backends, duration):
+    """A run of one repetition of 2 threads a cell, no warm-up."""
+    cmd = [os.path.join(builddir, "futexlab"), "run", workload,
+           "--backend", backends, "--threads", "2", "--duration", duration,
+           "--reps", "1", "--warmup", "0", "--results", results]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+
+
+def rows_of(out):
+    """cells.csv's rows of the run directory named last in run's output."""
+    run_dir = out.strip().splitlines()[-1] if out.strip() else ""
+    if not os.path.isdir(run_dir):
+        return []
+    with open(os.path.join(run_dir, "cells.csv")) as f:
+        return list(csv.DictReader(f))
+
+
+def frozen_cell(builddir, results):
+    proc = start(builddir, results, "mutex", "futex-private,futex-shared",
+                 "0.5")
     frozen = None
     deadline = time.monotonic() + 10
     while frozen is None and time.monotonic() < deadline:
@@ -59,11 +73,7 @@ def frozen_cell(builddir, results):
         failures.append("never saw the cell's child process")
     if proc.returncode != 1:
         failures.append("exit status %d, expected 1" % proc.returncode)
-    run_dir = out.strip().splitlines()[-1] if out.strip() else ""
-    rows = []
-    if os.path.isdir(run_dir):
-        with open(os.path.join(run_dir, "cells.csv")) as f:
-            rows = list(csv.DictReader(f))
+    rows = rows_of(out)
     # the visits' order is shuffled from the seed: the first child to
     # appear is either cell's
     status = {r["backend"]: r["status"] for r in rows}
@@ -109,12 +119,7 @@ def reap(tid):
 
 
 def stuck_thread(builddir, results):
-    cmd = [os.path.join(builddir, "futexlab"), "run", "hash",
-           "--backend", "futex-private", "--threads", "2",
-           "--duration", "2", "--reps", "1", "--warmup", "0",
-           "--results", results]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = start(builddir, results, "hash", "futex-private", "2")
     held, err = None, 0
     deadline = time.monotonic() + 10
     while held is None and time.monotonic() < deadline:
@@ -142,11 +147,7 @@ def stuck_thread(builddir, results):
         return ["could not hold a thread of the cell (%s)"
                 % (os.strerror(err) if err else "none seen")]
     failures = []
-    run_dir = out.strip().splitlines()[-1] if out.strip() else ""
-    rows = []
-    if os.path.isdir(run_dir):
-        with open(os.path.join(run_dir, "cells.csv")) as f:
-            rows = list(csv.DictReader(f))
+    rows = rows_of(out)
     reason = rows[0]["reason"] if rows else ""
     if proc.returncode != 1 or len(rows) != 1 or \
             rows[0]["status"] != "aborted" or \
