@@ -71,6 +71,31 @@ static int pidfd_open_child(pid_t pid)
 #endif
 }
 
+/*
+ * What the parent knows of a repetition it ends past its deadline whose
+ * stop the controller never set: how late, how many threads shared the
+ * CPUs with it, and whether its SCHED_FIFO (cell_child.c) was refused,
+ * the usual cause when never-sleeping threads outnumber the CPUs. ""
+ * when the timed part had not begun or had ended.
+ */
+static void describe_late_stop(const struct fl_cell_shared *sh,
+			       const struct fl_cell *cell, uint64_t now,
+			       char *buf, size_t len)
+{
+	unsigned int n = fl_cell_nthreads(cell);
+	uint64_t due = sh->stop_due_ns;
+	int fifo = sh->controller_fifo;
+
+	buf[0] = '\0';
+	if (!due || sh->stop_set || now < due)
+		return;
+	snprintf(buf, len, ": the controller had not set the stop, due %.1f s "
+		 "before (%u threads on %u CPUs%s%s)", (double)(now - due) / 1e9,
+		 n, fl_cpus_distinct(cell->cpus, n),
+		 fifo > 0 ? "; SCHED_FIFO for it refused: " : "",
+		 fifo > 0 ? strerror(fifo) : "");
+}
+
 /* Wait for the child, killing it if it overruns; 0 if it exited, 1 if
  * it gave up on a repetition that could not start (why says why), -1
  * otherwise. *maxrss_kb: the child's peak resident set. */
@@ -100,23 +125,28 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 				    setup_deadline;
 
 		if (fl_interrupted || now > deadline) {
+			char late[160];
+
+			describe_late_stop(sh, cell, now, late, sizeof(late));
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			if (fl_interrupted) {
 				snprintf(why, len, "interrupted");
 			} else if (sh->rep_deadline_ns && sh->rep < 0) {
 				snprintf(why, len, "the warm-up did not finish "
-					 "within %.1f s + %.1f s grace",
+					 "within %.1f s + %.1f s grace%s",
 					 (double)cell->warmup_ns / 1e9,
 					 (double)FL_GRACE_NS(cell->warmup_ns,
-							     nthreads) / 1e9);
+							     nthreads) / 1e9,
+					 late);
 			} else if (sh->rep_deadline_ns) {
 				snprintf(why, len, "repetition %d did not "
-					 "finish within %.1f s + %.1f s grace",
+					 "finish within %.1f s + %.1f s grace%s",
 					 sh->rep + 1,
 					 (double)cell->duration_ns / 1e9,
 					 (double)FL_GRACE_NS(cell->duration_ns,
-							     nthreads) / 1e9);
+							     nthreads) / 1e9,
+					 late);
 			} else {
 				snprintf(why, len, "set-up did not finish in "
 					 "%.0f s", FL_SETUP_TIMEOUT_NS / 1e9);

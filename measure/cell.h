@@ -63,6 +63,13 @@ struct fl_cell_shared {
 	char setup_reason[256];		/* also FL_CHILD_GAVE_UP's reason */
 	volatile int rep;		/* repetition in progress, -1 warm-up */
 	volatile uint64_t rep_deadline_ns;	/* parent aborts after this */
+	/* the repetition's stop: when it is due (0 before the start), and
+	 * set once the controller has set it; and the controller's raise
+	 * to SCHED_FIFO (cell_child.c): 0 done, an errno, or -1 not tried.
+	 * The parent names a stop still unset when it ends a repetition. */
+	volatile uint64_t stop_due_ns;
+	volatile int stop_set;
+	volatile int controller_fifo;
 	uint64_t busy_start, busy_end;	/* see fl_cell_result */
 	uint64_t busy_used;		/* see fl_cell_result */
 	struct fl_idle_wake idle_wake;	/* see fl_cell_result */

@@ -11,6 +11,8 @@
  * threads' slots and histograms, lets the workload build its shared state,
  * starts the threads pinned to their CPUs, and releases them all from one
  * gate (start_gate.h), whose every wait has the repetition's deadline.
+ * From the opening to the join it runs at SCHED_FIFO's lowest priority
+ * when the threads outnumber their CPUs (controller_raise(), below).
  * It sleeps bin by bin until the end of the duration, reading the counts
  * the threads publish, sets stop, asks the workload to wake sleepers
  * (kick), and joins the threads with a deadline.
@@ -37,6 +39,7 @@
 #include "measure/idle_wake.h"
 #include "measure/probe.h"
 #include "measure/start_gate.h"
+#include "spec/placement.h"
 
 uint64_t fl_wait_deadline_ns = UINT64_MAX;
 int fl_abort_waits;
@@ -51,6 +54,7 @@ struct thread_start {
 	const struct fl_workload_impl *impl;
 	struct fl_thread *t;
 	struct fl_start_gate *gate;
+	int joined;		/* the controller's: joined after the stop */
 };
 
 void *fl_rep_alloc(struct fl_rep *rep, size_t size, int node)
@@ -147,7 +151,7 @@ static uint64_t ops_so_far(const struct fl_rep *rep)
  */
 static uint64_t run_timed(struct fl_rep *rep, uint64_t duration_ns,
 			  uint64_t bin_ns, struct fl_bins *bins,
-			  uint64_t *stopped_ns)
+			  uint64_t *stopped_ns, struct fl_cell_shared *sh)
 {
 	uint64_t width = bin_ns ? bin_ns : duration_ns, prev = 0;
 
@@ -159,6 +163,7 @@ static uint64_t run_timed(struct fl_rep *rep, uint64_t duration_ns,
 
 	uint64_t t0 = fl_now_ns(), end = t0 + duration_ns;
 
+	sh->stop_due_ns = end;
 	for (uint64_t next = t0 + width; next < end &&
 	     bins->n < FL_MAX_BINS - 1; next += width) {
 		fl_sleep_until_ns(next);
@@ -171,6 +176,7 @@ static uint64_t run_timed(struct fl_rep *rep, uint64_t duration_ns,
 	fl_sleep_until_ns(end);
 	atomic_store(&rep->stop, 1);
 	*stopped_ns = fl_now_ns();
+	sh->stop_set = 1;
 	return t0;
 }
 
@@ -186,12 +192,63 @@ static void close_bins(struct fl_bins *bins, uint64_t ops, uint64_t elapsed)
 	bins->ops[bins->n++] = ops - counted;
 }
 
-/* Join every thread by the deadline; -1 if one is still running. */
-static int join_all(pthread_t *tids, unsigned int n, unsigned int *joined,
-		    uint64_t deadline_ns)
+/*
+ * The controller's priority while its threads run. A repetition ends on
+ * time only if the controller gets a CPU when it needs one: to read the
+ * start as the gate opens, at each bin, to set stop and to join. With
+ * more threads than CPUs, each CPU's run queue holds many of the cell's
+ * threads, all runnable when they never sleep (hash), and a
+ * fair-scheduled controller is one more of them: preempted by the
+ * threads it has just let through the gate, or woken by its timer, it
+ * waits its turn among them, longer the more threads a CPU has. With
+ * 256 hash threads a CPU one such wait lasted 4.0 s, the stop came 4.1 s
+ * late and the start was read as late (ops/s overstated); with 512 the
+ * wait outlasted the grace (docs/notebook/2026-12-06-hash-many-
+ * threads.md). At SCHED_FIFO's lowest priority it runs the moment it is
+ * ready, ahead of every fair-scheduled thread and not above any
+ * real-time one a workload makes (pi, condvar --rt-waiters), for the
+ * microseconds each step takes. Raised only once every thread waits at
+ * the gate (none is created at it; RESET_ON_FORK besides), only for a
+ * cell whose threads outnumber their CPUs (one a CPU keeps it waiting a
+ * slice at most) and only from a fair policy, and restored after the
+ * join, before the merge. Where it is not permitted (no CAP_SYS_NICE,
+ * RLIMIT_RTPRIO 0) it stays as it was and the parent names the errno if
+ * the stop comes too late (cell.c).
+ */
+struct controller_sched {
+	int policy;
+	struct sched_param param;
+};
+
+/* 0 raised, an errno, or -1 when it was real-time already. */
+static int controller_raise(struct controller_sched *saved)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	int err = pthread_getschedparam(pthread_self(), &saved->policy,
+					&saved->param);
+
+	if (err)
+		return err;
+	if (saved->policy == SCHED_FIFO || saved->policy == SCHED_RR)
+		return -1;
+	return pthread_setschedparam(pthread_self(),
+				     SCHED_FIFO | SCHED_RESET_ON_FORK, &sp);
+}
+
+static void controller_restore(const struct controller_sched *saved)
+{
+	pthread_setschedparam(pthread_self(), saved->policy, &saved->param);
+}
+
+/* Join every thread not yet joined by the deadline: how many are still
+ * running. Each is tried, so the count is of the threads that did not
+ * end, not of those after the first that did not. */
+static unsigned int join_all(pthread_t *tids, struct thread_start *starts,
+			     unsigned int n, uint64_t deadline_ns)
 {
 	struct timespec real_deadline;
 	uint64_t now_mono = fl_now_ns();
+	unsigned int running = 0;
 
 	/* pthread_timedjoin_np takes a CLOCK_REALTIME deadline */
 	clock_gettime(CLOCK_REALTIME, &real_deadline);
@@ -199,12 +256,15 @@ static int join_all(pthread_t *tids, unsigned int n, unsigned int *joined,
 			 (deadline_ns > now_mono ? deadline_ns - now_mono : 0);
 
 	real_deadline = fl_ns_to_ts(until);
-	while (*joined < n) {
-		if (pthread_timedjoin_np(tids[*joined], NULL, &real_deadline))
-			return -1;
-		(*joined)++;
+	for (unsigned int i = 0; i < n; i++) {
+		if (starts[i].joined)
+			continue;
+		if (pthread_timedjoin_np(tids[i], NULL, &real_deadline))
+			running++;
+		else
+			starts[i].joined = 1;
 	}
-	return 0;
+	return running;
 }
 
 /* Each thread's slot: its histogram, index, CPU, seed and sampler.
@@ -289,7 +349,7 @@ static void start_threads(struct fl_rep *rep,
 			CPU_SET(t->cpu, &set);
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		}
-		starts[i] = (struct thread_start){ impl, t, gate };
+		starts[i] = (struct thread_start){ impl, t, gate, 0 };
 		int err = pthread_create(&tids[i], &attr, thread_main,
 					 &starts[i]);
 
@@ -320,23 +380,25 @@ static void start_threads(struct fl_rep *rep,
  */
 static void stop_threads(struct fl_rep *rep,
 			 const struct fl_workload_impl *impl, pthread_t *tids,
-			 uint64_t duration_ns, struct fl_rep_result *out)
+			 struct thread_start *starts, uint64_t duration_ns,
+			 struct fl_rep_result *out)
 {
-	unsigned int joined = 0, n = rep->nthreads;
+	unsigned int running, n = rep->nthreads;
 
 	if (impl->kick)
 		impl->kick(rep);
-	if (!join_all(tids, n, &joined, rep->hard_deadline_ns))
+	if (!join_all(tids, starts, n, rep->hard_deadline_ns))
 		return;
 	__atomic_store_n(&fl_abort_waits, 1, __ATOMIC_RELAXED);
 	if (impl->kick)
 		impl->kick(rep);
-	if (!join_all(tids, n, &joined, fl_now_ns() + 1000000000ull))
+	running = join_all(tids, starts, n, fl_now_ns() + 1000000000ull);
+	if (!running)
 		return;
 	out->status = FL_STATUS_ABORTED;
 	snprintf(out->reason, sizeof(out->reason),
 		 "%u of %u threads still running %.1f s after the end of the "
-		 "repetition", n - joined, n,
+		 "repetition", running, n,
 		 (double)FL_GRACE_NS(duration_ns, n) / 1e9);
 	fl_rep_merge(out, rep);
 	close_bins(&out->bins, out->ops, out->elapsed_ns);
@@ -374,6 +436,7 @@ static void run_rep(const struct fl_cell *cell,
 	struct thread_start *starts = calloc(n, sizeof(*starts));
 	pthread_t *tids = calloc(n, sizeof(*tids));
 	struct fl_start_gate gate;
+	struct controller_sched sched;
 	char why[256] = "";
 
 	out->status = FL_STATUS_OK;
@@ -409,6 +472,9 @@ static void run_rep(const struct fl_cell *cell,
 		goto out_hists;
 	}
 	fl_start_gate_init(&gate, n, rep->hard_deadline_ns);
+	sh->stop_due_ns = 0;
+	sh->stop_set = 0;
+	sh->controller_fifo = -1;
 	uint64_t created = fl_now_ns();
 
 	start_threads(rep, impl, starts, tids, &gate, sh, out);
@@ -419,13 +485,20 @@ static void run_rep(const struct fl_cell *cell,
 			"repetition's deadline, %.1f s after the first was "
 			"created", arrived, n,
 			(double)(fl_now_ns() - created) / 1e9);
+	if (n > fl_cpus_distinct(cell->cpus, n))
+		sh->controller_fifo = controller_raise(&sched);
+	/* due from here: a controller kept from a CPU from the opening on
+	 * never reads the start (run_timed sets it exactly) */
+	sh->stop_due_ns = fl_now_ns() + duration_ns;
 	fl_start_gate_open(&gate);
 	uint64_t t1, t0 = run_timed(rep, duration_ns, cell->bin_ns, &out->bins,
-				    &t1);
+				    &t1, sh);
 
 	out->start_ns = t0 - created;
 	out->elapsed_ns = t1 - t0;
-	stop_threads(rep, impl, tids, duration_ns, out);
+	stop_threads(rep, impl, tids, starts, duration_ns, out);
+	if (sh->controller_fifo == 0)
+		controller_restore(&sched);
 	out->hash_slots = fl_probe_hash_slots();
 	uint64_t merging = fl_now_ns();
 

@@ -7,6 +7,10 @@ scale").
   counts every one of them (the minimum is at most the mean); run's
   JSON has the harness's start and merge times and the cell process's
   peak memory.
+- A hash cell of 1024 threads, whose threads never sleep, ends ok with
+  every thread in its count: on two CPUs each CPU's run queue holds 512
+  runnable threads, and the controller must still get a CPU to end the
+  timed part and join them (measure/cell_child.c).
 - A cell with more threads than the CPUs its threads are placed on says
   so in its note, in cells.csv and in `run`'s output; one that fits
   says nothing of it.
@@ -34,8 +38,8 @@ from test_measure import Checks  # noqa: E402
 NOBODY = 65534
 
 
-def run(futexlab, results, flags, preexec=None):
-    cmd = [futexlab, "run", "mutex", "--backend", "futex-private",
+def run(futexlab, results, flags, preexec=None, workload="mutex"):
+    cmd = [futexlab, "run", workload, "--backend", "futex-private",
            "--duration", "0.05", "--warmup", "0", "--reps", "1",
            "--results", results] + flags
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
@@ -55,24 +59,34 @@ def run(futexlab, results, flags, preexec=None):
     return out, rows
 
 
-def check_4096(c, futexlab, results):
-    out, rows = run(futexlab, results, ["--threads", "4096", "--json"])
+def check_every_thread(c, what, out, rows, n):
+    """The cell ran ok, and each of its n threads is in its CPUs and in
+    its fairness: the total lies between n times the least and n times
+    the most a thread did."""
     c.check(out.returncode == 0 and len(rows) == 1,
-            "4096 threads: exit %d, %d rows\n%s" % (out.returncode,
-                                                    len(rows), out.stderr))
+            "%s: exit %d, %d rows\n%s" % (what, out.returncode, len(rows),
+                                          out.stderr))
     if not rows:
-        return
+        return None
     row = rows[0]
-    c.check(row["status"] == "ok", "4096 threads: status %s %s"
-            % (row["status"], row["reason"]))
-    c.check(len(row["cpus"].split(",")) == 4096,
-            "4096 threads: %d CPUs in the cpus column"
-            % len(row["cpus"].split(",")))
+    c.check(row["status"] == "ok", "%s: status %s %s"
+            % (what, row["status"], row["reason"]))
+    c.check(len(row["cpus"].split(",")) == n,
+            "%s: %d CPUs in the cpus column"
+            % (what, len(row["cpus"].split(","))))
     ops, lo, hi = (int(row[k]) for k in ("ops", "thread_ops_min",
                                          "thread_ops_max"))
-    c.check(lo * 4096 <= ops <= hi * 4096,
-            "4096 threads: min %d, max %d per thread, %d in all: a thread "
-            "left out of fairness" % (lo, hi, ops))
+    c.check(ops > 0 and lo * n <= ops <= hi * n,
+            "%s: min %d, max %d per thread, %d in all: a thread left out "
+            "of fairness" % (what, lo, hi, ops))
+    return row
+
+
+def check_4096(c, futexlab, results):
+    out, rows = run(futexlab, results, ["--threads", "4096", "--json"])
+    row = check_every_thread(c, "4096 threads", out, rows, 4096)
+    if not row:
+        return
     ncpus = len(os.sched_getaffinity(0))
     if ncpus < 4096:
         want = "oversubscribed: 4096 threads on %d CPU" % ncpus
@@ -83,6 +97,17 @@ def check_4096(c, futexlab, results):
     c.check(all(harness.get(k, 0) > 0 for k in
                 ("start_ns_max", "merge_ns_max", "cell_maxrss_kb")),
             "4096 threads: the harness's own cost missing: %r" % harness)
+
+
+def check_hash_1024(c, futexlab, results):
+    """The brief's own command, warm-up included."""
+    out, rows = run(futexlab, results, ["--threads", "1024", "--duration",
+                                        "0.2", "--warmup", "0.2"],
+                    workload="hash")
+    row = check_every_thread(c, "hash, 1024 threads", out, rows, 1024)
+    if row:
+        c.check("errors=0" in row["extra"],
+                "hash, 1024 threads: extra %r" % row["extra"])
 
 
 def check_oversubscribed(c, futexlab, results):
@@ -139,6 +164,7 @@ def main():
     results = tempfile.mkdtemp(prefix="fl-scale-")
     c = Checks()
     check_4096(c, futexlab, results)
+    check_hash_1024(c, futexlab, results)
     check_oversubscribed(c, futexlab, results)
     check_creation_fails(c, futexlab, results)
     print("scale: %d passed, %d failed" % (c.passed, c.failed))
