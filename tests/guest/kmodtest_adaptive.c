@@ -107,6 +107,19 @@ static void *mx_main(void *arg)
 	return NULL;
 }
 
+/* Until a thread sleeps in the module on the held word (it set
+ * FUTEXLAB_WAITERS: this thread, asleep here, is off the CPU, so no
+ * spin lasts), or the deadline: 0, or -1. */
+static int wait_for_sleeper(const uint32_t *w, uint64_t deadline)
+{
+	while (!(__atomic_load_n(w, __ATOMIC_ACQUIRE) & FUTEXLAB_WAITERS)) {
+		if (now_ns() >= deadline)
+			return -1;
+		usleep(1000);
+	}
+	return 0;
+}
+
 int t_adaptive_mutex(uint32_t design)
 {
 	static struct mx m;
@@ -118,10 +131,27 @@ int t_adaptive_mutex(uint32_t design)
 	m.fd = open_design(design, 0);
 	if (m.fd < 0)
 		return fail("open: %s", strerror(-m.fd)), -1;
+	/*
+	 * The threads start while this one holds the lock, so at least one
+	 * of them goes to the module whatever the scheduler does: started
+	 * free, four threads in a slow guest could each finish their rounds
+	 * before the next one ran, and nothing would have contended.
+	 */
+	if (lock(m.fd, &m.word, 0))
+		return close(m.fd), fail("the first lock failed"), -1;
 	for (i = 0; i < MX_THREADS; i++)
 		pthread_create(&th[i], NULL, mx_main, &m);
+	r = wait_for_sleeper(&m.word, now_ns() + LONG_BOUND_NS);
+	if (unlock(m.fd, &m.word))
+		m.errors++;
 	for (i = 0; i < MX_THREADS; i++)
 		pthread_join(th[i], NULL);
+	if (r) {
+		fail("no thread slept in the module while the lock was held");
+		r = -1;
+		goto out;
+	}
+	r = -1;
 	if (m.errors || m.overlap) {
 		fail("%d lock errors, %d overlaps", m.errors, m.overlap);
 		goto out;
