@@ -40,7 +40,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "vm"))
 from perf_bench_compare import COMPARISONS, spread  # noqa: E402
+from initramfs import is_elf  # noqa: E402  (vm/initramfs.py)
 
 BENCHMARKS = ["hash", "wake", "wake-parallel", "requeue", "lock-pi"]
 IMPLEMENTATIONS = ["stock", "global", "private", "numa"]
@@ -55,14 +57,6 @@ def perf_figures():
         bench = perf_cmd[perf_cmd.index("futex") + 1]
         figures.setdefault(bench, (regex, kind))
     return figures
-
-
-def is_elf(path):
-    try:
-        with open(path, "rb") as f:
-            return f.read(4) == b"\x7fELF"
-    except OSError:
-        return False
 
 
 def cmd_stage_perf(args):
