@@ -14,7 +14,9 @@ the .stderr files from what the binary prints now (review the diff).
 
 Then: --help and --version exit 0 everywhere; `list --json` parses and
 names every backend and workload configure.py builds; a tiny good run
-writes a complete run directory and prints its path last; and a run
+writes a complete run directory and prints its path last, and a copy of
+it whose cpus column lists more CPUs than a cell may have threads, or
+fewer than its threads, is refused by report with one line; and a run
 interrupted by SIGINT (exit 130) or killed by SIGKILL leaves nothing under
 a final name; the machines of topology.py (the distance table, list
 --topology, matrix --estimate). Ends with `cli: N passed, N failed`.
@@ -222,6 +224,60 @@ def list_case(doc):
     check("list --json", problems)
 
 
+def set_cpus(run_dir, cpus):
+    """Every row's cpus field set to cpus."""
+    path = os.path.join(run_dir, "cells.csv")
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    at = rows[0].index("cpus")
+    for row in rows[1:]:
+        row[at] = cpus
+    with open(path, "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+
+
+def hostile_cpus(futexlab):
+    """A run's cpus column with a CPU for more threads than a cell may
+    have, or for fewer than its threads: report refuses it, one line."""
+    results = tempfile.mkdtemp(prefix="fl-cli-")
+    try:
+        r = run([futexlab, "run", "mutex", "--backend", "futex-private",
+                 "--threads", "2", "--duration", "0.1", "--reps", "1",
+                 "--warmup", "0", "--results", results])
+        lines = r.stdout.strip().splitlines() if r is not None else []
+        if r is None or r.returncode != 0 or not lines:
+            check("hostile cpus column", ["the run to spoil failed: %s"
+                                          % (r and r.stderr.strip())])
+            return
+        for name, cpus, want in (
+                ("4097 CPUs", ",".join(["0"] * 4097),
+                 "lists 4097 CPUs: a cell has at most 4096 threads"),
+                ("1 CPU for 2 threads", "0",
+                 "lists 1 CPU for 2 threads")):
+            problems = []
+            spoiled = os.path.join(results, "spoiled")
+            shutil.rmtree(spoiled, ignore_errors=True)
+            shutil.copytree(lines[-1], spoiled)
+            set_cpus(spoiled, cpus)
+            r = run([futexlab, "report", spoiled])
+            if r is None:
+                problems.append("timed out")
+            else:
+                err = r.stderr.splitlines()
+                if r.returncode != 2:
+                    problems.append("exit status %d, want 2"
+                                    % r.returncode)
+                if len(err) != 1 or want not in err[0] or \
+                        "cpus" not in err[0]:
+                    problems.append("stderr %r, want one line naming "
+                                    "cpus with %r" % (err, want))
+                if os.path.exists(os.path.join(spoiled, "report.md")):
+                    problems.append("report.md written")
+            check("hostile cpus column: " + name, problems)
+    finally:
+        shutil.rmtree(results, ignore_errors=True)
+
+
 def nothing_ran(futexlab):
     """A run whose every cell is skipped exits 3, not 0: lock-pi needs PI,
     which spin has on no machine."""
@@ -414,6 +470,7 @@ def main():
     help_and_version(futexlab)
     list_case(doc)
     good_run(futexlab)
+    hostile_cpus(futexlab)
     topology_cases(futexlab, run, check)
     nothing_ran(futexlab)
     interrupted_run(futexlab, signal.SIGINT)
