@@ -132,19 +132,32 @@ static void format_mem_node(int64_t v, char *buf, size_t len)
 	numa_format_mem_node((int)v, buf, len);
 }
 
-/* the named values; the help gives the others */
+/* the named values, then the forms of the others (numa_choice.h) */
 static const char *const cpu_choices[] = { "all", NULL };
+static const struct fl_option_form cpu_forms[] = {
+	{ "node", "N (0-63)", "1", "that node's CPUs, the threads packed "
+	  "on them" },
+	{ "node set", "N+N... (0-63 each)", "0+2+5", "those nodes' CPUs, "
+	  "the threads round robin over the nodes" },
+	{ NULL },
+};
 static const char *const mem_choices[] = {
 	"local", "remote", "near", "far", "spread", NULL
+};
+static const struct fl_option_form mem_forms[] = {
+	{ "node", "N (0-63)", "1", "that node, for every thread" },
+	{ "distance", "dD (D 10-255)", "d21", "the lowest node with memory "
+	  "at distance D from the threads' node" },
+	{ NULL },
 };
 
 static const struct fl_option options[] = {
 	[OPT_CPU_NODES] = FL_SWEEP_CODED("cpu-nodes", "0", cpu_choices,
-			parse_cpu_nodes, format_cpu_nodes,
+			cpu_forms, parse_cpu_nodes, format_cpu_nodes,
 			"nodes whose CPUs run the threads: a node (packed), "
 			"nodes joined by + (0+2+5), or all"),
 	[OPT_MEM_NODE] = FL_SWEEP_CODED("mem-node", "local,remote", mem_choices,
-			parse_mem_node, format_mem_node,
+			mem_forms, parse_mem_node, format_mem_node,
 			"where the futex words lie: local, remote, near, "
 			"far, dD (at distance D from the threads' node), "
 			"spread or a node"),

@@ -13,7 +13,9 @@ directory empty: no run directory, no .partial-* either. --update rewrites
 the .stderr files from what the binary prints now (review the diff).
 
 Then: --help and --version exit 0 everywhere; `list --json` parses and
-names every backend and workload configure.py builds; a tiny good run
+names every backend and workload configure.py builds, every option with
+the forms of value it takes (numa's node, node set and distance, each
+with an example, which the text `list` shows too); a tiny good run
 writes a complete run directory and prints its path last, and a copy of
 it whose cpus column lists more CPUs than a cell may have threads, or
 fewer than its threads, is refused by report with one line; and a run
@@ -222,6 +224,58 @@ def list_case(doc):
             problems.append("backend %s unavailable without a reason"
                             % b.get("name"))
     check("list --json", problems)
+
+
+FORM_KEYS = ("name", "syntax", "example", "help")
+# what numa's coded options take besides their named values
+NUMA_FORMS = {"cpu-nodes": ["node", "node set"],
+              "mem-node": ["node", "distance"]}
+
+
+def option_forms(doc):
+    """{(workload, option): forms} of list --json, and its problems."""
+    got, problems = {}, []
+    for w in doc.get("workloads", []):
+        for o in w.get("options", []):
+            forms = o.get("forms")
+            where = "%s --%s" % (w.get("name"), o.get("name"))
+            if not isinstance(forms, list):
+                problems.append("%s: forms %r is not a list" % (where, forms))
+                continue
+            for f in forms:
+                if not isinstance(f, dict) or not all(
+                        isinstance(f.get(k), str) and f[k]
+                        for k in FORM_KEYS):
+                    problems.append("%s: form %r lacks one of %s"
+                                    % (where, f, ", ".join(FORM_KEYS)))
+            got[(w.get("name"), o.get("name"))] = forms
+    return got, problems
+
+
+def list_forms_case(futexlab, doc):
+    """The grammar of numa's --cpu-nodes and --mem-node, in the JSON and
+    in the text: each form with its example."""
+    if doc is None:
+        check("list: option forms", ["no list --json"])
+        return
+    got, problems = option_forms(doc)
+    r = run([futexlab, "list"])
+    text = r.stdout if r is not None and r.returncode == 0 else ""
+    if not text:
+        problems.append("list does not exit 0")
+    for opt, names in sorted(NUMA_FORMS.items()):
+        forms = got.get(("numa", opt)) or []
+        if [f.get("name") for f in forms] != names:
+            problems.append("numa --%s: forms %r, want %r"
+                            % (opt, [f.get("name") for f in forms], names))
+        line = [x for x in text.splitlines()
+                if x.strip().startswith("--%s " % opt)]
+        for f in forms:
+            if not line or "e.g. %s" % f.get("example") not in line[0]:
+                problems.append("list's text for --%s does not show %s's "
+                                "example %r: %r" % (opt, f.get("name"),
+                                                    f.get("example"), line))
+    check("list: option forms", problems)
 
 
 def set_cpus(run_dir, cpus):
@@ -469,6 +523,7 @@ def main():
     bad_input_cases(futexlab, backends, args.update)
     help_and_version(futexlab)
     list_case(doc)
+    list_forms_case(futexlab, doc)
     good_run(futexlab)
     hostile_cpus(futexlab)
     topology_cases(futexlab, run, check)
