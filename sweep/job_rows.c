@@ -81,40 +81,13 @@ static void note_row(struct fl_matrix_job *j, struct job_rows *jr,
 
 /* ------------------------------------------------------- visit layout */
 
+/* A scan's cell description is planned again for each row and freed
+ * when the scan ends. */
 struct visit_scan {
 	struct fl_matrix_job *j;
 	struct job_rows *jr;
+	struct fl_cell cell;
 };
-
-/* Is the row visit k's, the cell the plan put there? 0, or -1 with
- * err (and not_visits set when it is another layout's row). */
-static int row_is_visit(struct visit_scan *vs, const struct fl_rd_row *row,
-			unsigned long k, char *err, size_t errlen)
-{
-	struct fl_cell cell = { 0 };
-	char why[1024];
-	int rc = -1;
-
-	if (fl_matrix_visit_cell(&vs->j->m, k, &cell, NULL, err, errlen))
-		goto out;
-	if (row->rep != 0 || !fl_rd_row_hist_is(row, k)) {
-		vs->jr->not_visits = 1;
-		snprintf(err, errlen, "%s:%d: a row of cell %lu repetition %u "
-			 "(%s): not a visit's row", row->file, row->line, k,
-			 row->rep, fl_rd_row_field(row, FL_COL_HIST));
-		goto out;
-	}
-	if (row_is_cell(row, &cell, why, sizeof(why))) {
-		vs->jr->not_visits = 1;
-		snprintf(err, errlen, "%s:%d: visit %lu is %s here: start a "
-			 "new run", row->file, row->line, k, why);
-		goto out;
-	}
-	rc = 0;
-out:
-	fl_cell_free(&cell);
-	return rc;
-}
 
 /* keep(): the row of visit k, kept when its histogram reads */
 static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
@@ -122,7 +95,9 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 {
 	struct visit_scan *vs = ctx;
 	struct fl_matrix_job *j = vs->j;
+	struct fl_cell *cell = &vs->cell;
 	unsigned long k = row->cell;
+	char why[1024];
 	int rc;
 
 	if (k >= j->m.nvisits) {
@@ -131,8 +106,21 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 			 j->m.nvisits);
 		return -1;
 	}
-	if (row_is_visit(vs, row, k, err, errlen))
+	if (fl_matrix_visit_cell(&j->m, k, cell, NULL, err, errlen))
 		return -1;
+	if (row->rep != 0 || !fl_rd_row_hist_is(row, k)) {
+		vs->jr->not_visits = 1;
+		snprintf(err, errlen, "%s:%d: a row of cell %lu repetition %u "
+			 "(%s): not a visit's row", row->file, row->line, k,
+			 row->rep, fl_rd_row_field(row, FL_COL_HIST));
+		return -1;
+	}
+	if (row_is_cell(row, cell, why, sizeof(why))) {
+		vs->jr->not_visits = 1;
+		snprintf(err, errlen, "%s:%d: visit %lu is %s here: start a "
+			 "new run", row->file, row->line, k, why);
+		return -1;
+	}
 	rc = fl_rw_visit_hist(&j->run, k, err, errlen);
 	if (rc < 0)
 		return -1;
@@ -147,10 +135,12 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 			   int *torn_line, char *err, size_t errlen)
 {
-	struct visit_scan vs = { j, jr };
+	struct visit_scan vs = { .j = j, .jr = jr };
+	int rc = fl_rw_keep_rows(&j->run, FL_RD_TORN_OK, torn_line,
+				 keep_visit, &vs, err, errlen);
 
-	return fl_rw_keep_rows(&j->run, FL_RD_TORN_OK, torn_line, keep_visit,
-			       &vs, err, errlen);
+	fl_cell_free(&vs.cell);
+	return rc;
 }
 
 /* -------------------------------------------------------- cell layout */
@@ -162,49 +152,35 @@ struct cell_scan {
 	unsigned long *slot_visit;	/* slot -> visit index */
 	unsigned int *nvis;		/* per cell: visits planned */
 	signed char *worst;		/* per cell: its worst status */
+	struct fl_cell cell;		/* as a visit_scan's */
 };
-
-/* Is the row cell c's, with its own histogram? 0, or -1 with err. */
-static int row_is_planned_cell(const struct fl_matrix_job *j,
-			       const struct fl_rd_row *row, unsigned long c,
-			       char *err, size_t errlen)
-{
-	struct fl_cell cell = { 0 };
-	char why[1024];
-	int rc = -1;
-
-	if (fl_matrix_cell(&j->m, c, &cell, NULL, err, errlen))
-		goto out;
-	if (!fl_rd_row_hist_is(row, c)) {
-		snprintf(err, errlen, "%s:%d: cell %lu's histogram is not its "
-			 "own", row->file, row->line, c);
-		goto out;
-	}
-	if (row_is_cell(row, &cell, why, sizeof(why))) {
-		snprintf(err, errlen, "%s:%d: cell %lu is %s", row->file,
-			 row->line, c, why);
-		goto out;
-	}
-	rc = 0;
-out:
-	fl_cell_free(&cell);
-	return rc;
-}
 
 static int cell_row(void *ctx, const struct fl_rd_row *row, char *err,
 		    size_t errlen)
 {
 	struct cell_scan *cs = ctx;
 	struct fl_matrix_job *j = cs->j;
+	struct fl_cell *cell = &cs->cell;
 	unsigned long c = row->cell, k;
+	char why[1024];
 
 	if (c >= j->m.ncells || row->rep >= cs->nvis[c]) {
 		snprintf(err, errlen, "%s:%d: cell %lu repetition %u is not one "
 			 "the run planned", row->file, row->line, c, row->rep);
 		return -1;
 	}
-	if (row_is_planned_cell(j, row, c, err, errlen))
+	if (fl_matrix_cell(&j->m, c, cell, NULL, err, errlen))
 		return -1;
+	if (!fl_rd_row_hist_is(row, c)) {
+		snprintf(err, errlen, "%s:%d: cell %lu's histogram is not its "
+			 "own", row->file, row->line, c);
+		return -1;
+	}
+	if (row_is_cell(row, cell, why, sizeof(why))) {
+		snprintf(err, errlen, "%s:%d: cell %lu is %s", row->file,
+			 row->line, c, why);
+		return -1;
+	}
 	/* the reader refuses a (cell, rep) twice: each slot fills once */
 	k = cs->slot_visit[cs->first[c] + row->rep];
 	note_row(j, cs->jr, k, row);
@@ -220,7 +196,7 @@ int matrix_job_check_cells(struct fl_matrix_job *j, struct job_rows *jr,
 	struct cell_scan cs = {
 		j, jr, calloc(nc + 1, sizeof(unsigned long)),
 		calloc(nv + 1, sizeof(unsigned long)),
-		calloc(nc + 1, sizeof(unsigned int)), malloc(nc + 1),
+		calloc(nc + 1, sizeof(unsigned int)), malloc(nc + 1), { 0 },
 	};
 	int rc = -1;
 
@@ -254,6 +230,7 @@ int matrix_job_check_cells(struct fl_matrix_job *j, struct job_rows *jr,
 			j->by_status[cs.worst[c]]++;
 	rc = 0;
 out:
+	fl_cell_free(&cs.cell);
 	free(cs.first);
 	free(cs.slot_visit);
 	free(cs.nvis);
