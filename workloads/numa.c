@@ -139,7 +139,7 @@ static const struct fl_option_form cpu_forms[] = {
 	  "on them" },
 	{ "node set", "N+N... (0-63 each)", "0+2+5", "those nodes' CPUs, "
 	  "the threads round robin over the nodes" },
-	{ NULL },
+	{ .name = NULL },
 };
 static const char *const mem_choices[] = {
 	"local", "remote", "near", "far", "spread", NULL
@@ -148,7 +148,7 @@ static const struct fl_option_form mem_forms[] = {
 	{ "node", "N (0-63)", "1", "that node, for every thread" },
 	{ "distance", "dD (D 10-255)", "d21", "the lowest node with memory "
 	  "at distance D from the threads' node" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 static const struct fl_option options[] = {

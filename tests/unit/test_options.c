@@ -73,7 +73,7 @@ static void format_tens(int64_t v, char *buf, size_t len)
 static const char *const tens_named[] = { "even", NULL };
 static const struct fl_option_form tens_forms[] = {
 	{ "tens", "N0", "30", "a multiple of ten" },
-	{ NULL },
+	{ .name = NULL },
 };
 static const struct fl_option opt_coded =
 	FL_SWEEP_CODED("tens", "even", tens_named, tens_forms, parse_tens,
