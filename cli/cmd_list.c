@@ -2,8 +2,11 @@
 /*
  * futexlab list [--json]: the workloads, the backends (with their
  * capabilities and whether they work here), and what this machine and
- * its kernel support, all probed now. With --topology FILE, what
- * futexlab sees of the machine an hwloc XML file describes instead.
+ * its kernel support, all probed now. A workload's options are in the
+ * JSON; an option whose values follow a grammar (its forms: numa's node
+ * sets and distances) is also described in the text. With --topology
+ * FILE, what futexlab sees of the machine an hwloc XML file describes
+ * instead.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -15,14 +18,40 @@
 #include "measure/probe.h"
 #include "spec/workload.h"
 
+/* An option with forms, one line: its named values, then each form
+ * with its syntax and an example. */
+static void print_forms(const struct fl_option *o)
+{
+	const char *sep = "";
+
+	printf("  %-14s --%s ", "", o->name);
+	for (int c = 0; o->type == FL_OPT_ENUM && o->choices[c]; c++) {
+		printf("%s%s", sep, o->choices[c]);
+		sep = ", ";
+	}
+	if (*sep)
+		sep = "; ";
+	for (const struct fl_option_form *f = o->forms; f->name; f++) {
+		printf("%s%s %s, e.g. %s", sep, f->name, f->syntax,
+		       f->example);
+		sep = "; ";
+	}
+	printf("%s\n", o->sweep ? "; a list (a,b) sweeps" : "");
+}
+
 static void print_text(const struct fl_machine *m)
 {
 	char caps[256], why[256];
 
 	printf("workloads:\n");
-	for (unsigned int i = 0; i < fl_nworkloads; i++)
-		printf("  %-14s %s\n", fl_workloads[i]->name,
-		       fl_workloads[i]->summary);
+	for (unsigned int i = 0; i < fl_nworkloads; i++) {
+		const struct fl_workload *w = fl_workloads[i];
+
+		printf("  %-14s %s\n", w->name, w->summary);
+		for (unsigned int o = 0; o < w->noptions; o++)
+			if (w->options[o].forms)
+				print_forms(&w->options[o]);
+	}
 	printf("\nbackends:\n");
 	for (unsigned int i = 0; i < fl_nbackends; i++) {
 		const struct fl_backend *b = fl_backends[i];
@@ -63,7 +92,20 @@ static void print_text(const struct fl_machine *m)
 		       "no parameters");
 }
 
-/* A workload's options, so tools can drive it without parsing --help. */
+/* What an option takes besides its choices: [] for most. */
+static json_t *forms_json(const struct fl_option *o)
+{
+	json_t *forms = json_array();
+
+	for (const struct fl_option_form *f = o->forms; f && f->name; f++)
+		json_array_append_new(forms, json_pack(
+			"{s:s, s:s, s:s, s:s}", "name", f->name, "syntax",
+			f->syntax, "example", f->example, "help", f->help));
+	return forms;
+}
+
+/* A workload's options, so tools can drive it without parsing --help:
+ * its named choices, and the forms of the values it takes besides. */
 static json_t *options_json(const struct fl_workload *w)
 {
 	static const char *const types[] = {
@@ -81,10 +123,10 @@ static json_t *options_json(const struct fl_workload *w)
 			json_array_append_new(choices,
 					      json_string(o->choices[c]));
 		json_array_append_new(opts, json_pack(
-			"{s:s, s:s, s:s, s:s, s:b, s:o}", "name", o->name,
+			"{s:s, s:s, s:s, s:s, s:b, s:o, s:o}", "name", o->name,
 			"type", types[o->type], "default", o->def,
 			"help", o->help, "sweep", o->sweep,
-			"choices", choices));
+			"choices", choices, "forms", forms_json(o)));
 	}
 	return opts;
 }

@@ -95,7 +95,7 @@ static void print_matrix_error(const struct fl_matrix *m, const char *err)
 /* The cells, or with --shard the shard's only. */
 static int list_cells(const struct fl_matrix *m, const struct fl_shard *sh)
 {
-	static struct fl_cell cell;
+	struct fl_cell cell = { 0 };
 	const struct fl_matrix_exp *e;
 	unsigned char *in = calloc(m->ncells + 1, 1);
 	unsigned long listed = 0;
@@ -116,6 +116,7 @@ static int list_cells(const struct fl_matrix *m, const struct fl_shard *sh)
 			continue;
 		listed++;
 		if (fl_matrix_cell(m, i, &cell, &e, err, sizeof(err))) {
+			fl_cell_free(&cell);
 			free(in);
 			fprintf(stderr, "futexlab matrix: %s\n", err);
 			return 2;
@@ -124,6 +125,7 @@ static int list_cells(const struct fl_matrix *m, const struct fl_shard *sh)
 		       cell.workload->name, cell.backend->name, cell.threads, cell.placement,
 		       cell.options[0] ? cell.options : "-");
 	}
+	fl_cell_free(&cell);
 	if (sh->n)
 		printf("# shard %u/%u: %lu of the %lu cells, %.0f%% of the "
 		       "nominal time\n", sh->k, sh->n, listed, m->ncells,

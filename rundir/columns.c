@@ -278,6 +278,15 @@ static int hist_name_ok(const char *s)
 	return d >= 1 && d <= 9 && strcmp(s + 10 + d, ".csv") == 0;
 }
 
+unsigned long fl_col_cpus_count(const char *s)
+{
+	unsigned long n = *s ? 1 : 0;
+
+	for (; *s; s++)
+		n += *s == ',';
+	return n;
+}
+
 /* in order of how bad, as measure/cell.h's enum fl_status */
 static const char *const statuses[] = { "ok", "failed", "skipped",
 					"aborted" };
@@ -322,11 +331,19 @@ int fl_col_check(enum fl_col c, const char *s, int ok, char *why,
 		snprintf(why, len, "is not compact, scatter or a CPU list");
 		return -1;
 	case K_CPUS:
-		if (strspn(s, "0123456789,-") == strlen(s) &&
-		    strlen(s) <= FL_MAX_THREADS * 8)
-			return 0;
-		snprintf(why, len, "is not a list of CPUs (digits, ',', '-')");
-		return -1;
+		if (strspn(s, "0123456789,-") != strlen(s) ||
+		    strlen(s) > FL_MAX_THREADS * 8) {
+			snprintf(why, len, "is not a list of CPUs (digits, "
+				 "',', '-')");
+			return -1;
+		}
+		if (fl_col_cpus_count(s) > FL_MAX_THREADS) {
+			snprintf(why, len, "lists %lu CPUs: a cell has at most "
+				 "%d threads", fl_col_cpus_count(s),
+				 FL_MAX_THREADS);
+			return -1;
+		}
+		return 0;
 	case K_OPTIONS:
 		if (pairs_ok(s, option_value_ok))
 			return 0;

@@ -47,6 +47,11 @@ int fl_col_find(const char *name);
 int fl_col_check(enum fl_col c, const char *value, int ok, char *why,
 		 size_t len);
 
+/* The CPUs a cpus field lists, one a thread (0 for an empty field):
+ * the row's threads at least, a workload's own threads (a waker) more,
+ * FL_MAX_THREADS at most. */
+unsigned long fl_col_cpus_count(const char *s);
+
 /* A status's rank, in order of how bad: ok 0, failed 1, skipped 2,
  * aborted 3 (measure/cell.h's enum fl_status); -1 for no status. */
 int fl_col_status_rank(const char *s);

@@ -83,6 +83,14 @@ static int check_row(struct row *w, unsigned long *idx, unsigned long *rep,
 		    fl_col_check((enum fl_col)c, field(w, c), ok, why,
 				 sizeof(why)))
 			return bad(w, (enum fl_col)c, "%s", why);
+	/* each thread's CPU: a thread without one is a cut or edited row */
+	unsigned long threads = strtoul(field(w, FL_COL_THREADS), NULL, 10);
+	unsigned long cpus = fl_col_cpus_count(field(w, FL_COL_CPUS));
+
+	if (w->col[FL_COL_CPUS] >= 0 && cpus < threads)
+		return bad(w, FL_COL_CPUS, "lists %lu CPU%s for %lu threads: "
+			   "each thread has one", cpus, cpus == 1 ? "" : "s",
+			   threads);
 	*idx = strtoul(field(w, FL_COL_CELL), NULL, 10);
 	*rep = strtoul(field(w, FL_COL_REP), NULL, 10);
 	for (size_t i = 0; i < NFIGS; i++)

@@ -190,11 +190,9 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 {
 	const struct fl_workload *w = cell->workload;
 	unsigned int idx = run->ncells++;
-	unsigned int n = w->nthreads ? w->nthreads(cell) : cell->threads;
 	/* a CPU's number and its comma for each thread: the buffer
-	 * follows the cell's threads, not FL_MAX_THREADS */
-	size_t cpus_len = (size_t)(n < FL_MAX_THREADS ? n : FL_MAX_THREADS) *
-			  12 + 1;
+	 * follows the cell's table, which its threads sized */
+	size_t cpus_len = (size_t)cell->nplaced * 12 + 1;
 	char *cpus = malloc(cpus_len), hist[64], path[PATH_MAX + 64];
 	char extra[512], err[PATH_MAX + 128];
 	FILE *f = run->cells;
@@ -204,8 +202,7 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 		return -1;
 	}
 	snprintf(hist, sizeof(hist), "hist/cell-%04u.csv", idx);
-	fl_cpulist_format(cell->cpus, (int)(n < FL_MAX_THREADS ? n :
-					    FL_MAX_THREADS), cpus, cpus_len);
+	fl_cpulist_format(cell->cpus, (int)cell->nplaced, cpus, cpus_len);
 	for (unsigned int r = 0; r < res->nreps; r++) {
 		const struct fl_rep_result *rr = &res->reps[r];
 		struct fl_rep_figures rf;

@@ -24,6 +24,19 @@ enum fl_opt_type {
 			 * names, not commands: meta.json has the text) */
 };
 
+/*
+ * A kind of value an option accepts besides its named choices, for the
+ * people and tools that read `futexlab list`: numa's --cpu-nodes takes a
+ * node ("N", e.g. "1") and a node set ("N+N...", e.g. "0+2+5"). The
+ * example parses (tests/unit/test_options.c checks every one).
+ */
+struct fl_option_form {
+	const char *name;		/* "node set" */
+	const char *syntax;		/* "N+N..." */
+	const char *example;		/* "0+2+5" */
+	const char *help;		/* what such a value means */
+};
+
 struct fl_option {
 	const char *name;		/* without the leading -- */
 	enum fl_opt_type type;
@@ -42,6 +55,9 @@ struct fl_option {
 	int (*parse)(const struct fl_option *opt, const char *text,
 		     int64_t *out, char *err, size_t errlen);
 	void (*format)(int64_t v, char *buf, size_t len);
+	/* optional: what else a value may be (a coded enum's grammar),
+	 * ended by an entry whose name is NULL */
+	const struct fl_option_form *forms;
 };
 
 /*
@@ -75,11 +91,13 @@ struct fl_option {
 #define FL_SWEEP_ENUM(name, def, choices, help) \
 	FL_OPTION_ROW(name, FL_OPT_ENUM, def, choices, 1, 0, 0, help)
 
-/* an enum whose values parse_ and format_ encode (see struct fl_option) */
-#define FL_SWEEP_CODED(name_, def_, choices_, parse_, format_, help_) \
+/* an enum whose values parse_ and format_ encode (see struct fl_option):
+ * choices_ names some values, forms_ describes the others */
+#define FL_SWEEP_CODED(name_, def_, choices_, forms_, parse_, format_, \
+		       help_) \
 	{ .name = (name_), .type = FL_OPT_ENUM, .def = (def_), \
 	  .help = (help_), .choices = (choices_), .sweep = 1, \
-	  .parse = (parse_), .format = (format_) }
+	  .parse = (parse_), .format = (format_), .forms = (forms_) }
 
 /* one value of printable text, never a list (a comma is text) */
 #define FL_OPTION_TEXT(name_, def_, check_, help_) \

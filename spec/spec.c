@@ -3,6 +3,7 @@
 #include "spec/spec.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -53,9 +54,13 @@ int fl_spec_cell(const struct fl_spec *s, unsigned long i,
 		 struct fl_cell *cell, char *err, size_t errlen)
 {
 	const struct fl_workload *w = s->workload;
+	int *cpus = cell->cpus;
+	unsigned int nplaced = cell->nplaced;
 	size_t used = 0;
 
 	memset(cell, 0, sizeof(*cell));
+	cell->cpus = cpus;		/* reused: resized below */
+	cell->nplaced = nplaced;
 	cell->workload = w;
 	/* innermost first: threads, placements, options (last to first) */
 	cell->threads = s->threads[i % s->nthreads];
@@ -104,9 +109,35 @@ int fl_spec_cell(const struct fl_spec *s, unsigned long i,
 			 FL_MAX_THREADS);
 		return -1;
 	}
+	if (fl_cell_size_cpus(cell, n)) {
+		snprintf(err, errlen, "%u threads: out of memory for their "
+			 "CPUs", n);
+		return -1;
+	}
 	if (fl_place_threads(cell->placement, n, cell->cpus, err, errlen))
 		return -1;
 	return w->place ? w->place(cell, n, err, errlen) : 0;
+}
+
+int fl_cell_size_cpus(struct fl_cell *cell, unsigned int n)
+{
+	int *cpus;
+
+	if (n == 0 || n > FL_MAX_THREADS)
+		return -1;
+	cpus = realloc(cell->cpus, n * sizeof(*cpus));
+	if (!cpus)
+		return -1;
+	cell->cpus = cpus;
+	cell->nplaced = n;
+	return 0;
+}
+
+void fl_cell_free(struct fl_cell *cell)
+{
+	free(cell->cpus);
+	cell->cpus = NULL;
+	cell->nplaced = 0;
 }
 
 int fl_spec_check_fixed_threads(const struct fl_spec *s, char *err,

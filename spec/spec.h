@@ -60,9 +60,20 @@ unsigned int fl_spec_sample_every(const struct fl_spec *s);
  * 10 ms bins. */
 void fl_spec_init(struct fl_spec *s, const struct fl_workload *w);
 unsigned long fl_spec_ncells(const struct fl_spec *s);
-/* Fill cell i of the product; 0, or -1 with err (placement failure). */
+/*
+ * Fill cell i of the product; 0, or -1 with err (placement failure, out
+ * of memory). The cell's CPU table is sized by its threads, so a cell of
+ * one thread holds one entry and one of FL_MAX_THREADS all of them: cell
+ * starts zeroed ({ 0 } or static) or as an earlier fl_spec_cell() left
+ * it, whose table is reused, and fl_cell_free() releases the table.
+ */
 int fl_spec_cell(const struct fl_spec *s, unsigned long i,
 		 struct fl_cell *cell, char *err, size_t errlen);
+/* Size the cell's CPU table to n entries (1 to FL_MAX_THREADS), keeping
+ * what it held; 0, or -1 out of memory or out of bounds. */
+int fl_cell_size_cpus(struct fl_cell *cell, unsigned int n);
+/* Release the cell's CPU table; the cell may be filled again. */
+void fl_cell_free(struct fl_cell *cell);
 
 /* A workload with a fixed thread count refuses any other: 0, or -1 with
  * err naming the count. */

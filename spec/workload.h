@@ -46,7 +46,11 @@ struct fl_cell {
 	const struct fl_backend *backend;
 	unsigned int threads;		/* --threads value */
 	char placement[64];		/* compact, scatter, or the CPU list */
-	int cpus[FL_MAX_THREADS];	/* CPU of each thread, -1 unpinned */
+	/* the CPU of each thread, -1 unpinned: nplaced entries (the
+	 * threads a repetition starts), sized and owned as spec/spec.h's
+	 * fl_spec_cell() says; a forked child reads its own copy */
+	int *cpus;
+	unsigned int nplaced;
 	unsigned int ncpus_online;
 	int64_t opt[FL_MAX_OPTS];	/* one value per workload option */
 	char options[512];		/* "name=value;..." as recorded */

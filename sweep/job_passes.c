@@ -17,7 +17,7 @@
 int matrix_job_init_tracks(struct fl_matrix_job *j, char *err,
 			   size_t errlen)
 {
-	static struct fl_cell cell;
+	struct fl_cell cell = { 0 };
 	const struct fl_matrix_exp *e;
 	double minimum_s = 0.0;
 
@@ -28,13 +28,16 @@ int matrix_job_init_tracks(struct fl_matrix_job *j, char *err,
 	}
 	j->budget_s = 0.0;
 	for (unsigned long c = 0; c < j->m.ncells; c++) {
-		if (fl_matrix_cell(&j->m, c, &cell, &e, err, errlen))
+		if (fl_matrix_cell(&j->m, c, &cell, &e, err, errlen)) {
+			fl_cell_free(&cell);
 			return -1;
+		}
 		fl_track_init(&j->tracks[c], &e->spec);
 		minimum_s += j->tracks[c].reps * j->tracks[c].cost_s;
 		if (e->spec.budget_s > j->budget_s)
 			j->budget_s = e->spec.budget_s;
 	}
+	fl_cell_free(&cell);
 	j->budget_s = fl_budget_seconds(j->budget_s, minimum_s);
 	return fl_shard_restrict(j, err, errlen);
 }

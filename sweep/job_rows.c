@@ -81,18 +81,21 @@ static void note_row(struct fl_matrix_job *j, struct job_rows *jr,
 
 /* ------------------------------------------------------- visit layout */
 
+/* A scan's cell description is planned again for each row and freed
+ * when the scan ends. */
 struct visit_scan {
 	struct fl_matrix_job *j;
 	struct job_rows *jr;
+	struct fl_cell cell;
 };
 
 /* keep(): the row of visit k, kept when its histogram reads */
 static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 		      size_t errlen)
 {
-	static struct fl_cell cell;
 	struct visit_scan *vs = ctx;
 	struct fl_matrix_job *j = vs->j;
+	struct fl_cell *cell = &vs->cell;
 	unsigned long k = row->cell;
 	char why[1024];
 	int rc;
@@ -103,7 +106,7 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 			 j->m.nvisits);
 		return -1;
 	}
-	if (fl_matrix_visit_cell(&j->m, k, &cell, NULL, err, errlen))
+	if (fl_matrix_visit_cell(&j->m, k, cell, NULL, err, errlen))
 		return -1;
 	if (row->rep != 0 || !fl_rd_row_hist_is(row, k)) {
 		vs->jr->not_visits = 1;
@@ -112,7 +115,7 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 			 row->rep, fl_rd_row_field(row, FL_COL_HIST));
 		return -1;
 	}
-	if (row_is_cell(row, &cell, why, sizeof(why))) {
+	if (row_is_cell(row, cell, why, sizeof(why))) {
 		vs->jr->not_visits = 1;
 		snprintf(err, errlen, "%s:%d: visit %lu is %s here: start a "
 			 "new run", row->file, row->line, k, why);
@@ -132,10 +135,12 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 			   int *torn_line, char *err, size_t errlen)
 {
-	struct visit_scan vs = { j, jr };
+	struct visit_scan vs = { .j = j, .jr = jr };
+	int rc = fl_rw_keep_rows(&j->run, FL_RD_TORN_OK, torn_line,
+				 keep_visit, &vs, err, errlen);
 
-	return fl_rw_keep_rows(&j->run, FL_RD_TORN_OK, torn_line, keep_visit,
-			       &vs, err, errlen);
+	fl_cell_free(&vs.cell);
+	return rc;
 }
 
 /* -------------------------------------------------------- cell layout */
@@ -147,14 +152,15 @@ struct cell_scan {
 	unsigned long *slot_visit;	/* slot -> visit index */
 	unsigned int *nvis;		/* per cell: visits planned */
 	signed char *worst;		/* per cell: its worst status */
+	struct fl_cell cell;		/* as a visit_scan's */
 };
 
 static int cell_row(void *ctx, const struct fl_rd_row *row, char *err,
 		    size_t errlen)
 {
-	static struct fl_cell cell;
 	struct cell_scan *cs = ctx;
 	struct fl_matrix_job *j = cs->j;
+	struct fl_cell *cell = &cs->cell;
 	unsigned long c = row->cell, k;
 	char why[1024];
 
@@ -163,14 +169,14 @@ static int cell_row(void *ctx, const struct fl_rd_row *row, char *err,
 			 "the run planned", row->file, row->line, c, row->rep);
 		return -1;
 	}
-	if (fl_matrix_cell(&j->m, c, &cell, NULL, err, errlen))
+	if (fl_matrix_cell(&j->m, c, cell, NULL, err, errlen))
 		return -1;
 	if (!fl_rd_row_hist_is(row, c)) {
 		snprintf(err, errlen, "%s:%d: cell %lu's histogram is not its "
 			 "own", row->file, row->line, c);
 		return -1;
 	}
-	if (row_is_cell(row, &cell, why, sizeof(why))) {
+	if (row_is_cell(row, cell, why, sizeof(why))) {
 		snprintf(err, errlen, "%s:%d: cell %lu is %s", row->file,
 			 row->line, c, why);
 		return -1;
@@ -190,7 +196,7 @@ int matrix_job_check_cells(struct fl_matrix_job *j, struct job_rows *jr,
 	struct cell_scan cs = {
 		j, jr, calloc(nc + 1, sizeof(unsigned long)),
 		calloc(nv + 1, sizeof(unsigned long)),
-		calloc(nc + 1, sizeof(unsigned int)), malloc(nc + 1),
+		calloc(nc + 1, sizeof(unsigned int)), malloc(nc + 1), { 0 },
 	};
 	int rc = -1;
 
@@ -224,6 +230,7 @@ int matrix_job_check_cells(struct fl_matrix_job *j, struct job_rows *jr,
 			j->by_status[cs.worst[c]]++;
 	rc = 0;
 out:
+	fl_cell_free(&cs.cell);
 	free(cs.first);
 	free(cs.slot_visit);
 	free(cs.nvis);

@@ -94,11 +94,11 @@ int fl_matrix_job_each_cell(struct fl_matrix_job *j,
 					const struct fl_cell_result *res),
 			    void *ctx)
 {
-	static struct fl_cell cell;
+	struct fl_cell cell = { 0 };
 	char err[512];
-	int rc;
+	int rc = 0;
 
-	for (unsigned long c = 0; c < j->m.ncells; c++) {
+	for (unsigned long c = 0; c < j->m.ncells && !rc; c++) {
 		const struct fl_cell_result *res = &j->gathered[c];
 
 		if (!res->nreps)
@@ -106,11 +106,11 @@ int fl_matrix_job_each_cell(struct fl_matrix_job *j,
 		if (fl_matrix_cell(&j->m, c, &cell, NULL, err, sizeof(err))) {
 			/* placed at the start: the machine changed */
 			fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
-			return -1;
+			rc = -1;
+			break;
 		}
 		rc = each(ctx, &cell, res);
-		if (rc)
-			return rc;
 	}
-	return 0;
+	fl_cell_free(&cell);
+	return rc;
 }

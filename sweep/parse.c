@@ -342,20 +342,23 @@ static void parse_sections(struct parse *ps, const struct fl_key_ctx *ctx)
 static int place_cells(struct parse *ps)
 {
 	struct fl_matrix *m = ps->m;
-	static struct fl_cell cell;
+	struct fl_cell cell = { 0 };
 	char why[256];
+	int rc = 0;
 
-	for (unsigned int x = 0; x < m->nexps; x++) {
+	for (unsigned int x = 0; x < m->nexps && !rc; x++) {
 		for (unsigned long i = 0; i < m->exps[x].ncells; i++) {
 			if (fl_spec_cell(&m->exps[x].spec, i, &cell, why,
 					 sizeof(why))) {
 				problem(ps, m->exps[x].line, "[experiment "
 					"%s]: %s", m->exps[x].name, why);
-				return -1;
+				rc = -1;
+				break;
 			}
 		}
 	}
-	return 0;
+	fl_cell_free(&cell);
+	return rc;
 }
 
 /* What compare matches a cell of a run on (compare/match.c): its
@@ -392,7 +395,7 @@ static void alike_cells(struct parse *ps)
 {
 	const struct fl_matrix *m = ps->m;
 	struct setup_hash *v = calloc(m->ncells + 1, sizeof(*v));
-	static struct fl_cell a, b;
+	struct fl_cell a = { 0 }, b = { 0 };
 	const struct fl_matrix_exp *ea, *eb;
 	char ka[1024], kb[1024], why[256];
 
@@ -424,6 +427,8 @@ static void alike_cells(struct parse *ps)
 				ka);
 	}
 out:
+	fl_cell_free(&a);
+	fl_cell_free(&b);
 	free(v);
 }
 

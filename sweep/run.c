@@ -45,7 +45,7 @@ static double nominal_s(const struct fl_cell *c)
  * planned will take, nominally. */
 static double owed_s(const struct fl_matrix_job *j)
 {
-	static struct fl_cell cell;
+	struct fl_cell cell = { 0 };
 	unsigned int *planned = calloc(j->m.ncells + 1, sizeof(*planned));
 	double s = 0.0;
 	char err[256];
@@ -64,6 +64,7 @@ static double owed_s(const struct fl_matrix_job *j)
 			s += (j->tracks[c].reps - planned[c]) *
 			     j->tracks[c].cost_s;
 	free(planned);
+	fl_cell_free(&cell);
 	return s;
 }
 
@@ -181,30 +182,31 @@ enum visit_end { VISIT_DONE, VISIT_INTERRUPTED, VISIT_WRITE_FAILED };
 static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 				struct progress *p, int *failed)
 {
-	static struct fl_cell cell;
+	struct fl_cell cell = { 0 };
 	const struct fl_matrix_exp *exp;
 	struct fl_cell_result res;
 	struct fl_cell_figures fig;
 	char err[512], name[1024], start[40];
+	enum visit_end end = VISIT_DONE;
 
 	if (fl_matrix_visit_cell(&j->m, i, &cell, &exp, err, sizeof(err))) {
 		/* checked at parse time: the machine changed */
 		fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
 		*failed = 1;
-		return VISIT_DONE;
+		goto out;
 	}
 	cell_name(exp, &cell, j->m.visits[i].rep, name, sizeof(name));
 	show_running(p, i, j->m.nvisits, name);
 	fl_utc_now_ms(start, sizeof(start));
 	fl_cell_run(&cell, &res);
 	if (fl_interrupted) {
-		fl_cell_result_free(&res);
-		return VISIT_INTERRUPTED;
+		end = VISIT_INTERRUPTED;
+		goto out_res;
 	}
 	if (keep_visit(j, i, &cell, &res)) {
 		/* a full disk fails every visit after: stop at once */
-		fl_cell_result_free(&res);
-		return VISIT_WRITE_FAILED;
+		end = VISIT_WRITE_FAILED;
+		goto out_res;
 	}
 	j->done[i] = 1;
 	j->ndone++;
@@ -217,10 +219,14 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 	    res.status == FL_STATUS_ABORTED)
 		*failed = 1;
 	show_done(p, i, j->m.nvisits, name, &cell, &res);
-	fl_cell_result_free(&res);
 	/* | head went away (a run's out is stderr, said to at each pass) */
-	return !p->per_pass && ferror(p->out) ? VISIT_WRITE_FAILED :
-	       VISIT_DONE;
+	if (!p->per_pass && ferror(p->out))
+		end = VISIT_WRITE_FAILED;
+out_res:
+	fl_cell_result_free(&res);
+out:
+	fl_cell_free(&cell);
+	return end;
 }
 
 /* Every visit planned and not done; VISIT_DONE when they all ran. */

@@ -74,19 +74,25 @@ struct numa_word {
 	_Alignas(FL_CACHELINE) struct fl_guarded guarded;
 };
 
+/* What a thread reads of its placement: set in init, read-only after. */
+struct numa_thread {
+	int node;			/* node of the thread's CPU */
+	unsigned int group;		/* the words it takes */
+	/* the largest distance from its node to its group's words */
+	unsigned int distance;
+};
+
 /*
  * The words are in groups of nfutexes: one group per CPU node for a
  * relative --mem-node, else one group all threads share. Thread i takes
- * the words of group thread_group[i].
+ * the words of group threads[i].group. The threads' table has one entry
+ * per thread of the repetition, allocated with it.
  */
 struct numa_state {
 	unsigned int nfutexes, ngroups;
 	struct numa_word *words[NUMA_MAX_WORDS];
 	int word_node[NUMA_MAX_WORDS];		/* where each page lies */
-	int thread_node[FL_MAX_THREADS];	/* node of each thread's CPU */
-	unsigned int thread_group[FL_MAX_THREADS];
-	/* the largest distance from a thread's node to its group's words */
-	unsigned int thread_distance[FL_MAX_THREADS];
+	struct numa_thread *threads;
 	unsigned int nodes;
 	uint64_t cpu_mask, mem_mask;
 };
@@ -126,19 +132,32 @@ static void format_mem_node(int64_t v, char *buf, size_t len)
 	numa_format_mem_node((int)v, buf, len);
 }
 
-/* the named values; the help gives the others */
+/* the named values, then the forms of the others (numa_choice.h) */
 static const char *const cpu_choices[] = { "all", NULL };
+static const struct fl_option_form cpu_forms[] = {
+	{ "node", "N (0-63)", "1", "that node's CPUs, the threads packed "
+	  "on them" },
+	{ "node set", "N+N... (0-63 each)", "0+2+5", "those nodes' CPUs, "
+	  "the threads round robin over the nodes" },
+	{ .name = NULL },
+};
 static const char *const mem_choices[] = {
 	"local", "remote", "near", "far", "spread", NULL
+};
+static const struct fl_option_form mem_forms[] = {
+	{ "node", "N (0-63)", "1", "that node, for every thread" },
+	{ "distance", "dD (D 10-255)", "d21", "the lowest node with memory "
+	  "at distance D from the threads' node" },
+	{ .name = NULL },
 };
 
 static const struct fl_option options[] = {
 	[OPT_CPU_NODES] = FL_SWEEP_CODED("cpu-nodes", "0", cpu_choices,
-			parse_cpu_nodes, format_cpu_nodes,
+			cpu_forms, parse_cpu_nodes, format_cpu_nodes,
 			"nodes whose CPUs run the threads: a node (packed), "
 			"nodes joined by + (0+2+5), or all"),
 	[OPT_MEM_NODE] = FL_SWEEP_CODED("mem-node", "local,remote", mem_choices,
-			parse_mem_node, format_mem_node,
+			mem_forms, parse_mem_node, format_mem_node,
 			"where the futex words lie: local, remote, near, "
 			"far, dD (at distance D from the threads' node), "
 			"spread or a node"),
@@ -191,7 +210,6 @@ static int check(const struct fl_cell *cell, char *why, size_t len)
  * here leaves the policy's CPUs, and check() skips the cell. */
 static int place(struct fl_cell *cell, unsigned int n, char *err, size_t len)
 {
-	static int cpus[FL_MAX_THREADS];
 	static struct numa_topo tp;
 	char why[256], set[256];
 	uint64_t choice = cpu_choice(cell);
@@ -199,9 +217,10 @@ static int place(struct fl_cell *cell, unsigned int n, char *err, size_t len)
 	(void)err;
 	(void)len;
 	numa_topo_probe(&tp);
-	if (numa_place(&tp, choice, n, cpus, why, sizeof(why)))
+	/* numa_place() writes the table only once the choice holds */
+	if (n > cell->nplaced ||
+	    numa_place(&tp, choice, n, cell->cpus, why, sizeof(why)))
 		return 0;
-	memcpy(cell->cpus, cpus, n * sizeof(cpus[0]));
 	numa_format_cpu_nodes(choice, set, sizeof(set));
 	/* the placement column takes a CPU list's characters: the set
 	 * with commas (nodes-0,4); too long for it, the set keeps its
@@ -255,23 +274,23 @@ static int place_word(struct fl_rep *rep, struct numa_state *s,
 static void place_thread(struct numa_state *s, const struct numa_topo *tp,
 			 unsigned int i, int cpu)
 {
-	const unsigned int group = i % s->ngroups;
+	struct numa_thread *th = &s->threads[i];
 	unsigned int far = 0;
 
-	s->thread_node[i] = cpu >= 0 && (unsigned int)cpu < tp->ncpus ?
-			    tp->cpu_node[cpu] : -1;
-	s->thread_group[i] = group;
-	if (s->thread_node[i] < 0)
+	th->node = cpu >= 0 && (unsigned int)cpu < tp->ncpus ?
+		   tp->cpu_node[cpu] : -1;
+	th->group = i % s->ngroups;
+	if (th->node < 0)
 		return;
-	s->cpu_mask |= numa_bit(s->thread_node[i]);
+	s->cpu_mask |= numa_bit(th->node);
 	for (unsigned int j = 0; j < s->nfutexes; j++) {
-		unsigned int d = tp->distance[s->thread_node[i]]
-				[s->word_node[group * s->nfutexes + j]];
+		unsigned int d = tp->distance[th->node]
+				[s->word_node[th->group * s->nfutexes + j]];
 
 		if (d > far)
 			far = d;
 	}
-	s->thread_distance[i] = far;
+	th->distance = far;
 }
 
 static int init(struct fl_rep *rep, char *why, size_t len)
@@ -283,6 +302,14 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 
 	if (!s) {
 		snprintf(why, len, "cannot map the state");
+		return -1;
+	}
+	/* one entry a thread: the harness bounds them by FL_MAX_THREADS */
+	s->threads = fl_rep_alloc(rep, rep->nthreads * sizeof(*s->threads),
+				  -1);
+	if (!s->threads) {
+		snprintf(why, len, "cannot map the state of %u threads",
+			 rep->nthreads);
 		return -1;
 	}
 	numa_topo_probe(&tp);
@@ -412,8 +439,9 @@ static void thread(struct fl_thread *t)
 	struct numa_state *s = rep->shared;
 	const uint64_t crit = fl_busy_ns_to_loops(
 		(uint64_t)rep->cell->opt[OPT_CRITICAL]);
-	const int node = s->thread_node[t->index];
-	const unsigned int base = s->thread_group[t->index] * s->nfutexes;
+	const struct numa_thread *th = &s->threads[t->index];
+	const int node = th->node;
+	const unsigned int base = th->group * s->nfutexes;
 	struct numa_word *const *words = &s->words[base];
 	const int *word_node = &s->word_node[base];
 	unsigned int j = t->index / s->ngroups % s->nfutexes;
@@ -456,7 +484,7 @@ static void thread(struct fl_thread *t)
 	t->counters[C_NODES] = s->nodes;
 	t->counters[C_CPU_NODES] = s->cpu_mask;
 	t->counters[C_MEM_NODES] = s->mem_mask;
-	t->counters[C_DISTANCE] = s->thread_distance[t->index];
+	t->counters[C_DISTANCE] = th->distance;
 }
 
 FL_WORKLOAD_IMPL(numa, thread, NULL);

@@ -13,8 +13,12 @@ directory empty: no run directory, no .partial-* either. --update rewrites
 the .stderr files from what the binary prints now (review the diff).
 
 Then: --help and --version exit 0 everywhere; `list --json` parses and
-names every backend and workload configure.py builds; a tiny good run
-writes a complete run directory and prints its path last; and a run
+names every backend and workload configure.py builds, every option with
+the forms of value it takes (numa's node, node set and distance, each
+with an example, which the text `list` shows too); a tiny good run
+writes a complete run directory and prints its path last, and a copy of
+it whose cpus column lists more CPUs than a cell may have threads, or
+fewer than its threads, is refused by report with one line; and a run
 interrupted by SIGINT (exit 130) or killed by SIGKILL leaves nothing under
 a final name; the machines of topology.py (the distance table, list
 --topology, matrix --estimate). Ends with `cli: N passed, N failed`.
@@ -222,6 +226,112 @@ def list_case(doc):
     check("list --json", problems)
 
 
+FORM_KEYS = ("name", "syntax", "example", "help")
+# what numa's coded options take besides their named values
+NUMA_FORMS = {"cpu-nodes": ["node", "node set"],
+              "mem-node": ["node", "distance"]}
+
+
+def option_forms(doc):
+    """{(workload, option): forms} of list --json, and its problems."""
+    got, problems = {}, []
+    for w in doc.get("workloads", []):
+        for o in w.get("options", []):
+            forms = o.get("forms")
+            where = "%s --%s" % (w.get("name"), o.get("name"))
+            if not isinstance(forms, list):
+                problems.append("%s: forms %r is not a list" % (where, forms))
+                continue
+            for f in forms:
+                if not isinstance(f, dict) or not all(
+                        isinstance(f.get(k), str) and f[k]
+                        for k in FORM_KEYS):
+                    problems.append("%s: form %r lacks one of %s"
+                                    % (where, f, ", ".join(FORM_KEYS)))
+            got[(w.get("name"), o.get("name"))] = forms
+    return got, problems
+
+
+def list_forms_case(futexlab, doc):
+    """The grammar of numa's --cpu-nodes and --mem-node, in the JSON and
+    in the text: each form with its example."""
+    if doc is None:
+        check("list: option forms", ["no list --json"])
+        return
+    got, problems = option_forms(doc)
+    r = run([futexlab, "list"])
+    text = r.stdout if r is not None and r.returncode == 0 else ""
+    if not text:
+        problems.append("list does not exit 0")
+    for opt, names in sorted(NUMA_FORMS.items()):
+        forms = got.get(("numa", opt)) or []
+        if [f.get("name") for f in forms] != names:
+            problems.append("numa --%s: forms %r, want %r"
+                            % (opt, [f.get("name") for f in forms], names))
+        line = [x for x in text.splitlines()
+                if x.strip().startswith("--%s " % opt)]
+        for f in forms:
+            if not line or "e.g. %s" % f.get("example") not in line[0]:
+                problems.append("list's text for --%s does not show %s's "
+                                "example %r: %r" % (opt, f.get("name"),
+                                                    f.get("example"), line))
+    check("list: option forms", problems)
+
+
+def set_cpus(run_dir, cpus):
+    """Every row's cpus field set to cpus."""
+    path = os.path.join(run_dir, "cells.csv")
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    at = rows[0].index("cpus")
+    for row in rows[1:]:
+        row[at] = cpus
+    with open(path, "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+
+
+def hostile_cpus(futexlab):
+    """A run's cpus column with a CPU for more threads than a cell may
+    have, or for fewer than its threads: report refuses it, one line."""
+    results = tempfile.mkdtemp(prefix="fl-cli-")
+    try:
+        r = run([futexlab, "run", "mutex", "--backend", "futex-private",
+                 "--threads", "2", "--duration", "0.1", "--reps", "1",
+                 "--warmup", "0", "--results", results])
+        lines = r.stdout.strip().splitlines() if r is not None else []
+        if r is None or r.returncode != 0 or not lines:
+            check("hostile cpus column", ["the run to spoil failed: %s"
+                                          % (r and r.stderr.strip())])
+            return
+        for name, cpus, want in (
+                ("4097 CPUs", ",".join(["0"] * 4097),
+                 "lists 4097 CPUs: a cell has at most 4096 threads"),
+                ("1 CPU for 2 threads", "0",
+                 "lists 1 CPU for 2 threads")):
+            problems = []
+            spoiled = os.path.join(results, "spoiled")
+            shutil.rmtree(spoiled, ignore_errors=True)
+            shutil.copytree(lines[-1], spoiled)
+            set_cpus(spoiled, cpus)
+            r = run([futexlab, "report", spoiled])
+            if r is None:
+                problems.append("timed out")
+            else:
+                err = r.stderr.splitlines()
+                if r.returncode != 2:
+                    problems.append("exit status %d, want 2"
+                                    % r.returncode)
+                if len(err) != 1 or want not in err[0] or \
+                        "cpus" not in err[0]:
+                    problems.append("stderr %r, want one line naming "
+                                    "cpus with %r" % (err, want))
+                if os.path.exists(os.path.join(spoiled, "report.md")):
+                    problems.append("report.md written")
+            check("hostile cpus column: " + name, problems)
+    finally:
+        shutil.rmtree(results, ignore_errors=True)
+
+
 def nothing_ran(futexlab):
     """A run whose every cell is skipped exits 3, not 0: lock-pi needs PI,
     which spin has on no machine."""
@@ -413,7 +523,9 @@ def main():
     bad_input_cases(futexlab, backends, args.update)
     help_and_version(futexlab)
     list_case(doc)
+    list_forms_case(futexlab, doc)
     good_run(futexlab)
+    hostile_cpus(futexlab)
     topology_cases(futexlab, run, check)
     nothing_ran(futexlab)
     interrupted_run(futexlab, signal.SIGINT)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rundir/write.h"
+#include "spec/placement.h"
 #include "sweep/job.h"
 #include "tests/fuzz/resume_scratch.h"
 
@@ -66,7 +67,7 @@ void remove_tree(const char *path)
 static void write_rows(const struct fl_matrix *m)
 {
 	static struct fl_cell cell;
-	char *text = NULL, err[256];
+	char *text = NULL, err[256], cpus[64];
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
@@ -75,12 +76,16 @@ static void write_rows(const struct fl_matrix *m)
 		if (fl_matrix_cell(m, pass_cells[k], &cell, NULL, err,
 				   sizeof(err)))
 			abort();	/* a good matrix places its cells */
-		fprintf(f, "%lu,%s,%s,%u,%s,0,%s,0,ok,,,%llu,20000000,100,"
-			"5000.0,5000.0,2,100,100,100,100,100,100,1.0000,100,"
-			"100,violations=0,hist/cell-%04lu.csv,16,512,10000000,"
-			"3000,3000,30000,30000,3000\n", k, cell.workload->name,
-			cell.backend->name, cell.threads, cell.placement,
-			cell.options, (unsigned long long)cell.duration_ns, k);
+		/* a CPU for each thread, as the readers want */
+		fl_cpulist_format(cell.cpus, (int)cell.nplaced, cpus,
+				  sizeof(cpus));
+		fprintf(f, "%lu,%s,%s,%u,%s,\"%s\",%s,0,ok,,,%llu,20000000,"
+			"100,5000.0,5000.0,2,100,100,100,100,100,100,1.0000,"
+			"100,100,violations=0,hist/cell-%04lu.csv,16,512,"
+			"10000000,3000,3000,30000,30000,3000\n", k,
+			cell.workload->name, cell.backend->name, cell.threads,
+			cell.placement, cpus, cell.options,
+			(unsigned long long)cell.duration_ns, k);
 	}
 	fclose(f);
 	put(partial, "cells.csv", text, len);

@@ -102,7 +102,8 @@ def fake_run(path, cells, kernel="6.1.0", host="labhost", meta_extra=None,
         for rep, v in enumerate(ops):
             row = dict.fromkeys(COLUMNS, "0")
             row.update(cell=i, workload=wl, backend=be, threads=th,
-                       placement="compact", cpus="0", options=opts, rep=rep,
+                       placement="compact",
+                       cpus=",".join(["0"] * int(th)), options=opts, rep=rep,
                        status=status, reason="backend lacks pi"
                        if status == "skipped" else "", note="",
                        ops_per_sec=v, lat_p50_ns=int(1e9 / max(v, 1)),

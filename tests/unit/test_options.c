@@ -3,7 +3,9 @@
  * Unit tests of option parsing (spec/options.c): every option type,
  * the k/M and ns/us/ms/s suffixes, ranges, sweep lists, enum errors that
  * name the bad value, and seconds parsing (negative and non-numeric text
- * rejected), and an enum whose hooks code values a list cannot name.
+ * rejected), and an enum whose hooks code values a list cannot name;
+ * the forms of value every workload's options describe (futexlab list)
+ * say what the option takes: each example parses and prints back.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <cmocka.h>
 
 #include "spec/options.h"
+#include "spec/workload.h"
 
 static const char *const colours[] = { "red", "green", "blue", NULL };
 
@@ -68,9 +71,13 @@ static void format_tens(int64_t v, char *buf, size_t len)
 }
 
 static const char *const tens_named[] = { "even", NULL };
+static const struct fl_option_form tens_forms[] = {
+	{ "tens", "N0", "30", "a multiple of ten" },
+	{ .name = NULL },
+};
 static const struct fl_option opt_coded =
-	FL_SWEEP_CODED("tens", "even", tens_named, parse_tens, format_tens,
-		       "even or tens");
+	FL_SWEEP_CODED("tens", "even", tens_named, tens_forms, parse_tens,
+		       format_tens, "even or tens");
 
 static int64_t parse_one(const struct fl_option *o, const char *text)
 {
@@ -352,6 +359,64 @@ static void test_coded(void **state)
 	assert_non_null(strstr(err, "repeats"));
 }
 
+/* Each of the option's forms is whole, and its example is a value the
+ * option takes, printed back as it was typed; the count of forms. */
+static unsigned int check_forms(const struct fl_option *o)
+{
+	unsigned int n = 0;
+
+	for (const struct fl_option_form *f = o->forms; f && f->name; f++) {
+		char buf[64];
+		int64_t v = parse_one(o, f->example);
+
+		assert_true(*f->name && f->syntax && *f->syntax && f->help &&
+			    *f->help);
+		fl_opt_format(o, v, buf, sizeof(buf));
+		if (strcmp(buf, f->example))
+			fail_msg("--%s: form %s's example '%s' prints back as "
+				 "'%s'", o->name, f->name, f->example, buf);
+		n++;
+	}
+	return n;
+}
+
+/* The form names of the option `name` of workload w, "a|b|". */
+static void form_names(const struct fl_workload *w, const char *name,
+		       char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < w->noptions; i++) {
+		const struct fl_option_form *f = w->options[i].forms;
+
+		if (strcmp(w->options[i].name, name))
+			continue;
+		for (; f && f->name && used < len; f++)
+			used += (size_t)snprintf(buf + used, len - used, "%s|",
+						 f->name);
+	}
+}
+
+static void test_forms(void **state)
+{
+	const struct fl_workload *numa = fl_workload_find("numa");
+	char names[256];
+
+	(void)state;
+	assert_int_equal(check_forms(&opt_coded), 1);
+	assert_int_equal(check_forms(&opt_enum), 0);
+	for (unsigned int i = 0; i < fl_nworkloads; i++)
+		for (unsigned int o = 0; o < fl_workloads[i]->noptions; o++)
+			check_forms(&fl_workloads[i]->options[o]);
+	/* numa's grammar beyond its named values */
+	assert_non_null(numa);
+	form_names(numa, "cpu-nodes", names, sizeof(names));
+	assert_string_equal(names, "node|node set|");
+	form_names(numa, "mem-node", names, sizeof(names));
+	assert_string_equal(names, "node|distance|");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_enum),
 		cmocka_unit_test(test_coded),
+		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_text),

@@ -3,7 +3,10 @@
  * Unit tests of placement (spec/placement.c): CPU lists parse and
  * format back, malformed lists are rejected, and the compact and scatter
  * policies return only CPUs this process may use, each once, wrapping
- * around when threads outnumber them.
+ * around when threads outnumber them. A planned cell's table of CPUs has
+ * one entry a thread it starts, at 1 thread and at FL_MAX_THREADS, with
+ * the policy's CPUs (or numa's), reused when the description is planned
+ * again, read alike by a forked child and freed with the cell.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,10 +15,13 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "spec/placement.h"
+#include "spec/spec.h"
 
 #define MAXC 4096
 
@@ -134,6 +140,90 @@ static void test_bad_policies(void **state)
 	assert_non_null(strstr(err, "99999"));
 }
 
+/* A spec of workload name on futex-private at the given thread counts. */
+static void spec_of(struct fl_spec *s, const char *name,
+		    const unsigned int *threads, unsigned int n)
+{
+	fl_spec_init(s, fl_workload_find(name));
+	assert_non_null(s->workload);
+	s->backends[0] = fl_backend_find("futex-private");
+	assert_non_null(s->backends[0]);
+	s->nbackends = 1;
+	for (s->nthreads = 0; s->nthreads < n; s->nthreads++)
+		s->threads[s->nthreads] = threads[s->nthreads];
+}
+
+/* The cell's process, forked as a repetition's is, reads the table the
+ * parent planned. */
+static void assert_child_reads(const struct fl_cell *cell, const int *want)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(memcmp(cell->cpus, want, cell->nplaced *
+			     sizeof(*want)) ? 1 : 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_cell_cpus_by_threads(void **state)
+{
+	static const unsigned int counts[] = { FL_MAX_THREADS, 1 };
+	static int want[FL_MAX_THREADS];
+	struct fl_cell cell = { 0 };
+	struct fl_spec s;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(fl_place_threads("compact", FL_MAX_THREADS, want, err,
+					  sizeof(err)), 0);
+	spec_of(&s, "mutex", counts, 2);
+	/* cell 0: every thread a cell may have, each with its CPU */
+	assert_int_equal(fl_spec_cell(&s, 0, &cell, err, sizeof(err)), 0);
+	assert_int_equal(cell.threads, FL_MAX_THREADS);
+	assert_int_equal(cell.nplaced, FL_MAX_THREADS);
+	assert_memory_equal(cell.cpus, want, sizeof(want));
+	assert_child_reads(&cell, want);
+	/* cell 1, planned into the same description: one entry */
+	assert_int_equal(fl_spec_cell(&s, 1, &cell, err, sizeof(err)), 0);
+	assert_int_equal(cell.threads, 1);
+	assert_int_equal(cell.nplaced, 1);
+	assert_int_equal(cell.cpus[0], want[0]);
+	assert_child_reads(&cell, want);
+	fl_cell_free(&cell);
+	assert_null(cell.cpus);
+	assert_int_equal(cell.nplaced, 0);
+}
+
+/* A workload's own threads count (condvar's broadcaster), and numa puts
+ * every thread on its node's CPUs in the same table. */
+static void test_cell_cpus_workload_threads(void **state)
+{
+	static const unsigned int four = 4, all = FL_MAX_THREADS;
+	struct fl_cell cell = { 0 };
+	struct fl_spec s;
+	char err[256];
+
+	(void)state;
+	spec_of(&s, "condvar", &four, 1);
+	assert_int_equal(fl_spec_cell(&s, 0, &cell, err, sizeof(err)), 0);
+	assert_int_equal(cell.nplaced, 5);
+	/* one beyond FL_MAX_THREADS in all: refused, not placed */
+	spec_of(&s, "condvar", &all, 1);
+	assert_int_equal(fl_spec_cell(&s, 0, &cell, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "4097 in all"));
+	spec_of(&s, "numa", &all, 1);
+	assert_int_equal(fl_spec_cell(&s, 0, &cell, err, sizeof(err)), 0);
+	assert_string_equal(cell.placement, "node0");
+	assert_int_equal(cell.nplaced, FL_MAX_THREADS);
+	for (unsigned int i = 0; i < cell.nplaced; i++)
+		assert_true(cell.cpus[i] >= 0);
+	fl_cell_free(&cell);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +233,8 @@ int main(void)
 		cmocka_unit_test(test_place_threads_wraps),
 		cmocka_unit_test(test_explicit_list),
 		cmocka_unit_test(test_bad_policies),
+		cmocka_unit_test(test_cell_cpus_by_threads),
+		cmocka_unit_test(test_cell_cpus_workload_threads),
 	};
 
 	return cmocka_run_group_tests_name("placement", tests, NULL, NULL);

@@ -6,7 +6,10 @@
  * jansson, a run is written under .partial-* and renamed into place, two
  * runs finishing in the same second get distinct names (-2), a run never
  * replaces an existing directory, and an unwritable results directory is
- * an error that names it; the header is the readers' column table.
+ * an error that names it; the header is the readers' column table. A
+ * cell's cpus column holds one CPU a thread, at 1 thread and at
+ * FL_MAX_THREADS, and reads back; the readers refuse a row that lists
+ * more CPUs than a cell may have threads, or fewer than its threads.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,7 +31,9 @@
 #include "rundir/columns.h"
 #include "rundir/csv.h"
 #include "rundir/hist_file.h"
+#include "rundir/read.h"
 #include "rundir/write.h"
+#include "spec/spec.h"
 #include "stats/stats.h"
 
 static const struct fl_counter_desc counters[] = {
@@ -108,6 +113,7 @@ static void make_cell(struct fl_cell *cell)
 	cell->backend = &backend;
 	cell->threads = 2;
 	snprintf(cell->placement, sizeof(cell->placement), "0,1");
+	assert_int_equal(fl_cell_size_cpus(cell, 2), 0);
 	cell->cpus[0] = 0;
 	cell->cpus[1] = 1;
 	snprintf(cell->options, sizeof(cell->options), "algo=mutex3;x=1");
@@ -267,6 +273,156 @@ static void test_run_layout(void **state)
 	assert_int_equal(json_integer_value(json_object_get(m, "seed")), 7);
 	json_decref(m);
 	free(res.reps);
+	fl_cell_free(&cell);
+}
+
+/* cells.csv of a run holding the one cell, as written (malloc'd). */
+static char *written_cells(const struct fl_cell *cell, size_t *len)
+{
+	struct fl_cell_result res;
+	struct fl_run run;
+	char results[300], path[PATH_MAX + 64], err[512], *text;
+	json_t *meta = small_meta();
+	FILE *f;
+
+	snprintf(results, sizeof(results), "%s/cpus", tmpdir);
+	make_result(&res);
+	/* as the harness gives a repetition that ran: the readers' rule */
+	for (unsigned int r = 0; r < res.nreps; r++)
+		res.reps[r].bins.bin_ns = 10000000;
+	assert_int_equal(fl_run_open(&run, results, "h", err, sizeof(err)),
+			 0);
+	assert_int_equal(fl_run_write_cell(&run, cell, &res), 0);
+	assert_int_equal(fl_run_finish(&run, meta, err, sizeof(err)), 0);
+	json_decref(meta);
+	free(res.reps);
+	snprintf(path, sizeof(path), "%s/cells.csv", run.final);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text = calloc(1, 1 << 20);
+	assert_non_null(text);
+	*len = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	return text;
+}
+
+/* The readers' verdict on cells.csv's text (left as it was): 0, or -1
+ * with err. */
+static int read_cells(const char *text, size_t len, char *err,
+		      size_t errlen)
+{
+	struct fl_rd_run r;
+	char *copy = malloc(len + 1);
+	int rc;
+
+	assert_non_null(copy);
+	memcpy(copy, text, len + 1);
+	memset(&r, 0, sizeof(r));
+	r.dirfd = -1;
+	rc = fl_rd_parse_cells(&r, "cells.csv", copy, len, err, errlen);
+	fl_rd_close(&r);
+	free(copy);
+	return rc;
+}
+
+/* The first row's cpus field: its CPUs, checked against thread i's CPU
+ * i % 3; their count. */
+static unsigned int first_row_cpus(const char *text)
+{
+	static char line[1 << 16];
+	char *f[64], *h[64], *p;
+	int cpus = -1, nf, nh;
+	unsigned int n = 0;
+
+	snprintf(line, sizeof(line), "%s", text);
+	p = strchr(line, '\n');
+	assert_non_null(p);
+	*p++ = '\0';
+	nh = fl_csv_split(line, h, 64);
+	for (int c = 0; c < nh; c++)
+		if (!strcmp(h[c], "cpus"))
+			cpus = c;
+	assert_true(cpus >= 0);
+	*strchr(p, '\n') = '\0';
+	nf = fl_csv_split(p, f, 64);
+	assert_int_equal(nf, nh);
+	for (p = f[cpus]; *p; n++) {
+		char *end;
+
+		assert_int_equal(strtol(p, &end, 10), n % 3);
+		p = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+/* A cell of FL_MAX_THREADS threads, thread i on CPU i % 3. */
+static void make_wide_cell(struct fl_cell *cell)
+{
+	make_cell(cell);
+	snprintf(cell->placement, sizeof(cell->placement), "compact");
+	cell->sample_every = 1;
+	cell->threads = FL_MAX_THREADS;
+	assert_int_equal(fl_cell_size_cpus(cell, FL_MAX_THREADS), 0);
+	for (unsigned int i = 0; i < cell->nplaced; i++)
+		cell->cpus[i] = (int)(i % 3);
+}
+
+/* Each data row's cpus field given one more CPU, in place. */
+static size_t add_cpu(char *text, size_t len)
+{
+	for (char *nl = strchr(text, '\n'); nl && nl[1]; nl = strchr(nl + 1,
+								    '\n')) {
+		char *q = strchr(nl, '"') + 1;
+
+		memmove(q + 2, q, len - (size_t)(q - text) + 1);
+		memcpy(q, "0,", 2);
+		len += 2;
+	}
+	return len;
+}
+
+/* The readers refuse the text, at the first row, with want. */
+static void assert_refused(char *text, size_t len, const char *want)
+{
+	char err[512];
+
+	assert_int_equal(read_cells(text, len, err, sizeof(err)), -1);
+	if (!strstr(err, "cells.csv:2:") || !strstr(err, "cpus '") ||
+	    !strstr(err, want))
+		fail_msg("'%s', not '%s'", err, want);
+	free(text);
+}
+
+static void test_cpus_column(void **state)
+{
+	struct fl_cell cell;
+	char err[512], *text;
+	size_t len;
+
+	(void)state;
+	make_wide_cell(&cell);
+	assert_int_equal(fl_cell_size_cpus(&cell, FL_MAX_THREADS + 1), -1);
+	assert_int_equal(cell.nplaced, FL_MAX_THREADS);
+	text = written_cells(&cell, &len);
+	assert_int_equal(first_row_cpus(text), FL_MAX_THREADS);
+	if (read_cells(text, len, err, sizeof(err)))
+		fail_msg("a cell of %d threads read back: %s", FL_MAX_THREADS,
+			 err);
+	len = add_cpu(text, len);
+	assert_refused(text, len, "lists 4097 CPUs: a cell has at most "
+		       "4096 threads");
+	/* one thread: one CPU */
+	cell.threads = 1;
+	assert_int_equal(fl_cell_size_cpus(&cell, 1), 0);
+	text = written_cells(&cell, &len);
+	assert_int_equal(first_row_cpus(text), 1);
+	assert_int_equal(read_cells(text, len, err, sizeof(err)), 0);
+	free(text);
+	/* two threads, one CPU written: a thread without its CPU */
+	cell.threads = 2;
+	text = written_cells(&cell, &len);
+	assert_refused(text, len, "cpus '0' lists 1 CPU for 2 threads");
+	fl_cell_free(&cell);
 }
 
 static void open_and_finish(const char *results, struct fl_run *run)
@@ -432,6 +588,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unwritable, setup,
 						teardown),
 		cmocka_unit_test(test_columns_are_the_readers),
+		cmocka_unit_test_setup_teardown(test_cpus_column, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests_name("results", tests, NULL, NULL);
