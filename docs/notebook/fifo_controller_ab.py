@@ -14,7 +14,7 @@ each side's median futex calls per acquisition. EXTRA in the
 environment adds flags (e.g. EXTRA="--bin 1s").
 """
 import sys, os, csv, subprocess, shutil, tempfile, statistics
-B="/tmp/fifooff/build"
+B=os.environ.get("FIFO_EXPERIMENT_BUILD", "/tmp/fifooff/build")
 T=int(sys.argv[1]); R=int(sys.argv[2]); D=sys.argv[3] if len(sys.argv)>3 else "1"
 res=tempfile.mkdtemp()
 def fl(off):
@@ -33,5 +33,5 @@ for r in range(R):
     else: b=fl(True); a=fl(False)
     on_all.append(a); off_all.append(b); ratios.append(a[0]/b[0])
     print("round %d on %.3g (calls %.4f) off %.3g (calls %.4f) on/off %.3f"%(r+1,a[0],a[1],b[0],b[1],a[0]/b[0]),flush=True)
-out=subprocess.run(["/work/main/build/tools/median-ci"],input=" ".join(map(repr,ratios)),capture_output=True,text=True).stdout.split()
+out=subprocess.run(["build/tools/median-ci"],input=" ".join(map(repr,ratios)),capture_output=True,text=True).stdout.split()
 print("T=%d on/off median %s [%s, %s]; on median %.4g calls %.4f; off median %.4g calls %.4f"%(T,out[0][:6],out[1][:6],out[2][:6],statistics.median(x[0] for x in on_all),statistics.median(x[1] for x in on_all),statistics.median(x[0] for x in off_all),statistics.median(x[1] for x in off_all)))
