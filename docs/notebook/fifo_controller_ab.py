@@ -13,9 +13,14 @@ without it, their median and 95% interval (build/tools/median-ci), and
 each side's median futex calls per acquisition. EXTRA in the
 environment adds flags (e.g. EXTRA="--bin 1s").
 """
-import sys, os, csv, subprocess, shutil, tempfile, statistics
+import argparse, sys, os, csv, subprocess, shutil, tempfile, statistics
 B=os.environ.get("FIFO_EXPERIMENT_BUILD", "/tmp/fifooff/build")
-T=int(sys.argv[1]); R=int(sys.argv[2]); D=sys.argv[3] if len(sys.argv)>3 else "1"
+ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+ap.add_argument("threads", type=int)
+ap.add_argument("rounds", type=int)
+ap.add_argument("seconds", nargs="?", default="1")
+a = ap.parse_args()
+T, R, D = a.threads, a.rounds, a.seconds
 res=tempfile.mkdtemp()
 def fl(off):
     env=dict(os.environ)
