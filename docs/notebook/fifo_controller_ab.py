@@ -15,7 +15,7 @@ environment adds flags (e.g. EXTRA="--bin 1s").
 """
 import argparse, sys, os, csv, subprocess, shutil, tempfile, statistics
 B=os.environ.get("FIFO_EXPERIMENT_BUILD", "/tmp/fifooff/build")
-ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("threads", type=int)
 ap.add_argument("rounds", type=int)
 ap.add_argument("seconds", nargs="?", default="1")
