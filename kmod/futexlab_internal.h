@@ -231,6 +231,7 @@ int flk_queue_wait(struct flk_target *t, struct flk_q *q, u32 __user *uaddr,
 		  u32 val);
 
 /* sleep.c: a queued waiter's sleep, and the bound of retry loops */
+bool flk_sleep_once(ktime_t *deadline, bool *timed_out);
 int flk_sleep(struct flk_q *q, ktime_t *deadline, bool *timed_out);
 int flk_wait_queued(struct flk_q *q, ktime_t *deadline);
 int flk_wait_left(struct flk_q *q, bool timed_out);

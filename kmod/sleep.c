@@ -10,6 +10,32 @@
 #include "futexlab_internal.h"
 
 /**
+ * flk_sleep_once() - one turn of a waiter's sleep, its state already set
+ * @deadline:	absolute CLOCK_MONOTONIC, or NULL
+ * @timed_out:	set when the deadline passed
+ *
+ * flk_sleep() and the waitv sleep share it: each tests its own queue
+ * entries after set_current_state(), then comes here.
+ *
+ * Return: false when the sleep must end (timed out, or a signal), true
+ * after a schedule() from which the caller tests its entries again.
+ */
+bool flk_sleep_once(ktime_t *deadline, bool *timed_out)
+{
+	if (*timed_out || signal_pending(current))
+		return false;
+	if (deadline) {
+		if (!schedule_hrtimeout_range(deadline,
+					      current->timer_slack_ns,
+					      HRTIMER_MODE_ABS))
+			*timed_out = true;
+	} else {
+		schedule();
+	}
+	return true;
+}
+
+/**
  * flk_sleep() - sleep until a waker dequeues @q, the deadline, or a signal
  * @q:		the queued waiter
  * @deadline:	absolute CLOCK_MONOTONIC, or NULL
@@ -28,16 +54,8 @@ int flk_sleep(struct flk_q *q, ktime_t *deadline, bool *timed_out)
 		/* acquire: pairs with the waker's release of NULL */
 		if (!smp_load_acquire(&q->hb))
 			break;
-		if (*timed_out || signal_pending(current))
+		if (!flk_sleep_once(deadline, timed_out))
 			break;
-		if (deadline) {
-			if (!schedule_hrtimeout_range(deadline,
-						      current->timer_slack_ns,
-						      HRTIMER_MODE_ABS))
-				*timed_out = true;
-		} else {
-			schedule();
-		}
 	}
 	__set_current_state(TASK_RUNNING);
 	/* acquire: pairs with the waker's release of NULL */

@@ -27,8 +27,7 @@
  * a kernel stack.
  */
 #include <linux/errno.h>
-#include <linux/hrtimer.h>
-#include <linux/sched/signal.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -156,16 +155,8 @@ static void flk_waitv_sleep(struct flk_waitv_entry *v, unsigned int n,
 			if (!smp_load_acquire(&v[i].q.hb))
 				goto out;
 		}
-		if (*timed_out || signal_pending(current))
+		if (!flk_sleep_once(deadline, timed_out))
 			break;
-		if (deadline) {
-			if (!schedule_hrtimeout_range(deadline,
-						      current->timer_slack_ns,
-						      HRTIMER_MODE_ABS))
-				*timed_out = true;
-		} else {
-			schedule();
-		}
 	}
 out:
 	__set_current_state(TASK_RUNNING);
