@@ -60,8 +60,11 @@ unsigned int fl_start_gate_gather(struct fl_start_gate *g)
 	return a;
 }
 
-void fl_start_gate_open(struct fl_start_gate *g)
+uint64_t fl_start_gate_open(struct fl_start_gate *g)
 {
+	uint64_t start = fl_now_ns();
+
 	__atomic_store_n(&g->open, 1, __ATOMIC_RELEASE);
 	wake_word(&g->open, INT_MAX);
+	return start;
 }

@@ -30,7 +30,9 @@ int fl_start_gate_pass(struct fl_start_gate *g);
 /* The controller's: wait for every thread. The count that arrived: n,
  * or fewer when the deadline passed first. */
 unsigned int fl_start_gate_gather(struct fl_start_gate *g);
-/* Release every thread at once. */
-void fl_start_gate_open(struct fl_start_gate *g);
+/* Release every thread at once. The start: the clock read just before
+ * the release, so that no thread's work precedes it, however long the
+ * release keeps the caller from reading the clock again. */
+uint64_t fl_start_gate_open(struct fl_start_gate *g);
 
 #endif

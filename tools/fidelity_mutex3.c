@@ -11,6 +11,14 @@
  * A 0.2 s warm-up precedes the timed run, as futexlab's default does.
  * A CPU may be listed more than once (more threads than CPUs).
  *
+ * The clock starts once every thread waits at the start and before it
+ * opens, as futexlab's controller reads it: read after the opening, by a
+ * main thread that the woken threads keep from its CPU, it would start
+ * late with the loop already running and overstate the rate (at 1024
+ * threads on 2 CPUs, by several percent: docs/notebook/
+ * 2026-12-07-fidelity-start.md). The opening's own wake-ups fall inside
+ * the timed run.
+ *
  * What the lock did is counted in a second run after the timed one, by
  * a copy of the loop that counts (the same source, inlined with counting
  * on), so the timed loop's fast path carries no counter: futex waits and
@@ -34,6 +42,7 @@
  * H".
  */
 #include <errno.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -51,7 +60,12 @@
 static _Alignas(128) uint32_t lock_word;
 static _Alignas(128) uint64_t counter;		/* what the lock protects */
 static _Alignas(128) int stop;
-static pthread_barrier_t start;
+/* the start: threads count themselves in, then wait for it to open */
+static _Alignas(128) uint32_t arrived;
+static _Alignas(128) uint32_t start_open;
+
+/* how long the threads may take to reach the start */
+#define START_LIMIT_NS 60000000000ull
 
 struct worker {
 	_Alignas(128) uint64_t ops;
@@ -71,6 +85,49 @@ static void futex_wait(uint32_t *w, uint32_t val)
 static void futex_wake(uint32_t *w, int n)
 {
 	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A thread's side of the start: in, then wait (a second at a time, so
+ * that no wait is unbounded) until main opens it. */
+static void start_pass(void)
+{
+	struct timespec second = { 1, 0 };
+
+	__atomic_fetch_add(&arrived, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&start_open, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &start_open, FUTEX_WAIT_PRIVATE, 0,
+			&second, NULL, 0);
+}
+
+/* Main's side: every thread in (or exit by the limit), the clock read,
+ * then the start opened to all at once. The start time. */
+static uint64_t start_open_all(uint32_t n)
+{
+	struct timespec tick = { 0, 100000 };
+	uint64_t limit = now_ns() + START_LIMIT_NS, t0;
+
+	while (__atomic_load_n(&arrived, __ATOMIC_ACQUIRE) < n) {
+		if (now_ns() > limit) {
+			fprintf(stderr, "fidelity-mutex3: %u of %u threads at "
+				"the start after %llu s\n",
+				__atomic_load_n(&arrived, __ATOMIC_ACQUIRE), n,
+				START_LIMIT_NS / 1000000000ull);
+			exit(1);
+		}
+		nanosleep(&tick, NULL);
+	}
+	t0 = now_ns();
+	__atomic_store_n(&start_open, 1, __ATOMIC_RELEASE);
+	futex_wake(&start_open, INT_MAX);
+	return t0;
 }
 
 static uint32_t cmpxchg(uint32_t *w, uint32_t old, uint32_t new)
@@ -137,17 +194,9 @@ static void *run(void *arg)
 {
 	struct worker *me = arg;
 
-	pthread_barrier_wait(&start);
+	start_pass();
 	me->ops = counting ? loop(me, 1) : loop(me, 0);
 	return NULL;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* One timed run of n threads: acquisitions per second. */
@@ -160,7 +209,8 @@ static double timed_run(struct worker *w, int n, uint64_t duration_ns)
 	counter = 0;
 	for (int i = 0; i < n; i++)
 		w[i].waits = w[i].wakes = w[i].handoffs = 0;
-	pthread_barrier_init(&start, NULL, (unsigned int)n + 1);
+	__atomic_store_n(&arrived, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&start_open, 0, __ATOMIC_RELAXED);
 	for (int i = 0; i < n; i++) {
 		pthread_attr_t attr;
 		cpu_set_t set;
@@ -179,8 +229,7 @@ static double timed_run(struct worker *w, int n, uint64_t duration_ns)
 		}
 		pthread_attr_destroy(&attr);
 	}
-	pthread_barrier_wait(&start);
-	t0 = now_ns();
+	t0 = start_open_all((uint32_t)n);
 	until.tv_sec = (time_t)((t0 + duration_ns) / 1000000000ull);
 	until.tv_nsec = (long)((t0 + duration_ns) % 1000000000ull);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) ==
@@ -192,7 +241,6 @@ static double timed_run(struct worker *w, int n, uint64_t duration_ns)
 		pthread_join(w[i].thread, NULL);
 		total += w[i].ops;
 	}
-	pthread_barrier_destroy(&start);
 	if (counter != total) {
 		fprintf(stderr, "fidelity-mutex3: counter %llu, acquisitions "
 			"%llu: the lock is broken\n",
