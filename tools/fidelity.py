@@ -18,7 +18,7 @@ so neither side always runs first on a warmer or quieter machine):
   hash, 1 thread: `futexlab run hash` against `perf bench futex hash -t 1`
     (same 1024 private futexes; perf runs whole seconds).
 A ratio is futexlab's operations/s over the bare loop's, from the same
-round. Printed, as a Markdown table (docs/measurement.md shows one): the
+round. Both start their clock just before releasing their threads. Printed, as a Markdown table (docs/measurement.md shows one): the
 median ratio over the rounds with its distribution-free 95% interval
 (build/tools/median-ci: the code of futexlab's own cells, see
 docs/statistics.md; at least 6 rounds), the bound it is held to, and for
@@ -31,8 +31,9 @@ its timed one, so its timed loop's fast path carries no counter.
 A contended run's rate follows the futex calls each acquisition carried,
 and at many threads that mix changes from run to run by several times
 on either side (the bare loop against itself at 1024 threads on 2 CPUs:
-a 95% interval of [0.651, 1.388] over 12 rounds), so the plain ratio
-cannot see 10% there. For the mutex pairs with futex calls the table
+a 95% interval of [0.651, 1.388] over 12 rounds), so 20 rounds of the
+plain ratio cannot see 10% there; 100 rounds could (--rounds 100, about
+8 minutes at 1024 threads). For the mutex pairs with futex calls the table
 also gives each futexlab run's rate over the bare loop's at the same
 calls per acquisition: the bare runs' time per acquisition against their
 own calls (the timed run counts its waits and wakes beside the calls),
