@@ -90,10 +90,12 @@ static void describe_late_stop(const struct fl_cell_shared *sh,
 	if (!due || sh->stop_set || now < due)
 		return;
 	snprintf(buf, len, ": the controller had not set the stop, due %.1f s "
-		 "before (%u threads on %u CPUs%s%s)", (double)(now - due) / 1e9,
-		 n, fl_cpus_distinct(cell->cpus, n),
+		 "before (%u threads on %u CPUs%s%s%s)",
+		 (double)(now - due) / 1e9, n, fl_cpus_distinct(cell->cpus, n),
 		 fifo > 0 ? "; SCHED_FIFO for it refused: " : "",
-		 fifo > 0 ? strerror(fifo) : "");
+		 fifo > 0 ? strerror(fifo) : "",
+		 fifo == EPERM ? "; `ulimit -r 1` or CAP_SYS_NICE permits it" :
+		 "");
 }
 
 /* Wait for the child, killing it if it overruns; 0 if it exited, 1 if
@@ -125,7 +127,7 @@ static int watch_child(pid_t pid, struct fl_cell_shared *sh,
 				    setup_deadline;
 
 		if (fl_interrupted || now > deadline) {
-			char late[160];
+			char late[192];
 
 			describe_late_stop(sh, cell, now, late, sizeof(late));
 			kill(pid, SIGKILL);
