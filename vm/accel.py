@@ -26,8 +26,10 @@ def kvm_works():
 
 TCG_MODES = ("auto", "single", "multi")
 # vCPUs a host CPU may carry under multi-threaded TCG before --tcg auto
-# runs them all on one thread instead (docs/numa.md)
-TCG_VCPUS_A_CPU = 4
+# runs them all on one thread instead: 8 to 1 ran every cell, its timed
+# phases nearer their length than single-threaded; 16 to 1 did not
+# (docs/numa.md)
+TCG_VCPUS_A_CPU = 8
 
 
 def host_cpus():
