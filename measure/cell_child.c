@@ -145,9 +145,9 @@ static uint64_t ops_so_far(const struct fl_rep *rep)
  * The timed part of a repetition, from the gate's opening at t0 (the
  * clock read just before it) to the stop flag: sleep bin by bin to the
  * end of the duration, reading the threads' counts at each bin's end.
- * *stopped_ns is when stop was set. The controller wakes 1/bin times a second for a few
- * microseconds; on a machine whose CPUs all run threads that is the only
- * cost, and it falls on no thread's loop.
+ * *stopped_ns is when stop was set. The controller wakes 1/bin times a
+ * second for a few microseconds; on a machine whose CPUs all run
+ * threads that is the only cost, and it falls on no thread's loop.
  */
 static void run_timed(struct fl_rep *rep, uint64_t t0, uint64_t duration_ns,
 		      uint64_t bin_ns, struct fl_bins *bins,
@@ -193,15 +193,16 @@ static void close_bins(struct fl_bins *bins, uint64_t ops, uint64_t elapsed)
 
 /*
  * The controller's priority while its threads run. A repetition ends on
- * time only if the controller gets a CPU when it needs one: to read the
- * start as the gate opens, at each bin, to set stop and to join. With
+ * time only if the controller gets a CPU when it needs one: to open
+ * the gate, at each bin, to set stop and to join. With
  * more threads than CPUs, each CPU's run queue holds many of the cell's
  * threads, all runnable when they never sleep (hash), and a
  * fair-scheduled controller is one more of them: preempted by the
  * threads it has just let through the gate, or woken by its timer, it
  * waits its turn among them, longer the more threads a CPU has. With
  * 256 hash threads a CPU one such wait lasted 4.0 s, the stop came 4.1 s
- * late and the start was read as late (ops/s overstated); with 512 the
+ * late and the start was then read as late (ops/s overstated: the
+ * clock now starts before the gate opens); with 512 the
  * wait outlasted the grace (docs/notebook/2026-12-06-hash-many-
  * threads.md). At SCHED_FIFO's lowest priority it runs the moment it is
  * ready, ahead of every fair-scheduled thread and not above any
