@@ -232,19 +232,13 @@ void fl_busy_drift_note(const struct fl_workload *w, uint64_t start,
 
 /* The busy loop's speed before and after the repetitions: a cell whose
  * speed moved more than FL_BUSY_DRIFT_MAX is flagged in its note. */
-static void check_busy_drift(const struct fl_cell *cell,
-			     const struct fl_cell_shared *sh,
+static void check_busy_drift(const struct fl_cell_shared *sh,
 			     struct fl_cell_result *res)
 {
-	char buf[200];
-
 	res->busy_start = sh->busy_start;
 	res->busy_end = sh->busy_end;
 	res->busy_used = sh->busy_used;
 	res->idle_wake = sh->idle_wake;
-	fl_busy_drift_note(cell->workload, sh->busy_start, sh->busy_end, buf,
-			   sizeof(buf));
-	add_note(res, buf);
 }
 
 /* The workload's verdict on the repetitions that completed, if it has
@@ -292,6 +286,18 @@ static void note_oversubscribed(const struct fl_cell *cell,
 		snprintf(res->note, sizeof(res->note),
 			 "oversubscribed: %u threads on %u CPU%s", n, cpus,
 			 cpus == 1 ? "" : "s");
+}
+
+void fl_cell_note(const struct fl_cell *cell, struct fl_cell_result *res)
+{
+	char drift[200];
+
+	res->note[0] = '\0';
+	note_oversubscribed(cell, res);
+	fl_busy_drift_note(cell->workload, res->busy_start, res->busy_end,
+			   drift, sizeof(drift));
+	add_note(res, drift);
+	add_workload_note(cell, res);
 }
 
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
@@ -357,7 +363,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 				 res->reps[r].reason);
 		}
 	}
-	check_busy_drift(cell, sh, res);
+	check_busy_drift(sh, res);
 	/* what later cells are sized by: the fastest any cell has seen */
 	fl_busy_seen(sh->busy_start);
 	fl_busy_seen(sh->busy_end);
@@ -385,7 +391,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 				cell->threads, msg);
 	}
 	munmap(sh, shsize);
-	add_workload_note(cell, res);
+	fl_cell_note(cell, res);
 }
 
 void fl_cell_result_free(struct fl_cell_result *res)

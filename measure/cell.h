@@ -33,6 +33,12 @@
 
 /* Run a cell (all its repetitions); never fails: the status says how. */
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res);
+/* The cell's note from what res holds: oversubscribed, the busy loop's
+ * drift from busy_start to busy_end, and the workload's verdict over
+ * every completed repetition. fl_cell_run() writes it for its own
+ * repetitions; a run that gathers a cell's visits writes it again over
+ * all of them, so that no verdict is one visit's. */
+void fl_cell_note(const struct fl_cell *cell, struct fl_cell_result *res);
 void fl_cell_result_free(struct fl_cell_result *res);
 
 /* The note of a cell whose busy loop's speed moved by more than

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/cell.h"
 #include "rundir/meta.h"
 #include "sweep/job_internal.h"
 
@@ -84,8 +85,6 @@ int matrix_job_gather(struct fl_matrix_job *j, unsigned long c,
 		into->status = v->status;
 		snprintf(into->reason, sizeof(into->reason), "%s", v->reason);
 	}
-	if (!into->note[0])
-		snprintf(into->note, sizeof(into->note), "%s", v->note);
 	return 0;
 }
 
@@ -99,7 +98,7 @@ int fl_matrix_job_each_cell(struct fl_matrix_job *j,
 	int rc = 0;
 
 	for (unsigned long c = 0; c < j->m.ncells && !rc; c++) {
-		const struct fl_cell_result *res = &j->gathered[c];
+		struct fl_cell_result *res = &j->gathered[c];
 
 		if (!res->nreps)
 			continue;	/* no visit in this session */
@@ -109,6 +108,9 @@ int fl_matrix_job_each_cell(struct fl_matrix_job *j,
 			rc = -1;
 			break;
 		}
+		/* the note over every visit's repetitions, not the first's */
+		if (res->status != FL_STATUS_SKIPPED)
+			fl_cell_note(&cell, res);
 		rc = each(ctx, &cell, res);
 	}
 	fl_cell_free(&cell);

@@ -11,6 +11,9 @@
 - `futexlab plot --timeline` draws a chosen cell, a line per repetition,
   and refuses a malformed bins file naming its file and line.
 - --sample and --bin reject values out of range.
+- A cell run as several visits (a repetition each) gives a note over all
+  of them: pi's verdict counts every repetition's rounds, not the first
+  visit's (needs SCHED_FIFO: skipped, and said, without it).
 No timing is asserted.
 
   tests/harness/test_measure.py --builddir build
@@ -19,7 +22,9 @@ No timing is asserted.
 import argparse
 import csv
 import glob
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -99,6 +104,32 @@ def check_rows(c, run_dir, rows, sample_every, every_op_timed):
                 % (name, total, ops))
 
 
+def check_verdict_over_visits(c, futexlab, results):
+    """pi at 3 repetitions runs 3 visits; the cell's note (run --json)
+    must count the rounds of all three."""
+    out = subprocess.run([futexlab, "run", "pi", "--lock", "pi",
+                          "--duration", "0.1", "--warmup", "0", "--reps",
+                          "3", "--results", results, "--json"],
+                         capture_output=True, text=True)
+    c.check(out.returncode == 0, "pi --reps 3: exit %d, %s"
+            % (out.returncode, out.stderr))
+    if out.returncode:
+        return
+    doc = json.loads(out.stdout)
+    cell = doc["cells"][0]
+    if cell["status"] == "skipped":
+        print("skip: pi needs SCHED_FIFO: %s" % cell.get("reason", ""))
+        return
+    with open(os.path.join(doc["run_dir"], "cells.csv")) as f:
+        rows = list(csv.DictReader(f))
+    rounds = sum(int(kv.split("=", 1)[1]) for r in rows
+                 for kv in r["extra"].split(";") if kv.startswith("rounds="))
+    said = re.search(r"of (\d+) rounds", cell["note"])
+    c.check(len(rows) == 3 and said and int(said.group(1)) == rounds,
+            "pi's verdict over %d repetitions with %d rounds says %r"
+            % (len(rows), rounds, cell["note"]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--builddir", default="build")
@@ -133,6 +164,8 @@ def main():
     c.check(out.returncode != 0 and os.path.basename(bad) + ":" in
             out.stderr, "a malformed bins file was not refused by name: "
             "exit %d, %r" % (out.returncode, out.stderr))
+
+    check_verdict_over_visits(c, futexlab, results)
 
     for flag, value in (("--sample", "0"), ("--sample", "x"),
                         ("--bin", "100us"), ("--bin", "11s")):
