@@ -7,8 +7,9 @@ gate's opening, alternated.
 
 Runs `futexlab run mutex --algo mutex3 --critical 0 --think 0 --threads T
 --duration D (default 0.2) --warmup 0 --reps 1` with /tmp/old/build (futexlab at
-f621995, built with `git archive f621995 | tar -x -C /tmp/old && cd
-/tmp/old && ./configure.py && ninja build/futexlab`) and build/ in turn,
+f621995, unpacked by `git archive f621995 | tar -x -C /tmp/old` and
+built there as the README says, `ninja build/futexlab` for the binary
+alone) and build/ in turn,
 and prints each run's rate and its first bin's operations beyond the
 run's median rate over the bin's width, as a fraction of the run's
 operations (see first_bin.py).
