@@ -230,10 +230,10 @@ void fl_busy_drift_note(const struct fl_workload *w, uint64_t start,
 		 critical || think ? " asked" : "");
 }
 
-/* The busy loop's speed before and after the repetitions: a cell whose
- * speed moved more than FL_BUSY_DRIFT_MAX is flagged in its note. */
-static void check_busy_drift(const struct fl_cell_shared *sh,
-			     struct fl_cell_result *res)
+/* The busy loop's speeds and the idle wake-up the child measured, kept
+ * in the result (fl_cell_note() flags a drift from them). */
+static void keep_child_speeds(const struct fl_cell_shared *sh,
+			      struct fl_cell_result *res)
 {
 	res->busy_start = sh->busy_start;
 	res->busy_end = sh->busy_end;
@@ -363,7 +363,7 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 				 res->reps[r].reason);
 		}
 	}
-	check_busy_drift(sh, res);
+	keep_child_speeds(sh, res);
 	/* what later cells are sized by: the fastest any cell has seen */
 	fl_busy_seen(sh->busy_start);
 	fl_busy_seen(sh->busy_end);

@@ -85,6 +85,10 @@ int matrix_job_gather(struct fl_matrix_job *j, unsigned long c,
 		into->status = v->status;
 		snprintf(into->reason, sizeof(into->reason), "%s", v->reason);
 	}
+	/* a skipped cell's note is its first visit's; a cell that ran has
+	 * its note made again over every visit (fl_matrix_job_each_cell) */
+	if (!into->note[0])
+		snprintf(into->note, sizeof(into->note), "%s", v->note);
 	return 0;
 }
 
@@ -108,7 +112,8 @@ int fl_matrix_job_each_cell(struct fl_matrix_job *j,
 			rc = -1;
 			break;
 		}
-		/* the note over every visit's repetitions, not the first's */
+		/* the note over every visit's repetitions, not the first's;
+		 * a skipped cell keeps the one its visit gave it */
 		if (res->status != FL_STATUS_SKIPPED)
 			fl_cell_note(&cell, res);
 		rc = each(ctx, &cell, res);
