@@ -51,6 +51,26 @@ static void test_missing_thread_ends_by_deadline(void **state)
 	assert_int_equal(p.rc, -1);
 }
 
+/* n threads at a gate: each arrives, the controller gathers all n and
+ * opens it, each passes (rc 0). The start the opening returned. */
+static uint64_t pass_all(struct fl_start_gate *gate, struct passer *p,
+			 pthread_t *t, int n)
+{
+	fl_start_gate_init(gate, n, fl_now_ns() + 60000 * MS);
+	for (int i = 0; i < n; i++) {
+		p[i] = (struct passer){ gate, -2, 0 };
+		assert_int_equal(pthread_create(&t[i], NULL, pass, &p[i]), 0);
+	}
+	assert_int_equal(fl_start_gate_gather(gate), n);
+	uint64_t start = fl_start_gate_open(gate);
+
+	for (int i = 0; i < n; i++) {
+		pthread_join(t[i], NULL);
+		assert_int_equal(p[i].rc, 0);
+	}
+	return start;
+}
+
 /* Every thread arrives, the gate opens, every one passes. */
 static void test_open_gate_lets_all_through(void **state)
 {
@@ -59,17 +79,7 @@ static void test_open_gate_lets_all_through(void **state)
 	pthread_t t[8];
 
 	(void)state;
-	fl_start_gate_init(&gate, 8, fl_now_ns() + 60000 * MS);
-	for (int i = 0; i < 8; i++) {
-		p[i] = (struct passer){ &gate, -2, 0 };
-		assert_int_equal(pthread_create(&t[i], NULL, pass, &p[i]), 0);
-	}
-	assert_int_equal(fl_start_gate_gather(&gate), 8);
-	fl_start_gate_open(&gate);
-	for (int i = 0; i < 8; i++) {
-		pthread_join(t[i], NULL);
-		assert_int_equal(p[i].rc, 0);
-	}
+	pass_all(&gate, p, t, 8);
 }
 
 /*
@@ -87,20 +97,10 @@ static void test_start_precedes_every_thread(void **state)
 
 	(void)state;
 	for (int r = 0; r < ROUNDS; r++) {
-		fl_start_gate_init(&gate, N, fl_now_ns() + 60000 * MS);
-		for (int i = 0; i < N; i++) {
-			p[i] = (struct passer){ &gate, -2, 0 };
-			assert_int_equal(pthread_create(&t[i], NULL, pass,
-							&p[i]), 0);
-		}
-		assert_int_equal(fl_start_gate_gather(&gate), N);
-		uint64_t start = fl_start_gate_open(&gate);
+		uint64_t start = pass_all(&gate, p, t, N);
 
-		for (int i = 0; i < N; i++) {
-			pthread_join(t[i], NULL);
-			assert_int_equal(p[i].rc, 0);
+		for (int i = 0; i < N; i++)
 			assert_true(p[i].through_ns >= start);
-		}
 	}
 }
 
