@@ -240,3 +240,32 @@ fail:
 	errno = EIO;
 	return -1;
 }
+
+int fl_fd_trusted(int fd, const char *shown, char *err, size_t errlen)
+{
+	char sb[SHOWN_MAX + 1];
+	const char *s = fl_path_shown(shown, sb, SHOWN_MAX);
+	struct stat st;
+	uid_t me = geteuid();
+
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, errlen, "%s: cannot stat: %s", s,
+			 strerror(errno));
+		return -1;
+	}
+	if (st.st_uid != me && st.st_uid != 0) {
+		snprintf(err, errlen, "%s: owned by uid %u, not by you (uid "
+			 "%u): refused (copy it, or chown it to yourself)",
+			 s, (unsigned int)st.st_uid, (unsigned int)me);
+		errno = EPERM;
+		return -1;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(err, errlen, "%s: writable by %s: refused (chmod "
+			 "go-w it if you trust what it holds)", s,
+			 st.st_mode & S_IWOTH ? "others" : "its group");
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}

@@ -53,6 +53,16 @@ int fl_read_regular(int dirfd, const char *name, const char *shown,
 		    int flags, size_t max, char **text, size_t *len,
 		    char *err, size_t errlen);
 
+/*
+ * Whether what is open at fd (a folder, or a file in one) may say what
+ * futexlab runs: it belongs to the user running futexlab (or to root)
+ * and no one else may write it, as ssh asks of its configuration. 0, or
+ * -1 with "SHOWN: why, and how to make it trusted" in err. Resuming a
+ * partial run or a campaign asks this of the folder and of each file
+ * that names a program.
+ */
+int fl_fd_trusted(int fd, const char *shown, char *err, size_t errlen);
+
 /* path for a message: whole if it has at most max characters, otherwise
  * its start and end around "...", so the reason after it is never cut. */
 const char *fl_path_shown(const char *path, char *buf, size_t max);

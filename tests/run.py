@@ -6,8 +6,7 @@
 Suites, in this order:
   unit         every build/tests/test_* (cmocka, read through its TAP output)
   conformance  every build/tests/conformance-<backend> (cmocka, TAP)
-  scripts      tests/cli/test_cli.py, tests/cli/test_untrusted.py,
-               tests/smoke/test_smoke.py and every
+  scripts      every tests/cli/test_*.py, tests/smoke/test_smoke.py and every
                tests/{harness,interpose,layout,matrix,fleet,vm,workloads}/test_*.py, each
                run as `python3 SCRIPT --builddir B` and ending with a line
                `NAME: N passed, N failed[, N skipped]`
@@ -307,9 +306,9 @@ def main():
         suites.append((name, lambda p=path, n=name, u=usable: run_cmocka(
             n, p, CONFORMANCE_TIMEOUT, args=["--require"] if u else [],
             may_skip_all=not u)))
-    scripts = [os.path.join(ROOT, "tests", "cli", "test_cli.py"),
-               os.path.join(ROOT, "tests", "cli", "test_untrusted.py"),
-               os.path.join(ROOT, "tests", "smoke", "test_smoke.py")]
+    scripts = sorted(glob.glob(os.path.join(ROOT, "tests", "cli",
+                                            "test_*.py")))
+    scripts.append(os.path.join(ROOT, "tests", "smoke", "test_smoke.py"))
     for folder in ("harness", "interpose", "layout", "matrix", "fleet", "vm", "workloads"):
         scripts += sorted(glob.glob(os.path.join(ROOT, "tests", folder,
                                                  "test_*.py")))
