@@ -97,6 +97,15 @@ def refused(r, partial, before, what, canary=None):
         check(not os.path.exists(canary), "the command ran: %s" % canary)
 
 
+def ran(r, canary, cmd, how):
+    """The confirmed resume ran the command, and said what it ran."""
+    check(r.returncode == 0 and os.path.exists(canary),
+          "%s did not run it: %d %r" % (how, r.returncode, r.stderr[-1500:]))
+    check(cmd in r.stderr, "%s: the resume does not show what it runs: %r"
+          % (how, r.stderr[-1500:]))
+    os.remove(canary)
+
+
 def cut_to_header(d):
     head, _ = pt.read_rows(d)
     pt.write_rows(d, head, [])
@@ -165,39 +174,48 @@ def test_run_resume_names_the_command(tmp):
     refused(r, partial, before, "'%s'" % cmd, canary)
     # named again: it runs
     r = resume(["run", "--resume", partial, "--cmd", cmd], tmp)
-    check(r.returncode == 0 and os.path.exists(canary),
-          "--cmd naming the command did not run it: %d %r"
-          % (r.returncode, r.stderr[-1500:]))
-    os.remove(canary)
+    ran(r, canary, cmd, "--cmd naming the command")
     # or confirmed by --yes
     shutil.rmtree(os.path.dirname(partial))
     os.makedirs(os.path.dirname(partial))
     shutil.copytree(spare, partial)
-    r = resume(["run", "--resume", partial, "--yes"], tmp)
-    check(r.returncode == 0 and os.path.exists(canary),
-          "--yes did not run it: %d %r" % (r.returncode, r.stderr[-1500:]))
-    check(cmd in r.stderr, "the resume does not show what it runs: %r"
-          % r.stderr[-1500:])
+    ran(resume(["run", "--resume", partial, "--yes"], tmp), canary, cmd,
+        "--yes")
+
+
+def untrusted_spoils(files):
+    """(spoil, what the refusal says): the folder or a file of it
+    writable by others or its group, or (as root) another user's."""
+    out = [(lambda d: os.chmod(d, 0o757), "writable by others")]
+    for f in files:
+        out += [(lambda d, f=f: os.chmod(os.path.join(d, f), 0o646),
+                 "writable by others"),
+                (lambda d, f=f: os.chmod(os.path.join(d, f), 0o664),
+                 "writable by its group")]
+    if os.geteuid() == 0:
+        out.append((lambda d: os.chown(d, 65534, 65534),
+                    "owned by uid 65534"))
+        for f in files:
+            out.append((lambda d, f=f: os.chown(os.path.join(d, f), 65534,
+                                                65534), "owned by uid 65534"))
+    return out
+
+
+def refuses_untrusted(tmp, template, command, files):
+    """Each spoil of untrusted_spoils() on a fresh copy of template:
+    refused, even with --yes, saying how to override."""
+    for spoil, what in untrusted_spoils(files):
+        partial = fresh_copy(template, tmp)
+        spoil(partial)
+        before = snapshot(os.path.dirname(partial))
+        r = resume([command, "--resume", partial, "--yes"], tmp)
+        refused(r, partial, before, what)
+        check("chown" in r.stderr or "chmod" in r.stderr,
+              "the refusal does not say how to override: %r" % r.stderr)
 
 
 def test_run_resume_untrusted_owner(tmp):
-    partial = app_run_partial(tmp)
-    for spoil, what in (
-            (lambda d: os.chmod(d, 0o757), "writable by others"),
-            (lambda d: os.chmod(os.path.join(d, "matrix.json"), 0o664),
-             "writable by its group"),
-            (lambda d: os.chown(d, 65534, 65534), "owned by uid 65534"),
-            (lambda d: os.chown(os.path.join(d, "matrix.json"), 65534,
-                                65534), "owned by uid 65534")):
-        if what.startswith("owned") and os.geteuid() != 0:
-            continue
-        copy = fresh_copy(partial, tmp)
-        spoil(copy)
-        before = snapshot(os.path.dirname(copy))
-        r = resume(["run", "--resume", copy, "--yes"], tmp)
-        refused(r, copy, before, what)
-        check("chown" in r.stderr or "chmod" in r.stderr,
-              "the refusal does not say how to override: %r" % r.stderr)
+    refuses_untrusted(tmp, app_run_partial(tmp), "run", ["matrix.json"])
 
 
 # ------------------------------------------------------------ a matrix's
@@ -243,38 +261,17 @@ def test_matrix_resume_names_the_command(tmp):
     refused(r, partial, before, "'%s'" % cmd, canary)
     # the user names the matrix file: it runs
     named = runs.write(os.path.join(tmp, "app.ini"), text.decode())
-    r = resume(["matrix", "--resume", partial, named], tmp)
-    check(r.returncode == 0 and os.path.exists(canary),
-          "naming the matrix file did not run it: %d %r"
-          % (r.returncode, r.stderr[-1500:]))
-    os.remove(canary)
+    ran(resume(["matrix", "--resume", partial, named], tmp), canary, cmd,
+        "naming the matrix file")
     partial = fresh_copy(template, tmp)
     make_app_matrix(partial, cmd, os.path.join(tmp, "gone.ini"))
-    r = resume(["matrix", "--resume", partial, "--yes"], tmp)
-    check(r.returncode == 0 and os.path.exists(canary),
-          "--yes did not run it: %d %r" % (r.returncode, r.stderr[-1500:]))
-    check(cmd in r.stderr, "the resume does not show what it runs: %r"
-          % r.stderr[-1500:])
+    ran(resume(["matrix", "--resume", partial, "--yes"], tmp), canary, cmd,
+        "--yes")
 
 
 def test_matrix_resume_untrusted_owner(tmp):
-    template = matrix_template(tmp)
-    for spoil, what in (
-            (lambda d: os.chmod(d, 0o757), "writable by others"),
-            (lambda d: os.chmod(os.path.join(d, "matrix.ini"), 0o646),
-             "writable by others"),
-            (lambda d: os.chmod(os.path.join(d, "matrix.json"), 0o646),
-             "writable by others"),
-            (lambda d: os.chown(d, 65534, 65534), "owned by uid 65534"),
-            (lambda d: os.chown(os.path.join(d, "matrix.ini"), 65534,
-                                65534), "owned by uid 65534")):
-        if what.startswith("owned") and os.geteuid() != 0:
-            continue
-        partial = fresh_copy(template, tmp)
-        spoil(partial)
-        before = snapshot(os.path.dirname(partial))
-        r = resume(["matrix", "--resume", partial, "--yes"], tmp)
-        refused(r, partial, before, what)
+    refuses_untrusted(tmp, matrix_template(tmp), "matrix",
+                      ["matrix.json", "matrix.ini"])
 
 
 def add_passes(passes):
