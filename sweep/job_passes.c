@@ -239,32 +239,38 @@ json_t *matrix_job_cells_reps(const struct fl_matrix_job *j)
 {
 	json_t *all = json_array();
 	json_t *starts = json_object_get(j->state, "visit_start");
+	json_t **times = calloc(j->m.ncells + 1, sizeof(*times));
 
+	if (!times)
+		return all;
+	/* each visit's start under its cell, in one pass over the visits */
+	for (unsigned long c = 0; c < j->m.ncells; c++)
+		times[c] = json_array();
+	for (unsigned long k = 0; k < j->m.nvisits; k++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%lu", k);
+		json_t *s = json_object_get(starts, key);
+
+		/* matrix.json came from outside: only a time goes on into
+		 * meta.json */
+		json_array_append_new(times[j->m.visits[k].cell],
+				      json_is_string(s) &&
+				      json_string_length(s) < 40 ?
+				      json_incref(s) : json_null());
+	}
 	for (unsigned long c = 0; c < j->m.ncells; c++) {
 		const struct fl_cell_track *t = &j->tracks[c];
 
-		if (j->in_shard && !j->in_shard[c])
+		if (j->in_shard && !j->in_shard[c]) {
+			json_decref(times[c]);
 			continue;
-		json_t *times = json_array();
-
-		for (unsigned long k = 0; k < j->m.nvisits; k++) {
-			char key[32];
-
-			if (j->m.visits[k].cell != c)
-				continue;
-			snprintf(key, sizeof(key), "%lu", k);
-			json_t *s = json_object_get(starts, key);
-
-			/* matrix.json came from outside: only a time goes
-			 * on into meta.json */
-			json_array_append_new(times, json_is_string(s) &&
-					      json_string_length(s) < 40 ?
-					      json_incref(s) : json_null());
 		}
 		json_array_append_new(all, json_pack("{s:I, s:i, s:b, s:o}",
 			"cell", (json_int_t)c, "reps", (int)t->visits,
 			"converged", fl_track_converged(t),
-			"rep_start", times));
+			"rep_start", times[c]));
 	}
+	free(times);
 	return all;
 }
