@@ -241,6 +241,17 @@ out:
 	free(text);
 }
 
+/* name in the partial directory a new regular file of text, whatever
+ * was there (a FIFO would make the write wait for a reader) */
+static void replace_file(const char *name, const char *text)
+{
+	char path[512];
+
+	name_path(name, path, sizeof(path));
+	unlink(path);
+	put_str(partial, name, text);
+}
+
 /* matrix.ini made an app matrix whose cell runs a command, matrix.json's
  * hash made its, no pass planned and no row: what a resume of it would
  * run is the command (46.1) */
@@ -253,7 +264,7 @@ static void app_matrix(const char *source)
 		 "0\nreps = 2\nseed = 1\n\n[experiment a]\nworkload = app\n"
 		 "backend = futex-private\nthreads = 1\ncmd = touch %s\n",
 		 path);
-	put_str(partial, "matrix.ini", text);
+	replace_file("matrix.ini", text);
 	snprintf(hash, sizeof(hash), "\"%016llx\"",
 		 (unsigned long long)fl_fnv1a64(text, strlen(text)));
 	set_key("fnv1a64", hash, 1);
@@ -261,7 +272,7 @@ static void app_matrix(const char *source)
 		set_key("source", source, 1);
 	/* no pass and no row to betray it: the resume would plan afresh */
 	set_key("passes", "[]", 1);
-	put_str(partial, "cells.csv", FL_CELLS_COLUMNS "\n");
+	replace_file("cells.csv", FL_CELLS_COLUMNS "\n");
 }
 
 /* name moved out of the directory, a link to it left in its place: what
