@@ -223,6 +223,8 @@ static int parse_say(int argc, char **argv, struct resume_say *say)
 {
 	memset(say, 0, sizeof(*say));
 	for (int i = 0; i < argc; i++) {
+		const char *was = say->cmd;
+
 		if (!strcmp(argv[i], "--yes"))
 			say->yes = 1;
 		else if (!strncmp(argv[i], "--cmd=", 6))
@@ -233,6 +235,10 @@ static int parse_say(int argc, char **argv, struct resume_say *say)
 			fprintf(stderr, "futexlab run: --resume takes one run "
 				"directory, and --yes or --cmd CMD to run the "
 				"program it names; not '%.80s'\n", argv[i]);
+			return 2;
+		}
+		if (was && say->cmd != was) {
+			fprintf(stderr, "futexlab run: --cmd given twice\n");
 			return 2;
 		}
 	}

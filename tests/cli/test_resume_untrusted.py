@@ -172,6 +172,8 @@ def test_run_resume_names_the_command(tmp):
     r = resume(["run", "--resume", partial, "--cmd", "touch /elsewhere"],
                tmp)
     refused(r, partial, before, "'%s'" % cmd, canary)
+    r = resume(["run", "--resume", partial, "--cmd", cmd, "--cmd", cmd], tmp)
+    refused(r, partial, before, "--cmd given twice", canary)
     # named again: it runs
     r = resume(["run", "--resume", partial, "--cmd", cmd], tmp)
     ran(r, canary, cmd, "--cmd naming the command")
