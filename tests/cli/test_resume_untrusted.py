@@ -147,7 +147,7 @@ def app_run_partial(tmp):
 
 
 def swap_command(partial, cmd):
-    """What 46.1 crafted: run_argv's --cmd swapped, no passes, no rows."""
+    """A swapped command: run_argv's --cmd swapped, no passes, no rows."""
     state = pt.state_of(partial)
     argv = state["run_argv"]
     argv[argv.index("--cmd") + 1] = cmd
@@ -239,7 +239,7 @@ def fresh_copy(template, tmp, name="lab"):
 
 
 def make_app_matrix(partial, cmd, source):
-    """46.1's matrix.ini: an app matrix running cmd, its hash in
+    """An app matrix.ini running cmd, its hash in
     matrix.json, its source elsewhere; no passes, no rows."""
     text = (APP_INI % cmd).encode()
     with open(os.path.join(partial, "matrix.ini"), "wb") as f:

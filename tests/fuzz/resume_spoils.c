@@ -254,7 +254,7 @@ static void replace_file(const char *name, const char *text)
 
 /* matrix.ini made an app matrix whose cell runs a command, matrix.json's
  * hash made its, no pass planned and no row: what a resume of it would
- * run is the command (46.1) */
+ * run is the command */
 static void app_matrix(const char *source)
 {
 	char text[512], hash[32], path[160];
