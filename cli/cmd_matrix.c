@@ -34,7 +34,7 @@ static void usage(FILE *f)
 		"                       [--shard K/N] [--label NAME]\n"
 		"       futexlab matrix FILE --shard-commands N [--results DIR]\n"
 		"       futexlab matrix FILE --estimate [--topology XML]\n"
-		"       futexlab matrix --resume PARTIAL-DIR [FILE]\n\n"
+		"       futexlab matrix --resume PARTIAL-DIR [FILE] [--yes]\n\n"
 		"Run every cell of a matrix file (INI: [defaults] and one\n"
 		"[experiment NAME] per experiment; see docs/matrix.md and\n"
 		"matrix/default.ini) into one run directory under results/.\n\n"
@@ -55,7 +55,9 @@ static void usage(FILE *f)
 		"  --label NAME    name this machine in meta.json (letters,\n"
 		"                  digits, '-', '_', '.'); a fleet's report\n"
 		"                  shows it instead of the host name\n"
-		"  --yes           run even when the estimate passes a day\n"
+		"  --yes           run even when the estimate passes a day;\n"
+		"                  with --resume, run the program a partial\n"
+		"                  app matrix names (its cmd)\n"
 		"  --run-dir-file F  also write the finished run directory's\n"
 		"                  path to F (for scripts: stdout stays a\n"
 		"                  terminal)\n"
@@ -64,9 +66,11 @@ static void usage(FILE *f)
 		"                  interrupted or killed matrix run); only\n"
 		"                  cells without all their rows run. Refused\n"
 		"                  if the matrix file changed since, or if\n"
-		"                  the directory fails a check (links,\n"
-		"                  FIFOs, bad rows: docs/matrix.md, \"What\n"
-		"                  a resume checks\").\n"
+		"                  the directory fails a check (not yours,\n"
+		"                  writable by others, links, FIFOs, bad\n"
+		"                  rows: docs/matrix.md, \"What a resume\n"
+		"                  checks\"). A program its cells run runs\n"
+		"                  only with --yes or the FILE that names it.\n"
 		"  --help          this help\n");
 }
 
@@ -413,7 +417,7 @@ int fl_cmd_matrix(int argc, char **argv)
 	if (!a.resume && announce(&a))
 		return 2;
 	rc = a.resume ? fl_matrix_job_resume(&job, fl_main_argc, fl_main_argv,
-					     a.resume, a.file, err,
+					     a.resume, a.file, a.yes, err,
 					     sizeof(err)) :
 	     fl_matrix_job_start_shard(&job, fl_main_argc, fl_main_argv,
 				       a.file, a.results, &a.shard, err,

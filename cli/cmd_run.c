@@ -4,7 +4,9 @@
  * on the matrix engine (sweep/job.h: each repetition a fresh process,
  * interleaved across the cells in passes), then a summary per cell, and
  * the run directory's path last. futexlab run --resume DIR finishes a
- * run that was interrupted, from the flags its directory recorded. Exit 0 when every cell ran or was
+ * run that was interrupted, from the flags its directory recorded; a
+ * program they run (app's --cmd) runs only with --yes or --cmd naming
+ * it again. Exit 0 when every cell ran or was
  * skipped, 1 when a cell failed a check or was aborted or a write failed,
  * 2 on bad usage, 3 when no cell ran at all (every one skipped: a script
  * must not take that for a result), 130 on Ctrl-C, SIGTERM or SIGHUP.
@@ -209,10 +211,79 @@ static int parse_recorded(int n, const char **flags, struct fl_run_args *a,
 	return rc;
 }
 
+/* What `run --resume DIR` may be told beside DIR: --yes, and --cmd
+ * naming the command the run recorded. */
+struct resume_say {
+	int yes;
+	const char *cmd;
+};
+
+/* The flags after DIR; 0, or 2 after one line. */
+static int parse_say(int argc, char **argv, struct resume_say *say)
+{
+	memset(say, 0, sizeof(*say));
+	for (int i = 0; i < argc; i++) {
+		const char *was = say->cmd;
+
+		if (!strcmp(argv[i], "--yes"))
+			say->yes = 1;
+		else if (!strncmp(argv[i], "--cmd=", 6))
+			say->cmd = argv[i] + 6;
+		else if (!strcmp(argv[i], "--cmd") && i + 1 < argc)
+			say->cmd = argv[++i];
+		else {
+			fprintf(stderr, "futexlab run: --resume takes one run "
+				"directory, and --yes or --cmd CMD to run the "
+				"program it names; not '%.80s'\n", argv[i]);
+			return 2;
+		}
+		if (was && say->cmd != was) {
+			fprintf(stderr, "futexlab run: --cmd given twice\n");
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The program the recorded flags run (app's --cmd), shown, and run only
+ * with the user's say: --yes, or --cmd naming it again. 0, or 2 after
+ * one line naming it.
+ */
+static int confirm_program(const char *dir, const struct fl_spec *s,
+			   const struct resume_say *say)
+{
+	const char *prog = fl_spec_program(s);
+
+	if (!prog) {
+		if (!say->cmd)
+			return 0;
+		fprintf(stderr, "futexlab run: --cmd: %s is a %s run, which "
+			"runs no program\n", dir, s->workload->name);
+		return 2;
+	}
+	if (say->cmd && strcmp(say->cmd, prog)) {
+		fprintf(stderr, "futexlab run: --cmd '%.200s' is not what %s "
+			"runs: its matrix.json names '%s'\n", say->cmd, dir,
+			prog);
+		return 2;
+	}
+	if (!say->cmd && !say->yes) {
+		fprintf(stderr, "futexlab run: %s/matrix.json runs '%s': a "
+			"partial directory runs a program only with your say: "
+			"give --yes, or --cmd with that command\n", dir, prog);
+		return 2;
+	}
+	fprintf(stderr, "futexlab run: resuming runs '%s' (confirmed by "
+		"%s)\n", prog, say->cmd ? "--cmd" : "--yes");
+	return 0;
+}
+
 /* futexlab run --resume DIR: the flags DIR recorded, planned again, and
  * what its visits left undone run. */
-static int resume(const char *dir, struct fl_run_args *a,
-		  struct fl_matrix_job *job, struct fl_machine *machine)
+static int resume(const char *dir, const struct resume_say *say,
+		  struct fl_run_args *a, struct fl_matrix_job *job,
+		  struct fl_machine *machine)
 {
 	const char **flags;
 	char err[512], why[256];
@@ -230,6 +301,8 @@ static int resume(const char *dir, struct fl_run_args *a,
 			"be resumed\n", dir, why);
 		return 2;
 	}
+	if (confirm_program(dir, &a->spec, say))
+		return 2;
 	if (fl_matrix_job_resume_run(job, &a->spec, fl_main_argc,
 				     fl_main_argv, err, sizeof(err))) {
 		fprintf(stderr, "futexlab run: %s\n", err);
@@ -249,12 +322,16 @@ int fl_cmd_run(int argc, char **argv)
 	int rc;
 
 	if (argc >= 2 && !strcmp(argv[1], "--resume")) {
-		if (argc != 3) {
+		struct resume_say say;
+
+		if (argc < 3) {
 			fprintf(stderr, "futexlab run: --resume takes one run "
-				"directory and nothing else\n");
+				"directory\n");
 			return 2;
 		}
-		rc = resume(argv[2], &a, &job, &machine);
+		if (parse_say(argc - 3, argv + 3, &say))
+			return 2;
+		rc = resume(argv[2], &say, &a, &job, &machine);
 		fl_matrix_job_free(&job);
 		return rc;
 	}

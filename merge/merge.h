@@ -13,13 +13,16 @@
  * (not a symbolic link, no ".." on its path), and every shard must be of
  * the same matrix (its hash), the same futexlab (version and commit) and
  * the same N, with each K from 0 to N-1 exactly once and each cell in
- * exactly one shard. Everything is checked before anything is written.
+ * exactly one shard, and no run given twice (by any path: a run is its
+ * folder's device and inode). Every file a merge copies is read and
+ * checked before anything is created.
  */
 #ifndef FUTEXLAB_MERGE_H
 #define FUTEXLAB_MERGE_H
 
 #include <limits.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "rundir/read.h"
 
@@ -29,6 +32,8 @@ struct fl_merge_shard {
 	unsigned int k, n;
 	unsigned long matrix_cells;
 	const char *host;		/* machine.label, else hostname */
+	dev_t dev;			/* its opened folder's identity: one */
+	ino_t ino;			/* run given twice by any path */
 };
 
 struct fl_merged {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading the shards to merge and checking that they make one matrix
- * (merge/merge.h): each directory by rundir/'s readers, then against the
- * first shard (version, matrix, N), then all together (each K once,
- * each cell in one shard).
+ * (merge/merge.h): each directory by rundir/'s readers and by its
+ * identity (no run twice), then against the first shard (version,
+ * matrix, N), then all together (each K once, each cell in one shard),
+ * then every file the merge copies.
  */
 #include "merge/merge.h"
 
@@ -157,6 +158,8 @@ static int open_shard(struct fl_merge_shard *s, const char *path, char *err,
 			 shown);
 		return -1;
 	}
+	s->dev = opened.st_dev;
+	s->ino = opened.st_ino;
 	if (!s->r.meta) {
 		snprintf(err, errlen, "%s: no meta.json: not a finished shard "
 			 "run", shown);
@@ -287,6 +290,34 @@ static int read_ini(struct fl_merged *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* Shard i is no run given before it, by whatever path. */
+static int given_once(const struct fl_merged *m, unsigned int i, char *err,
+		      size_t errlen)
+{
+	const struct fl_merge_shard *s = &m->shards[i];
+	char sa[200], sb[200];
+
+	for (unsigned int k = 0; k < i; k++)
+		if (m->shards[k].dev == s->dev && m->shards[k].ino == s->ino) {
+			snprintf(err, errlen, "%s: the same run directory as "
+				 "%s (given twice)",
+				 fl_path_shown(s->path, sb, 90),
+				 fl_path_shown(m->shards[k].path, sa, 90));
+			return -1;
+		}
+	return 0;
+}
+
+/* Every file the merge will copy, read and checked: nothing is created
+ * before the last shard passed. */
+static int check_files(const struct fl_merged *m, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < m->n; i++)
+		if (fl_join_check_cell_files(&m->shards[i].r, err, errlen))
+			return -1;
+	return 0;
+}
+
 int fl_merge_read(struct fl_merged *m, const char *const *paths,
 		  unsigned int n, char *err, size_t errlen)
 {
@@ -299,12 +330,14 @@ int fl_merge_read(struct fl_merged *m, const char *const *paths,
 	for (unsigned int i = 0; i < n; i++) {
 		m->n = i + 1;
 		if (open_shard(&m->shards[i], paths[i], err, errlen) ||
+		    given_once(m, i, err, errlen) ||
 		    (i && same_matrix(&m->shards[0], &m->shards[i], err,
 				      errlen)))
 			return -1;
 	}
 	m->ncells = n ? m->shards[0].matrix_cells : 0;
-	if (!n || whole_matrix(m, err, errlen) || read_ini(m, err, errlen))
+	if (!n || whole_matrix(m, err, errlen) || read_ini(m, err, errlen) ||
+	    check_files(m, err, errlen))
 		return -1;
 	return 0;
 }

@@ -5,6 +5,8 @@
  * bins copied under the same names, the matrix's copy, and meta.json:
  * the first shard's, with the cells counted over all shards, each cell's
  * cells_reps entry naming its host, and "merged" listing the shards.
+ * Every shard was read and checked before (merge/read.c): what fails
+ * here is a write, and the partial directory goes with it.
  */
 #include "merge/merge.h"
 
@@ -182,6 +184,19 @@ static json_t *merged_meta(const struct fl_merged *m, int argc, char **argv)
 	return meta;
 }
 
+/* A merge that failed to write (a full disk) leaves no partial run: its
+ * folders, then the directory, removed through their descriptors. */
+static void discard(struct fl_run *run)
+{
+	char err[256];
+
+	if (run->fd < 0 || run->dir_fd < 0)
+		return;
+	fl_remove_at(run->fd, "hist", "hist", err, sizeof(err));
+	fl_remove_at(run->fd, "bins", "bins", err, sizeof(err));
+	fl_remove_at(run->dir_fd, run->entry, run->tmp, err, sizeof(err));
+}
+
 int fl_merge_write(const struct fl_merged *m, const char *results, int argc,
 		   char **argv, char *final, size_t finallen, char *err,
 		   size_t errlen)
@@ -226,6 +241,8 @@ int fl_merge_write(const struct fl_merged *m, const char *results, int argc,
 out:
 	free(text);
 	json_decref(meta);
+	if (rc)
+		discard(&run);
 	fl_run_close(&run);
 	return rc;
 }

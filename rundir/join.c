@@ -80,55 +80,87 @@ int fl_join_rows(struct fl_run *run, const char *const *texts, const size_t *len
 	return rc || fflush(run->cells) ? -1 : 0;
 }
 
-/* folder/name of r copied into run's folder; 0 when there is none (a
- * bins file), -1 with err. */
-static int copy_file(const struct fl_rd_run *r, int folder_fd,
-		     const char *folder, const char *name, struct fl_run *run,
-		     char *err, size_t errlen)
+/* Where a cell's files go: the merged run and its folders, or nothing
+ * while they are only checked. */
+struct dest {
+	struct fl_run *run;
+	int hist, bins;
+};
+
+/*
+ * folder/name of r read (a regular file below r, no link followed, at
+ * most FL_MAX_INPUT_BYTES) and, with a dest, written under the same name
+ * there. 0, also when a bins file is not there; -1 with err.
+ */
+static int take_file(const struct fl_rd_run *r, const char *folder,
+		     const char *name, const struct dest *to, char *err,
+		     size_t errlen)
 {
 	char from[320], shown[PATH_MAX + 320];
 	char *text;
 	size_t len;
-	int rc;
+	int rc = 0;
 
 	snprintf(from, sizeof(from), "%s/%s", folder, name);
 	snprintf(shown, sizeof(shown), "%s/%s", r->dir, from);
 	if (fl_read_regular(r->dirfd, from, shown, FL_NOFOLLOW,
 			    FL_MAX_INPUT_BYTES, &text, &len, err, errlen))
 		return errno == ENOENT && !strcmp(folder, "bins") ? 0 : -1;
-	snprintf(shown, sizeof(shown), "%s/%s", run->tmp, from);
-	rc = fl_write_at(folder_fd, name, shown, text, len, err, errlen);
+	if (to) {
+		snprintf(shown, sizeof(shown), "%s/%s", to->run->tmp, from);
+		rc = fl_write_at(!strcmp(folder, "hist") ? to->hist : to->bins,
+				 name, shown, text, len, err, errlen);
+	}
 	free(text);
 	return rc;
+}
+
+/* Each cell's histogram and its repetitions' bins files of r taken. */
+static int take_cell_files(const struct fl_rd_run *r, const struct dest *to,
+			   char *err, size_t errlen)
+{
+	char name[64];
+	int rc = 0;
+
+	for (unsigned long c = 0; !rc && c < r->ncells; c++) {
+		const struct fl_rd_cell *cell = &r->cells[c];
+
+		/* the reader's name is hist/NAME: taken as NAME */
+		if (*cell->hist)
+			rc = take_file(r, "hist", cell->hist + 5, to, err,
+				       errlen);
+		for (unsigned int k = 0; !rc && k < FL_RD_MAX_REPS; k++) {
+			snprintf(name, sizeof(name), "cell-%04lu-rep-%03u.csv",
+				 cell->index, k);
+			rc = take_file(r, "bins", name, to, err, errlen);
+		}
+	}
+	return rc;
+}
+
+int fl_join_check_cell_files(const struct fl_rd_run *r, char *err,
+			     size_t errlen)
+{
+	return take_cell_files(r, NULL, err, errlen);
 }
 
 int fl_join_cell_files(struct fl_run *run, const struct fl_rd_run *r,
 		       char *err, size_t errlen)
 {
-	char shown[PATH_MAX + 16], name[64];
-	int hist, bins, rc = 0;
+	char shown[PATH_MAX + 16];
+	struct dest to = { run, -1, -1 };
+	int rc = -1;
 
 	snprintf(shown, sizeof(shown), "%s/hist", run->tmp);
-	hist = fl_folder_at(run->fd, "hist", shown, err, errlen);
+	to.hist = fl_folder_at(run->fd, "hist", shown, err, errlen);
 	snprintf(shown, sizeof(shown), "%s/bins", run->tmp);
-	bins = hist < 0 ? -1 : fl_folder_at(run->fd, "bins", shown, err,
-					    errlen);
-	for (unsigned long c = 0; bins >= 0 && !rc && c < r->ncells; c++) {
-		const struct fl_rd_cell *cell = &r->cells[c];
-
-		/* the reader's name is hist/NAME: copied under NAME */
-		if (*cell->hist)
-			rc = copy_file(r, hist, "hist", cell->hist + 5, run,
-				       err, errlen);
-		for (unsigned int k = 0; !rc && k < FL_RD_MAX_REPS; k++) {
-			snprintf(name, sizeof(name), "cell-%04lu-rep-%03u.csv",
-				 cell->index, k);
-			rc = copy_file(r, bins, "bins", name, run, err, errlen);
-		}
-	}
-	if (hist >= 0)
-		close(hist);
-	if (bins >= 0)
-		close(bins);
-	return hist < 0 || bins < 0 ? -1 : rc;
+	to.bins = to.hist < 0 ? -1 : fl_folder_at(run->fd, "bins", shown, err,
+						  errlen);
+	if (to.bins >= 0)
+		rc = take_cell_files(r, &to, err, errlen);
+	if (to.hist >= 0)
+		close(to.hist);
+	if (to.bins >= 0)
+		close(to.bins);
+	return rc;
 }

@@ -34,4 +34,13 @@ int fl_join_rows(struct fl_run *run, const char *const *texts, const size_t *len
 int fl_join_cell_files(struct fl_run *run, const struct fl_rd_run *r,
 		       char *err, size_t errlen);
 
+/*
+ * The same files of r read and checked as fl_join_cell_files() reads
+ * them (regular, below r, no link followed, not too large), nothing
+ * written: a merge checks every shard so before it creates anything.
+ * 0, or -1 with err naming the file.
+ */
+int fl_join_check_cell_files(const struct fl_rd_run *r, char *err,
+			     size_t errlen);
+
 #endif

@@ -17,6 +17,8 @@
 int matrix_plan_visits(struct fl_matrix *m)
 {
 	m->nvisits = 0;
+	free(m->planned);
+	m->planned = NULL;
 	m->visits = calloc(1, sizeof(*m->visits));
 	return m->visits ? 0 : -1;
 }
@@ -44,13 +46,17 @@ int fl_matrix_add_visits(struct fl_matrix *m, const unsigned long *cells,
 	if (!v)
 		return -1;
 	m->visits = v;
+	/* each cell's visits so far, counted once, so that a plan of many
+	 * passes costs its length, not its square */
+	if (!m->planned)
+		m->planned = calloc(m->ncells + 1, sizeof(*m->planned));
+	if (!m->planned)
+		return -1;
 	for (unsigned long i = 0; i < n; i++) {
-		unsigned int rep = 0;
-
-		for (unsigned long k = 0; k < m->nvisits; k++)
-			rep += m->visits[k].cell == cells[i];
+		if (cells[i] >= m->ncells)
+			return -1;
 		m->visits[m->nvisits++] = (struct fl_matrix_visit){
-			cells[i], rep };
+			cells[i], m->planned[cells[i]]++ };
 	}
 	return 0;
 }

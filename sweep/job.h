@@ -98,8 +98,9 @@ int fl_matrix_job_each_cell(struct fl_matrix_job *j,
 					const struct fl_cell_result *res),
 			    void *ctx);
 /*
- * Reopen a run's partial directory for `futexlab run --resume`: locked,
- * its matrix.json read (it must be a run's) and the flags it recorded
+ * Reopen a run's partial directory for `futexlab run --resume`: the
+ * folder and its matrix.json trusted (rundir/regular.h: fl_fd_trusted),
+ * locked, its matrix.json read (it must be a run's) and the flags it recorded
  * returned in *argv_out (*argc_out of them; they live in j->state until
  * fl_matrix_job_free). The caller parses them into a specification and
  * hands it to fl_matrix_job_resume_run(). 0, or -1 with err (bad input:
@@ -118,11 +119,25 @@ int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,
 			      const char *file, const char *results,
 			      const struct fl_shard *shard, char *err,
 			      size_t errlen);
-/* Reopen a partial directory; file (NULL: the path recorded there) must
- * define the same matrix. 0, or -1 with err (bad input: exit 2). */
+/*
+ * Reopen a partial directory; file (NULL: the path recorded there) must
+ * define the same matrix. A matrix whose cells run a program
+ * (fl_spec_program) is resumed only when the user said so: yes
+ * (--yes), or file given (the user named the matrix that names it);
+ * otherwise -1 with err naming the program. 0, or -1 with err (bad
+ * input: exit 2).
+ */
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
-			 const char *dir, const char *file, char *err,
-			 size_t errlen);
+			 const char *dir, const char *file, int yes,
+			 char *err, size_t errlen);
+
+/*
+ * The program a cell of s runs, when its workload runs one (its text
+ * option "cmd": app's --cmd), or NULL. A partial directory may name any
+ * program there, so a resume shows it and runs it only with the user's
+ * say (docs/matrix.md, "What a resume checks").
+ */
+const char *fl_spec_program(const struct fl_spec *s);
 /* Once every visit ran: rewrite cells.csv in cell order (cell = the
  * matrix's cell index, rep = the visit's repetition) and merge each
  * cell's histograms, as `futexlab run` lays them out (rundir/rewrite.h);

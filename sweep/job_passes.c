@@ -73,12 +73,87 @@ static int bad_state(const struct fl_matrix_job *j, const char *why,
 	return -1;
 }
 
+/*
+ * Cell k of pass i (a JSON value) as the planner could have put it there:
+ * a cell of the matrix (of the shard, when sharded), not yet in this
+ * pass, and within the visits its repetitions allow (fl_plan_pass never
+ * plans more): a pass list from outside cannot make a resume run more
+ * than the matrix asks. seen[c]: the last pass (+1) naming c; count[c]:
+ * c's visits so far. The cell, or -1 with err.
+ */
+static long pass_cell(struct fl_matrix_job *j, size_t i, json_t *v,
+		      size_t *seen, unsigned int *count, char *err,
+		      size_t errlen)
+{
+	char why[200];
+	unsigned long c;
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    (unsigned long)json_integer_value(v) >= j->m.ncells) {
+		snprintf(why, sizeof(why), "pass %zu names no cell of the %lu "
+			 "the matrix has", i, j->m.ncells);
+		return bad_state(j, why, err, errlen);
+	}
+	c = (unsigned long)json_integer_value(v);
+	if (j->in_shard && !j->in_shard[c]) {
+		snprintf(why, sizeof(why), "pass %zu names cell %lu, which is "
+			 "not in the shard", i, c);
+		return bad_state(j, why, err, errlen);
+	}
+	if (seen[c] == i + 1) {
+		snprintf(why, sizeof(why), "pass %zu names cell %lu twice",
+			 i, c);
+		return bad_state(j, why, err, errlen);
+	}
+	seen[c] = i + 1;
+	if (++count[c] > j->tracks[c].reps_max) {
+		snprintf(why, sizeof(why), "pass %zu gives cell %lu visit %u, "
+			 "more than the %u its repetitions allow", i, c,
+			 count[c], j->tracks[c].reps_max);
+		return bad_state(j, why, err, errlen);
+	}
+	return (long)c;
+}
+
+/* Every pass recorded checked (pass_cell), before any is replayed. */
+static int check_passes(struct fl_matrix_job *j, json_t *passes, char *err,
+			size_t errlen)
+{
+	size_t *seen = calloc(j->m.ncells + 1, sizeof(*seen));
+	unsigned int *count = calloc(j->m.ncells + 1, sizeof(*count));
+	json_t *pass, *v;
+	size_t i, k;
+	int rc = -1;
+
+	if (!seen || !count) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	json_array_foreach(passes, i, pass) {
+		if (!json_is_array(pass)) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "pass %zu is not a list of "
+				 "cells", i);
+			bad_state(j, why, err, errlen);
+			goto out;
+		}
+		json_array_foreach(pass, k, v)
+			if (pass_cell(j, i, v, seen, count, err, errlen) < 0)
+				goto out;
+	}
+	rc = 0;
+out:
+	free(seen);
+	free(count);
+	return rc;
+}
+
 int matrix_job_replay_passes(struct fl_matrix_job *j, char *err,
 			     size_t errlen)
 {
 	json_t *passes = json_object_get(j->state, "passes"), *pass;
 	json_t *spent = json_object_get(j->state, "seconds_spent");
-	char why[160];
 	size_t i;
 
 	if (!json_is_array(passes))
@@ -90,30 +165,15 @@ int matrix_job_replay_passes(struct fl_matrix_job *j, char *err,
 		return bad_state(j, "'seconds_spent' is not a number of "
 				 "seconds", err, errlen);
 	j->spent_s = spent ? json_number_value(spent) : 0.0;
+	if (check_passes(j, passes, err, errlen))
+		return -1;
 	json_array_foreach(passes, i, pass) {
 		size_t n = json_array_size(pass);
-		unsigned long *cells;
+		unsigned long *cells = calloc(n + 1, sizeof(*cells));
 
-		if (!json_is_array(pass)) {
-			snprintf(why, sizeof(why), "pass %zu is not a list of "
-				 "cells", i);
-			return bad_state(j, why, err, errlen);
-		}
-		cells = calloc(n + 1, sizeof(*cells));
-		for (size_t k = 0; cells && k < n; k++) {
-			json_t *c = json_array_get(pass, k);
-
-			if (!json_is_integer(c) || json_integer_value(c) < 0 ||
-			    (unsigned long)json_integer_value(c) >=
-			    j->m.ncells) {
-				snprintf(why, sizeof(why), "pass %zu names no "
-					 "cell of the %lu the matrix has", i,
-					 j->m.ncells);
-				free(cells);
-				return bad_state(j, why, err, errlen);
-			}
-			cells[k] = (unsigned long)json_integer_value(c);
-		}
+		for (size_t k = 0; cells && k < n; k++)
+			cells[k] = (unsigned long)json_integer_value(
+				json_array_get(pass, k));
 		if (!cells || add_pass(j, cells, n)) {
 			free(cells);
 			snprintf(err, errlen, "out of memory");
@@ -179,32 +239,38 @@ json_t *matrix_job_cells_reps(const struct fl_matrix_job *j)
 {
 	json_t *all = json_array();
 	json_t *starts = json_object_get(j->state, "visit_start");
+	json_t **times = calloc(j->m.ncells + 1, sizeof(*times));
 
+	if (!times)
+		return all;
+	/* each visit's start under its cell, in one pass over the visits */
+	for (unsigned long c = 0; c < j->m.ncells; c++)
+		times[c] = json_array();
+	for (unsigned long k = 0; k < j->m.nvisits; k++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%lu", k);
+		json_t *s = json_object_get(starts, key);
+
+		/* matrix.json came from outside: only a time goes on into
+		 * meta.json */
+		json_array_append_new(times[j->m.visits[k].cell],
+				      json_is_string(s) &&
+				      json_string_length(s) < 40 ?
+				      json_incref(s) : json_null());
+	}
 	for (unsigned long c = 0; c < j->m.ncells; c++) {
 		const struct fl_cell_track *t = &j->tracks[c];
 
-		if (j->in_shard && !j->in_shard[c])
+		if (j->in_shard && !j->in_shard[c]) {
+			json_decref(times[c]);
 			continue;
-		json_t *times = json_array();
-
-		for (unsigned long k = 0; k < j->m.nvisits; k++) {
-			char key[32];
-
-			if (j->m.visits[k].cell != c)
-				continue;
-			snprintf(key, sizeof(key), "%lu", k);
-			json_t *s = json_object_get(starts, key);
-
-			/* matrix.json came from outside: only a time goes
-			 * on into meta.json */
-			json_array_append_new(times, json_is_string(s) &&
-					      json_string_length(s) < 40 ?
-					      json_incref(s) : json_null());
 		}
 		json_array_append_new(all, json_pack("{s:I, s:i, s:b, s:o}",
 			"cell", (json_int_t)c, "reps", (int)t->visits,
 			"converged", fl_track_converged(t),
-			"rep_start", times));
+			"rep_start", times[c]));
 	}
+	free(times);
 	return all;
 }

@@ -5,7 +5,11 @@
  * visit so only the missing ones run again.
  *
  * The directory is untrusted input like any run directory (it may sit
- * in a shared results folder, and a resume often runs as root): it is
+ * in a shared results folder, and a resume often runs as root). What it
+ * says is run: the folder, matrix.json and matrix.ini must be the user's
+ * and writable by no one else (fl_fd_trusted, as ssh asks of its
+ * configuration) before they are read, and a program its cells would
+ * run (app's cmd) runs only when the user says so. It is
  * opened by descriptor without following links (rundir/partial.c), every
  * file in it is read as a regular file below it, its rows by the
  * readers' rules (rundir/rewrite.h), and its finished name is its own,
@@ -26,6 +30,7 @@
 #include "rundir/meta.h"
 #include "rundir/regular.h"
 #include "rundir/rewrite.h"
+#include "spec/options.h"
 #include "sweep/job_internal.h"
 
 /* matrix.json is written by futexlab; a larger one is not its */
@@ -54,6 +59,35 @@ static int plain_string(json_t *s, size_t max)
 	return 1;
 }
 
+/* The partial folder j->run.fd and its file name (when it is there)
+ * are the user's own: they say what runs. 0, or -1 with err. */
+static int trusted(const struct fl_matrix_job *j, const char *name,
+		   char *err, size_t errlen)
+{
+	char shown[PATH_MAX + 32];
+	int fd, rc;
+
+	if (!name)
+		return fl_fd_trusted(j->run.fd, j->run.tmp, err, errlen);
+	snprintf(shown, sizeof(shown), "%s/%s", j->run.tmp, name);
+	fd = fl_open_regular(j->run.fd, name, shown, FL_NOFOLLOW, err,
+			     errlen);
+	if (fd < 0)	/* missing: its reader says so */
+		return errno == ENOENT ? 0 : -1;
+	rc = fl_fd_trusted(fd, shown, err, errlen);
+	close(fd);
+	return rc;
+}
+
+/* Reopened, trusted and locked: the partial directory dir as j->run. */
+static int reopen(struct fl_matrix_job *j, const char *dir, char *err,
+		  size_t errlen)
+{
+	return fl_run_reopen(&j->run, dir, err, errlen) ||
+	       trusted(j, NULL, err, errlen) ||
+	       matrix_job_lock_dir(j, err, errlen) ? -1 : 0;
+}
+
 /* matrix.json into j->state, parsed; the keys are checked by the
  * caller, as a matrix's or a run's. */
 static int read_state(struct fl_matrix_job *j, char *err, size_t errlen)
@@ -63,6 +97,8 @@ static int read_state(struct fl_matrix_job *j, char *err, size_t errlen)
 	size_t len;
 
 	snprintf(shown, sizeof(shown), "%s/matrix.json", j->run.tmp);
+	if (trusted(j, "matrix.json", err, errlen))
+		return -1;
 	if (fl_read_regular(j->run.fd, "matrix.json", shown, FL_NOFOLLOW,
 			    MAX_STATE_BYTES, &text, &len, err, errlen)) {
 		if (errno == ENOENT)
@@ -127,10 +163,68 @@ static int load_state(struct fl_matrix_job *j, char *err, size_t errlen)
 	return check_common_state(j, err, errlen);
 }
 
-/* Load the run's copy of its matrix file, unmodified, and check that
- * file (NULL: the source recorded) still defines the same matrix. */
-static int same_matrix(struct fl_matrix_job *j, const char *file, char *err,
-		       size_t errlen)
+const char *fl_spec_program(const struct fl_spec *s)
+{
+	const struct fl_workload *w = s->workload;
+
+	for (unsigned int i = 0; w && i < w->noptions; i++)
+		if (w->options[i].type == FL_OPT_TEXT && s->opts[i].n &&
+		    !strcmp(w->options[i].name, "cmd"))
+			return fl_opt_text(s->opts[i].v[0]);
+	return NULL;
+}
+
+/* The first program the matrix's cells run, or NULL; *n: how many of
+ * its experiments run one. */
+static const char *matrix_program(const struct fl_matrix *m, unsigned int *n)
+{
+	const char *first = NULL;
+
+	*n = 0;
+	for (unsigned int x = 0; x < m->nexps; x++) {
+		const char *p = fl_spec_program(&m->exps[x].spec);
+
+		if (p && !(*n)++)
+			first = p;
+	}
+	return first;
+}
+
+/* A program the partial's matrix runs, refused (-1 with err naming it)
+ * unless the user said so: --yes, or the matrix file named. */
+static int confirmed(const struct fl_matrix_job *j, int yes, int named,
+		     char *err, size_t errlen)
+{
+	unsigned int n;
+	const char *p = matrix_program(&j->m, &n);
+
+	if (!p || yes || named)
+		return 0;
+	snprintf(err, errlen, "--resume: %s/matrix.ini runs '%s'%s: a "
+		 "partial directory runs a program only with your say: give "
+		 "--yes, or the matrix file that names it", j->run.tmp, p,
+		 n > 1 ? " and other programs" : "");
+	return -1;
+}
+
+/* What the resume will run, said before it runs. */
+static void show_program(const struct fl_matrix_job *j, int yes)
+{
+	unsigned int n;
+	const char *p = matrix_program(&j->m, &n);
+
+	if (p)
+		fprintf(stderr, "futexlab matrix: resuming runs '%s'%s, as "
+			"%s/matrix.ini says (confirmed by %s)\n", p, n > 1 ?
+			" and other programs" : "", j->run.tmp, yes ?
+			"--yes" : "the matrix file given");
+}
+
+/* Load the run's copy of its matrix file, unmodified, see that a program
+ * it runs is confirmed, and check that file (NULL: the source recorded)
+ * still defines the same matrix. */
+static int same_matrix(struct fl_matrix_job *j, const char *file, int yes,
+		       char *err, size_t errlen)
 {
 	const char *saved = json_string_value(json_object_get(j->state,
 							      "fnv1a64"));
@@ -139,7 +233,8 @@ static int same_matrix(struct fl_matrix_job *j, const char *file, char *err,
 	int given = file != NULL;
 
 	snprintf(shown, sizeof(shown), "%s/matrix.ini", j->run.tmp);
-	if (fl_matrix_load_at(j->run.fd, "matrix.ini", shown, &j->m, err,
+	if (trusted(j, "matrix.ini", err, errlen) ||
+	    fl_matrix_load_at(j->run.fd, "matrix.ini", shown, &j->m, err,
 			      errlen))
 		return -1;
 	snprintf(hash, sizeof(hash), "%016" PRIx64, j->m.hash);
@@ -148,6 +243,8 @@ static int same_matrix(struct fl_matrix_job *j, const char *file, char *err,
 			 "run started: start a new run", shown);
 		return -1;
 	}
+	if (confirmed(j, yes, given, err, errlen))
+		return -1;
 	if (!file)
 		file = json_string_value(json_object_get(j->state, "source"));
 	if (!given && access(file, F_OK) != 0) {
@@ -262,19 +359,19 @@ static int record_resume(struct fl_matrix_job *j, char *err, size_t errlen)
 }
 
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
-			 const char *dir_arg, const char *file, char *err,
-			 size_t errlen)
+			 const char *dir_arg, const char *file, int yes,
+			 char *err, size_t errlen)
 {
 	memset(j, 0, sizeof(*j));
 	j->cmd = "matrix";
 	j->run.fd = j->run.dir_fd = -1;
 	j->argc = argc;
 	j->argv = argv;
-	if (fl_run_reopen(&j->run, dir_arg, err, errlen) ||
-	    matrix_job_lock_dir(j, err, errlen) ||
+	if (reopen(j, dir_arg, err, errlen) ||
 	    load_state(j, err, errlen) ||
-	    same_matrix(j, file, err, errlen))
+	    same_matrix(j, file, yes, err, errlen))
 		return -1;
+	show_program(j, yes);
 	j->done = calloc(1, 1);
 	if (!j->done) {
 		snprintf(err, errlen, "out of memory");
@@ -303,9 +400,7 @@ int fl_matrix_job_reopen_run(struct fl_matrix_job *j, const char *dir,
 	j->kind = FL_JOB_RUN;
 	j->cmd = "run";
 	j->run.fd = j->run.dir_fd = -1;
-	if (fl_run_reopen(&j->run, dir, err, errlen) ||
-	    matrix_job_lock_dir(j, err, errlen) ||
-	    read_state(j, err, errlen))
+	if (reopen(j, dir, err, errlen) || read_state(j, err, errlen))
 		return -1;
 	if (!json_is_string(json_object_get(j->state, "kind")) ||
 	    strcmp(json_string_value(json_object_get(j->state, "kind")),

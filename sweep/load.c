@@ -55,6 +55,8 @@ void fl_matrix_free(struct fl_matrix *m)
 	free(m->text);
 	free(m->entries);
 	free(m->visits);
+	free(m->planned);
+	m->planned = NULL;
 	m->text = NULL;
 	m->entries = NULL;
 	m->visits = NULL;

@@ -83,6 +83,7 @@ struct fl_matrix {
 	unsigned long ncells;
 	struct fl_matrix_visit *visits;	/* in run order */
 	unsigned long nvisits;
+	unsigned int *planned;		/* per cell: its visits so far */
 };
 
 /*
@@ -120,7 +121,7 @@ int fl_matrix_cell(const struct fl_matrix *m, unsigned long i,
 		   char *err, size_t errlen);
 
 /* Append n visits, one per listed cell, each the next repetition of its
- * cell; 0, or -1 when out of memory. */
+ * cell; 0, or -1 when out of memory or a cell is not the matrix's. */
 int fl_matrix_add_visits(struct fl_matrix *m, const unsigned long *cells,
 			 unsigned long n);
 

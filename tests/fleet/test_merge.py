@@ -8,7 +8,9 @@
   and compare;
 - merge's bad input: a missing, a repeated shard, a shard of another
   matrix or another futexlab, a link, a path leading out, a run that is
-  no shard: one line naming it, exit 2, nothing written;
+  no shard, a shard named twice by any path, a bins folder linked out
+  or a FIFO among its files: one line naming it, exit 2, nothing
+  written (every shard read before anything is created);
 - `run` under `taskset -c 0` places every thread on CPU 0 and meta.json
   says CPU 0 was the allowed set;
 - two labelled runs: one report with both machines side by side.
@@ -131,7 +133,10 @@ def test_merge_bad_input(tmp):
     res = os.path.join(tmp, "results")
     a, b, c = shards(tmp, matrix, 3, res)
     bad_merge(tmp, [a, c], "shard 1/3 is missing")
-    bad_merge(tmp, [a, b, b, c], "shard 1/3 given twice")
+    twin = os.path.join(tmp, "twin")
+    shutil.copytree(b, twin)
+    bad_merge(tmp, [a, b, twin, c], "shard 1/3 given twice")
+    bad_merge(tmp, [a, b, b, c], "the same run directory as")
     # another matrix: one more experiment, its shard 1 of 3
     other = runs.write(os.path.join(tmp, "o.ini"), SMALL.replace(
         "threads = 1,2", "threads = 1,2,3"))
@@ -172,6 +177,66 @@ def test_merge_bad_input(tmp):
     check(sorted(os.listdir(res)) == sorted(
         [os.path.basename(p) for p in (a, b, c)] + ["v", "x"]),
         "results changed: %s" % os.listdir(res))
+
+
+def spoiled_copy(tmp, shard, name, how):
+    """A copy of shard under TMP/spoiled/NAME, spoiled by how(copy)."""
+    d = os.path.join(tmp, "spoiled", name)
+    shutil.copytree(shard, d, symlinks=True)
+    how(d)
+    return d
+
+
+def bins_link_to_etc(d):
+    shutil.rmtree(os.path.join(d, "bins"))
+    os.symlink("/etc", os.path.join(d, "bins"))
+
+
+def fifo_for_first(folder):
+    def how(d):
+        name = sorted(os.listdir(os.path.join(d, folder)))[0]
+        os.remove(os.path.join(d, folder, name))
+        os.mkfifo(os.path.join(d, folder, name))
+    return how
+
+
+def test_merge_reads_all_first(tmp):
+    """A shard's bins a link to /etc, a bins or histogram file a FIFO: one
+    line naming it, exit 2, and nothing created under --results (every
+    file is read before anything is written)."""
+    matrix = runs.write(os.path.join(tmp, "m.ini"), SMALL)
+    a, b = shards(tmp, matrix, 2, os.path.join(tmp, "results"))
+    for name, how, what in (
+            ("bins-etc", bins_link_to_etc, "/bins/"),
+            ("bins-fifo", fifo_for_first("bins"), "/bins/cell-"),
+            ("hist-fifo", fifo_for_first("hist"), "/hist/cell-")):
+        d = spoiled_copy(tmp, b, name, how)
+        bad_merge(tmp, [a, d], d + what)
+
+
+def test_merge_same_run_twice(tmp):
+    """One shard named twice by any path (A, A/, ./A, through a link to
+    its folder) is refused naming it: the same directory by device and
+    inode, however it was reached."""
+    matrix = runs.write(os.path.join(tmp, "m.ini"), SMALL)
+    res = os.path.join(tmp, "results")
+    a, b = shards(tmp, matrix, 2, res)
+    os.symlink(res, os.path.join(tmp, "lab"))
+    via_link = os.path.join(tmp, "lab", os.path.basename(a))
+    for twice in ([a, a + "/", b], [a, b, via_link],
+                  [a, os.path.join(res, ".", os.path.basename(a)), b]):
+        bad_merge(tmp, twice, "the same run directory as")
+    out = os.path.join(tmp, "never")
+    r = subprocess.run([runs.FL, "merge", os.path.basename(a), "./" +
+                        os.path.basename(a), os.path.basename(b),
+                        "--results", out], capture_output=True, text=True,
+                       cwd=res, timeout=60)
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(lines) == 1 and
+          "./%s: the same run directory as %s" %
+          (os.path.basename(a), os.path.basename(a)) in lines[0],
+          "merge A ./A B: %d %r" % (r.returncode, r.stderr))
+    check(not os.path.exists(out), "merge A ./A B wrote %s" % out)
 
 
 def test_shard_resumed(tmp):
@@ -260,7 +325,8 @@ def test_fleet_report(tmp):
 
 
 TESTS = [test_shard_split, test_bad_shard_flags, test_merge,
-         test_merge_bad_input, test_shard_resumed, test_taskset_one_cpu,
+         test_merge_bad_input, test_merge_reads_all_first,
+         test_merge_same_run_twice, test_shard_resumed, test_taskset_one_cpu,
          test_fleet_report]
 
 if __name__ == "__main__":

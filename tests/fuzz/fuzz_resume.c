@@ -16,12 +16,15 @@
  * linked to where it went; bytes appended,
  * cut or overwritten; a field of a row set to a hostile value; a row
  * doubled or dropped; a key of matrix.json set to a hostile value;
- * leftovers of a finalizing. Then the resume runs, and when every visit
+ * leftovers of a finalizing; matrix.ini an app matrix with its hash.
+ * Then the resume runs, and when every visit
  * is there (no visit can run here: the fuzz build has no workloads) the
  * finalizing and the rename into place too. It must not crash, wait on
  * anything (seconds for what takes milliseconds), change anything under
  * outside/ (compared after the spoils, so links the spoils followed do
- * not count), leave anything in SCRATCH but those three, or leave
+ * not count), go on with a program to run (an app matrix's cmd) when
+ * neither --yes nor the matrix file was given, leave anything in
+ * SCRATCH but those three, or leave
  * results/ holding other than the partial directory or the run under
  * NAME, one of them; and a run renamed into place must be whole: the
  * readers accept it and it has a row for every visit it planned.
@@ -53,14 +56,26 @@ static void remove_scratch(void)
 	remove_tree(scratch);
 }
 
+/* A resume without --yes and without the matrix file named: it may go
+ * on only when none of its cells runs a program (an app matrix's cmd). */
+static void never_a_program(const struct fl_matrix_job *job)
+{
+	for (unsigned int x = 0; x < job->m.nexps; x++)
+		if (fl_spec_program(&job->m.exps[x].spec))
+			abort();
+}
+
 static void resume(void)
 {
 	static struct fl_matrix_job job;
 	static char *argv[] = { "futexlab", "matrix", "--resume", NULL };
 	char err[2048];
+	int rc = fl_matrix_job_resume(&job, 3, argv, partial, NULL, 0, err,
+				      sizeof(err));
 
-	if (fl_matrix_job_resume(&job, 3, argv, partial, NULL, err,
-				 sizeof(err)) == 0 &&
+	if (rc == 0)
+		never_a_program(&job);
+	if (rc == 0 &&
 	    (job.cell_layout || (job.ndone == job.m.nvisits &&
 				 fl_matrix_job_next_pass(&job, 0, err,
 							 sizeof(err)) == 0)) &&

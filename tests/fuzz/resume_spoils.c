@@ -5,7 +5,8 @@
  * a folder or nothing, or moved out and linked to where it went; bytes
  * appended, cut or overwritten; a field of a row set to a hostile value;
  * a row doubled or dropped; a key of matrix.json set to a hostile value;
- * leftovers of a finalizing.
+ * leftovers of a finalizing; matrix.ini made an app matrix that runs a
+ * command, with its hash.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rundir/write.h"
+#include "sweep/matrix.h"
 #include "tests/fuzz/resume_scratch.h"
 
 static unsigned int take(struct input *in)
@@ -238,6 +241,40 @@ out:
 	free(text);
 }
 
+/* name in the partial directory a new regular file of text, whatever
+ * was there (a FIFO would make the write wait for a reader) */
+static void replace_file(const char *name, const char *text)
+{
+	char path[512];
+
+	name_path(name, path, sizeof(path));
+	unlink(path);
+	put_str(partial, name, text);
+}
+
+/* matrix.ini made an app matrix whose cell runs a command, matrix.json's
+ * hash made its, no pass planned and no row: what a resume of it would
+ * run is the command */
+static void app_matrix(const char *source)
+{
+	char text[512], hash[32], path[160];
+
+	snprintf(path, sizeof(path), "%s/outside/CANARY", scratch);
+	snprintf(text, sizeof(text), "[defaults]\nduration = 0.02\nwarmup = "
+		 "0\nreps = 2\nseed = 1\n\n[experiment a]\nworkload = app\n"
+		 "backend = futex-private\nthreads = 1\ncmd = touch %s\n",
+		 path);
+	replace_file("matrix.ini", text);
+	snprintf(hash, sizeof(hash), "\"%016llx\"",
+		 (unsigned long long)fl_fnv1a64(text, strlen(text)));
+	set_key("fnv1a64", hash, 1);
+	if (source)
+		set_key("source", source, 1);
+	/* no pass and no row to betray it: the resume would plan afresh */
+	set_key("passes", "[]", 1);
+	replace_file("cells.csv", FL_CELLS_COLUMNS "\n");
+}
+
 /* name moved out of the directory, a link to it left in its place: what
  * the resume finds there reads as the real thing, wherever it writes */
 static void move_out(const char *name, unsigned int n)
@@ -252,7 +289,7 @@ static void move_out(const char *name, unsigned int n)
 
 void spoil(struct input *in)
 {
-	unsigned int op = take(in) % 13;
+	unsigned int op = take(in) % 14;
 	const char *name = names[take(in) % NNAMES];
 	size_t len;
 	char *text;
@@ -318,6 +355,9 @@ void spoil(struct input *in)
 	}
 	case 12:
 		move_out(name, (unsigned int)(in->n % 1000));
+		break;
+	case 13:		/* the source gone, or still there */
+		app_matrix(take(in) & 1 ? "\"/nonexistent/m.ini\"" : NULL);
 		break;
 	default: {		/* what a killed finalizing leaves */
 		char path[512];
