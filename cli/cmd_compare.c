@@ -193,6 +193,7 @@ static int compare_main(int argc, char **argv, struct sides *sides)
 			break;
 		case 's':
 			sides->setting = optarg;
+			o.setting_given = 1;
 			break;
 		case 'h':
 			usage(stdout);

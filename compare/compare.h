@@ -68,13 +68,26 @@ struct fl_compare_opts {
 	const char *outdir;	/* NULL: next to A, compare-<A>-vs-<B> */
 	int plot;		/* draw ratios.png */
 	int adjust;		/* for the idle-wake cost (compare/adjust.c) */
+	int setting_given;	/* fl_compare_runs' ignore is a user's
+				 * --setting: refused when no cell has it
+				 * (a campaign's may set another key) */
 };
+
+/*
+ * The folder compare writes into without --out: beside run a,
+ * compare-<a>-vs-<b>, with "-and-more" after when more runs follow b
+ * (more), or "-runs" when the sides have several runs (runs).
+ */
+void fl_compare_default_out(const char *a, const char *b, int more,
+			    int runs, char *buf, size_t len);
 
 /*
  * Compare dirs[1..] against dirs[0]: the table and summaries on out,
  * warnings on stderr, compare.csv, compare.md and the plot in the output
  * directory (its path into outdir). 0; -ENOENT when a run cannot be read;
- * -EIO when an output cannot be written; err says why.
+ * -EINVAL for runs whose comparison could not mean anything (one run
+ * given twice, no cell in common) or an output inside a run; -EIO when
+ * an output cannot be written; err says why.
  */
 int fl_compare(char *const *dirs, unsigned int nruns,
 	       const struct fl_compare_opts *o, FILE *out, char *outdir,
