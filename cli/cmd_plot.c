@@ -157,6 +157,12 @@ static int parse_plot_args(int argc, char **argv, struct fl_plot_opts *o,
 			return -1;
 		}
 	}
+	if (o->cdf_threads && o->cdf_cells) {
+		/* the CDF is of one set of cells: which, could not be told */
+		fprintf(stderr, "futexlab plot: --cdf-threads and --cdf-cells "
+			"each choose the CDF's cells: give one\n");
+		return -1;
+	}
 	return 0;
 }
 
