@@ -64,32 +64,26 @@ static void body(FILE *f, const struct fl_rd_run *run)
 	report_notes(f, run);
 }
 
-int fl_report_write(const char *dir, char *path, size_t pathlen, char *err,
-		    size_t errlen)
+int fl_report_write_run(const struct fl_rd_run *run, char *path,
+			size_t pathlen, char *err, size_t errlen)
 {
-	static struct fl_rd_run run;
 	char tmp[PATH_MAX + 32];
 	FILE *f;
-	int rc = 0;
 
-	if (fl_rd_open(dir, &run, err, errlen))
-		return -ENOENT;
-	snprintf(path, pathlen, "%s/report.md", run.dir);
-	snprintf(tmp, sizeof(tmp), "%s/.report.md.tmp", run.dir);
+	snprintf(path, pathlen, "%s/report.md", run->dir);
+	snprintf(tmp, sizeof(tmp), "%s/.report.md.tmp", run->dir);
 	f = fopen(tmp, "w");
 	if (!f) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp,
 			 strerror(errno));
-		fl_rd_close(&run);
 		return -EIO;
 	}
-	body(f, &run);
+	body(f, run);
 	if (ferror(f) | fclose(f) || rename(tmp, path)) {
 		snprintf(err, errlen, "cannot write %s: %s", path,
 			 strerror(errno));
 		unlink(tmp);
-		rc = -EIO;
+		return -EIO;
 	}
-	fl_rd_close(&run);
-	return rc;
+	return 0;
 }
