@@ -24,7 +24,9 @@
  * the cells' ratios with a bootstrap interval over the cells (overall,
  * latencies enter as A/B, so above 1 always means B is faster). Setups
  * that differ (duration, warm-up, repetitions, hash slots, kernel, CPU,
- * governor, futexlab version, ...) are warned about.
+ * governor, futexlab version, ...) are warned about. Refused before
+ * anything is written (refuse.c): a run given twice, by any path to it;
+ * runs with no cell in common; an output folder inside a run.
  * docs/statistics.md gives the false-alarm rate and the power. Sides of
  * several runs each, the run as the unit: compare/runs.h.
  */
