@@ -33,6 +33,15 @@ static int refuse(const char *cmd, const char *flag, const char *path,
 	return -1;
 }
 
+static int unwritable(const char *cmd, const char *flag, const char *path,
+		      int e)
+{
+	char why[300];
+
+	snprintf(why, sizeof(why), "cannot be written: %s", strerror(e));
+	return refuse(cmd, flag, path, why);
+}
+
 /*
  * Can an entry be made in the folder dirfd? Tried, not guessed: access()
  * says yes to root on a read-only file system and in /proc. 0, or an
@@ -126,19 +135,13 @@ int fl_check_output(const char *cmd, const char *flag, const char *path,
 	int e = kind == FL_OUT_FILE ? (access(path, W_OK) ? errno : 0) :
 		probe_dir(path);
 
-	if (e) {
-		snprintf(why, sizeof(why), "cannot be written: %s",
-			 strerror(e));
-		return refuse(cmd, flag, path, why);
-	}
-	return 0;
+	return e ? unwritable(cmd, flag, path, e) : 0;
 }
 
 int fl_check_output_at(const char *cmd, int dirfd, const char *name,
 		       const char *shown, int has_out)
 {
 	const char *flag = has_out ? NULL : FL_NO_OUT;
-	char why[300];
 	struct stat st;
 	int fd = -1, e;
 
@@ -153,12 +156,7 @@ int fl_check_output_at(const char *cmd, int dirfd, const char *name,
 	e = probe_at(fd >= 0 ? fd : dirfd);
 	if (fd >= 0)
 		close(fd);
-	if (e) {
-		snprintf(why, sizeof(why), "cannot be written: %s",
-			 strerror(e));
-		return refuse(cmd, flag, shown, why);
-	}
-	return 0;
+	return e ? unwritable(cmd, flag, shown, e) : 0;
 }
 
 int fl_write_dir_file(const char *cmd, const char *file, const char *dir)

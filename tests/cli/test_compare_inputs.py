@@ -103,7 +103,7 @@ def side_copy(tmp):
     return a, b
 
 
-# item 1: a run named twice on a side made up evidence
+# a run named twice on a side made up evidence
 def test_side_repeats_a_run(tmp):
     a, b = side_copy(tmp)
     out = os.path.join(tmp, "out")
@@ -121,7 +121,7 @@ def test_side_repeats_a_run(tmp):
     check(not os.path.exists(out), "a refused compare made %s" % out)
 
 
-# issue 45: a run against itself, and a run twice among several
+# a run against itself, and a run twice among several
 def test_run_against_itself(tmp):
     a, b = side_copy(tmp)
     out = os.path.join(tmp, "out")
@@ -134,7 +134,7 @@ def test_run_against_itself(tmp):
     check(not os.path.exists(out), "a refused compare made %s" % out)
 
 
-# issue 45: nothing in common, and the one option the cells differ by
+# nothing in common, and the one option the cells differ by
 def test_no_cell_in_common(tmp):
     a, c, h = made("A"), made("C"), made("H")
     out = os.path.join(tmp, "out")
@@ -152,7 +152,7 @@ def test_no_cell_in_common(tmp):
           "--setting critical compared nothing: %s" % r.stdout[-800:])
 
 
-# item 6: --setting that no workload has
+# --setting that no workload has
 def test_setting_no_cell_has(tmp):
     a, c = made("A"), made("C")
     refused(["compare", "--a", a, "--b", c, "--setting", "nosuch", "--out",
@@ -160,7 +160,7 @@ def test_setting_no_cell_has(tmp):
             "no cell", "critical")
 
 
-# issue 45: the settings warning names what differs
+# the settings warning names what differs
 def test_settings_warning_names_the_key(tmp):
     r = runs.fl("compare", made("A"), made("R"), "--out",
                 os.path.join(tmp, "out"), "--no-plot", check_rc=0)
@@ -171,7 +171,7 @@ def test_settings_warning_names_the_key(tmp):
           "the warning names what does not differ: %s" % warn[0])
 
 
-# item 6: a flag with a value said twice, in every subcommand: each
+# a flag with a value said twice, in every subcommand: each
 # subcommand's cases, as (args, flag) with A, B, TMP in args replaced
 TWICE = {
     "run": [(["run", "mutex", "--results", "TMP/res", "--results",
@@ -227,7 +227,7 @@ def test_campaign_sides_repeat(tmp):
           "campaign's --side list refused: %s" % r.stderr[-800:])
 
 
-# item 6: two flags that each pick the CDF's cells
+# two flags that each pick the CDF's cells
 def test_cdf_threads_with_cdf_cells(tmp):
     refused(["plot", made("A"), "--cdf-threads", "1", "--cdf-cells", "0",
              "--out", os.path.join(tmp, "p")], "--cdf-threads",
@@ -252,7 +252,7 @@ def read_only(tmp, args):
     return r
 
 
-# item 7: what plot, report and compare write by default, read-only
+# what plot, report and compare write by default, read-only
 def test_read_only_defaults(tmp):
     for n in ("A", "B"):
         shutil.copytree(made(n), os.path.join(tmp, n), symlinks=True)
@@ -279,7 +279,7 @@ def test_read_only_defaults(tmp):
     check(tree(tmp) == before, "a read-only run changed")
 
 
-# item 7: an --out inside a run that is read
+# an --out inside a run that is read
 def test_out_inside_a_run(tmp):
     for n in ("A", "B"):
         shutil.copytree(made(n), os.path.join(tmp, n), symlinks=True)
