@@ -285,8 +285,9 @@ static int setup_differs(const struct fl_rd_run *a,
 		json_diff("", ja, jb, diff, sizeof(diff), 0);
 		if (!*diff)
 			continue;
-		fprintf(stderr, "futexlab compare: warning: %s and %s differ in "
-			"%s: %s\n", a->name, b->name, settings[i][1], diff);
+		fprintf(stderr, "futexlab compare: warning: %s and %s "
+			"differ in %s: %s\n", a->name, b->name, settings[i][1],
+			diff);
 		if (md)
 			fprintf(md, "- **warning**: %s differ between %s and "
 				"%s: %s\n", settings[i][1], a->name, b->name,

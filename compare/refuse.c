@@ -124,14 +124,13 @@ static void names_of(const struct fl_rd_run *r, int options, char *buf,
 int cmp_refuse_setting(const struct fl_rd_run *runs, unsigned int n,
 		       const char *setting, char *err, size_t errlen)
 {
-	char names[256], val[8];
+	char names[256] = "";
 
-	for (unsigned int k = 0; k < n; k++)
-		for (unsigned long i = 0; i < runs[k].ncells; i++)
-			if (!fl_rd_option(&runs[k].cells[i], setting, val,
-					  sizeof(val)))
-				return 0;
-	names_of(&runs[0], 1, names, sizeof(names));
+	for (unsigned int k = n; k-- > 0;) {
+		names_of(&runs[k], 1, names, sizeof(names));
+		if (listed(names, setting))
+			return 0;
+	}
 	snprintf(err, errlen, "--setting '%s': no cell of these runs has that "
 		 "option (%s%s)", setting, *names ? "theirs: " : "they have "
 		 "none", names);
