@@ -20,7 +20,8 @@ test runs the built futexlab on them as a user would:
   read-only file system (a read-only bind mount in a mount namespace of
   its own: skipped, with the reason, where one cannot be made): exit 2
   before any work (nothing on stdout); an --out inside a run read:
-  exit 2, the run unchanged.
+  exit 2, the run unchanged; report.md written through links planted
+  in the run (it must replace them, never write through them).
 
 Ends with `compare-inputs: N passed, N failed`.
 """
@@ -297,11 +298,30 @@ def test_out_inside_a_run(tmp):
     check(tree(tmp) == before, "a refused command changed a run")
 
 
+# report.md is written through the run's folder: links planted under it
+# and its temporary name are replaced, never written through
+def test_report_through_planted_links(tmp):
+    run = os.path.join(tmp, "A")
+    shutil.copytree(made("A"), run, symlinks=True)
+    victim = runs.write(os.path.join(tmp, "victim"), "not the report\n")
+    for name in ("report.md", ".report.md.tmp"):
+        if os.path.lexists(os.path.join(run, name)):
+            os.unlink(os.path.join(run, name))
+        os.symlink(victim, os.path.join(run, name))
+    runs.fl("report", run, check_rc=0)
+    with open(victim) as f:
+        check(f.read() == "not the report\n", "report wrote through a "
+              "link planted in the run")
+    report = os.path.join(run, "report.md")
+    check(not os.path.islink(report) and os.path.isfile(report),
+          "report.md is not a file of its own")
+
+
 TESTS = [test_side_repeats_a_run, test_run_against_itself,
          test_no_cell_in_common, test_setting_no_cell_has,
          test_settings_warning_names_the_key, test_campaign_sides_repeat,
          test_cdf_threads_with_cdf_cells, test_read_only_defaults,
-         test_out_inside_a_run] + [flags_twice_test(c) for c in TWICE]
+         test_out_inside_a_run, test_report_through_planted_links] + [flags_twice_test(c) for c in TWICE]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "compare-inputs"))
