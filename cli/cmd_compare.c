@@ -136,9 +136,10 @@ static int by_runs(int argc, char **argv, const struct sides *s,
 	}
 	if (s->n[0] == 1 && s->n[1] == 1 && !s->setting) {
 		char *pair[2] = { s->run[0][0], s->run[1][0] };
+		struct fl_compare_opts one = *o;
 
-		printf("%s\n", FL_ONE_RUN_NOTE);
-		return fl_compare(pair, 2, o, stdout, outdir, outlen, err,
+		one.note = FL_ONE_RUN_NOTE;
+		return fl_compare(pair, 2, &one, stdout, outdir, outlen, err,
 				  errlen);
 	}
 	return fl_compare_runs(s->run[0], s->n[0], s->run[1], s->n[1],

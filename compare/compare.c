@@ -59,6 +59,8 @@ static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
 
 	if (cmp_open_outputs(dir, &o, err, errlen))
 		goto out;
+	if (opt->note)
+		fprintf(out, "%s\n", opt->note);
 	cmp_csv_header(o.csv);
 	fprintf(o.md, "# futexlab compare\n\nBaseline (A): `%s`\n\n",
 		runs[0].dir);

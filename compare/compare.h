@@ -70,6 +70,8 @@ struct fl_compare_opts {
 	const char *outdir;	/* NULL: next to A, compare-<A>-vs-<B> */
 	int plot;		/* draw ratios.png */
 	int adjust;		/* for the idle-wake cost (compare/adjust.c) */
+	const char *note;	/* said on out before the table, once the
+				 * runs are accepted; or NULL */
 	int setting_given;	/* fl_compare_runs' ignore is a user's
 				 * --setting: refused when no cell has it
 				 * (a campaign's may set another key) */

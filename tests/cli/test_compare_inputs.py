@@ -132,6 +132,9 @@ def test_run_against_itself(tmp):
     refused(["compare", "./A", "A/", "--no-plot"], "'./A' and 'A/'",
             cwd=os.path.dirname(a))
     refused(["compare", b, a, a + "/", "--out", out], "given twice")
+    # one run a side is the comparison of two runs, its note unsaid
+    refused(["compare", "--a", a, "--b", a + "/", "--out", out],
+            "are one run", "compared with itself")
     check(not os.path.exists(out), "a refused compare made %s" % out)
 
 
