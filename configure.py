@@ -87,7 +87,7 @@ LIBRARIES = [
                "shard.c"]),
     # readers of run directories: comparisons, the report, the plots
     ("compare", ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
-                 "plot.c", "runs.c", "runs_judge.c", "runs_match.c",
+                 "plot.c", "refuse.c", "runs.c", "runs_judge.c", "runs_match.c",
                  "runs_output.c", "runs_plot.c", "runs_verdict.c",
                  "verdict.c"]),
     ("report", ["fleet.c", "machine.c", "report.c", "tables.c"]),
@@ -99,7 +99,8 @@ LIBRARIES = [
                 "partial.c",
                 "read.c", "read_bins.c", "read_cells.c", "read_distances.c",
                 "read_plots.c",
-                "read_times.c", "regular.c", "rewrite.c", "write.c",
+                "read_times.c", "regular.c", "rewrite.c", "same_dir.c",
+                "write.c",
                 "write_at.c"]),
     # (the workloads' objects come here: workload_objects())
     # running cells: forked children, threads, the busy loop, kernel

@@ -5,9 +5,10 @@
  * verdicts are reached). futexlab compare --a RUN... --b RUN... and
  * futexlab compare CAMPAIGN: the run as the unit (compare/runs.h).
  * Writes compare.csv, compare.md and ratios.{gp,png,svg} into --out
- * (default: next to RUN-A, compare-<A>-vs-<B>). Exit 0, 1 when an output
- * cannot be written or gnuplot fails, 2 on bad usage or a directory that
- * is not a run.
+ * (default: next to RUN-A, compare-<A>-vs-<B>), checked before any work.
+ * Exit 0, 1 when an output cannot be written after all or gnuplot fails,
+ * 2 on bad usage, an output that cannot be written, a directory that is
+ * not a run, or runs whose comparison could not mean anything.
  */
 #include <errno.h>
 #include <limits.h>
@@ -40,7 +41,9 @@ static void usage(FILE *f)
 		"faster or\nslower when the interval lies beyond 1 +- delta, "
 		"equivalent within it,\ninconclusive otherwise, undecided "
 		"with too few repetitions. A geometric\nmean per workload and "
-		"overall. Warns when the setups differ.\nWhere a workload's "
+		"overall. Warns when the setups differ;\nrefuses a run given "
+		"twice (a run against itself) and runs with no cell\nin "
+		"common.\nWhere a workload's "
 		"figures follow what each repetition measured\nof the "
 		"machine (the cost of waking an idle CPU, the CPU's speed), "
 		"its\nrepetitions are compared as if both runs had measured "
@@ -133,14 +136,41 @@ static int by_runs(int argc, char **argv, const struct sides *s,
 	}
 	if (s->n[0] == 1 && s->n[1] == 1 && !s->setting) {
 		char *pair[2] = { s->run[0][0], s->run[1][0] };
+		struct fl_compare_opts one = *o;
 
-		printf("%s\n", FL_ONE_RUN_NOTE);
-		return fl_compare(pair, 2, o, stdout, outdir, outlen, err,
+		one.note = FL_ONE_RUN_NOTE;
+		return fl_compare(pair, 2, &one, stdout, outdir, outlen, err,
 				  errlen);
 	}
 	return fl_compare_runs(s->run[0], s->n[0], s->run[1], s->n[1],
 			       s->setting, o, stdout, outdir, outlen, err,
 			       errlen);
+}
+
+/*
+ * Where compare writes without --out, beside the first run of A, checked
+ * before any work as --out is: 1 after the message when it cannot be
+ * written. A campaign says where its comparison goes itself.
+ */
+static int default_out_unwritable(int argc, char **argv,
+				  const struct sides *s)
+{
+	char out[PATH_MAX + 300];
+	int npos = argc - optind;
+
+	if (s->given[0] || s->given[1]) {
+		if (!s->n[0] || !s->n[1])
+			return 0;
+		fl_compare_default_out(s->run[0][0], s->run[1][0], 0,
+				       s->n[0] > 1 || s->n[1] > 1 ||
+				       s->setting, out, sizeof(out));
+	} else if (npos >= 2) {
+		fl_compare_default_out(argv[optind], argv[optind + 1],
+				       npos > 2, 0, out, sizeof(out));
+	} else {
+		return 0;
+	}
+	return fl_check_output("compare", NULL, out, FL_OUT_DIR) != 0;
 }
 
 static int compare_main(int argc, char **argv, struct sides *sides)
@@ -193,6 +223,7 @@ static int compare_main(int argc, char **argv, struct sides *sides)
 			break;
 		case 's':
 			sides->setting = optarg;
+			o.setting_given = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -201,6 +232,8 @@ static int compare_main(int argc, char **argv, struct sides *sides)
 			return 2;
 		}
 	}
+	if (!o.outdir && default_out_unwritable(argc, argv, sides))
+		return 2;
 	rc = by_runs(argc, argv, sides, &o, outdir, sizeof(outdir), err,
 		     sizeof(err));
 	if (rc == 1)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/flags.h"
 #include "cli/topology_file.h"
 #include "rundir/meta.h"
 #include "measure/probe.h"
@@ -215,6 +216,11 @@ int fl_cmd_list(int argc, char **argv)
 				fprintf(stderr, "futexlab list: --topology "
 					"needs a FILE (an hwloc XML "
 					"topology)\n");
+				return 2;
+			}
+			if (topology) {
+				fl_flag_twice("list", "--topology", topology,
+					      argv[i + 1]);
 				return 2;
 			}
 			topology = argv[++i];

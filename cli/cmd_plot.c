@@ -3,7 +3,8 @@
  * futexlab plot RUN-DIR: draw the run's plots with gnuplot into
  * RUN-DIR/plots/ (see plot/plot.h for which), keeping each generated .gp
  * script next to its .png and .svg. Reads only the run directory.
- * Exit 0, 1 when gnuplot failed, 2 on bad usage or an unreadable run.
+ * Exit 0, 1 when gnuplot failed, 2 on bad usage, an unreadable run or an
+ * output folder that cannot be written (checked before any plot).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,12 @@ static int parse_plot_args(int argc, char **argv, struct fl_plot_opts *o,
 			return -1;
 		}
 	}
+	if (o->cdf_threads && o->cdf_cells) {
+		/* the CDF is of one set of cells: which, could not be told */
+		fprintf(stderr, "futexlab plot: --cdf-threads and --cdf-cells "
+			"each choose the CDF's cells: give one\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -211,6 +218,11 @@ int fl_cmd_plot(int argc, char **argv)
 		return FL_EXIT_USAGE;
 	}
 	snprintf(out, sizeof(out), "%s/plots", run.dir);
+	if (!outdir && fl_check_output_at("plot", run.dirfd, "plots", out,
+					   1)) {
+		fl_rd_close(&run);
+		return FL_EXIT_USAGE;
+	}
 	n = fl_plot_run(&run, outdir, &o, stdout, err, sizeof(err));
 	fl_rd_close(&run);
 	if (n < 0) {

@@ -4,8 +4,9 @@
  * what it holds). futexlab report RUN-DIR RUN-DIR... [--out DIR]: a
  * fleet, the runs of one matrix on several machines side by side, with
  * plots a line per machine, into DIR. Reads only the run directories.
- * Exit 0, 1 if a report or plot cannot be written, 2 on bad usage or a
- * directory that is not a run.
+ * Exit 0, 1 if a report or plot cannot be written after all, 2 on bad
+ * usage, a directory that is not a run, a run given twice, or an output
+ * that cannot be written (checked before any work).
  */
 #include <errno.h>
 #include <libgen.h>
@@ -17,6 +18,7 @@
 #include "cli/flags.h"
 #include "cli/outputs.h"
 #include "report/report.h"
+#include "rundir/read.h"
 
 static void usage(FILE *f)
 {
@@ -46,6 +48,27 @@ static void default_out(const char *first, char *buf, size_t len)
 	for (size_t n = strlen(a); n > 1 && a[n - 1] == '/'; n--)
 		a[n - 1] = b[n - 1] = '\0';
 	snprintf(buf, len, "%s/fleet-%s", dirname(a), basename(b));
+}
+
+/* RUN/report.md, checked before it is written: 0; 2 after the message
+ * for a run that cannot be read or written in; or fl_report_write_run's
+ * code with err. */
+static int report_one(const char *dir, char *path, size_t pathlen,
+		      char *err, size_t errlen)
+{
+	static struct fl_rd_run run;
+	char shown[PATH_MAX + 16];
+	int rc;
+
+	if (fl_rd_open(dir, &run, err, errlen)) {
+		fprintf(stderr, "futexlab report: %s\n", err);
+		return 2;
+	}
+	snprintf(shown, sizeof(shown), "%s/report.md", run.dir);
+	rc = fl_check_output_at("report", run.dirfd, NULL, shown, 0) ? 2 :
+	     fl_report_write_run(&run, path, pathlen, err, errlen);
+	fl_rd_close(&run);
+	return rc;
 }
 
 int fl_cmd_report(int argc, char **argv)
@@ -81,12 +104,16 @@ int fl_cmd_report(int argc, char **argv)
 			"RUN-DIR... [--out DIR] (see --help)\n");
 		return 2;
 	}
-	if (n == 1)
-		rc = fl_report_write(argv[optind], path, sizeof(path), err,
-				     sizeof(err));
-	else {
+	if (n == 1) {
+		rc = report_one(argv[optind], path, sizeof(path), err,
+				sizeof(err));
+		if (rc == 2)
+			return 2;
+	} else {
 		if (!outdir) {
 			default_out(argv[optind], out, sizeof(out));
+			if (fl_check_output("report", NULL, out, FL_OUT_DIR))
+				return 2;
 			outdir = out;
 		}
 		rc = fl_report_fleet((const char *const *)argv + optind,
@@ -95,7 +122,7 @@ int fl_cmd_report(int argc, char **argv)
 	}
 	if (rc) {
 		fprintf(stderr, "futexlab report: %s\n", err);
-		return rc == -ENOENT ? 2 : 1;
+		return rc == -EIO ? 1 : 2;
 	}
 	printf("%s\n", path);
 	return 0;

@@ -3,6 +3,17 @@
 #include "cli/flags.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "rundir/regular.h"
+
+/* the flags that build a list by being given again: "CMD --flag" */
+static const char *const lists[] = {
+	"campaign --side",
+};
+
+/* the value each option of the current parse was given, or NULL */
+static const char *given[FL_GETOPT_MAX];
 
 void fl_getopt_start(void)
 {
@@ -10,13 +21,53 @@ void fl_getopt_start(void)
 	 * position inside an argument of an argv that may be gone) */
 	optind = 0;
 	opterr = 0;
+	memset(given, 0, sizeof(given));
+}
+
+static int is_list(const char *cmd, const char *name)
+{
+	char key[128];
+
+	snprintf(key, sizeof(key), "%s --%s", cmd, name);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!strcmp(lists[i], key))
+			return 1;
+	return 0;
+}
+
+int fl_flag_twice(const char *cmd, const char *flag, const char *first,
+		  const char *second)
+{
+	char b1[81], b2[81];
+
+	fprintf(stderr, "futexlab %s: %s is given twice ('%s', then '%s'): "
+		"give it once\n", cmd, flag, fl_path_shown(first, b1, 80),
+		fl_path_shown(second, b2, 80));
+	return -1;
+}
+
+int fl_getopt_once(const char *cmd, const struct option *longopts,
+		   int index, const char *arg)
+{
+	const struct option *o = &longopts[index];
+	char flag[128];
+
+	if (index < 0 || index >= FL_GETOPT_MAX || !o->has_arg || !arg)
+		return 0;
+	if (given[index] && !is_list(cmd, o->name)) {
+		snprintf(flag, sizeof(flag), "--%s", o->name);
+		return fl_flag_twice(cmd, flag, given[index], arg);
+	}
+	given[index] = arg;
+	return 0;
 }
 
 int fl_getopt(const char *cmd, int argc, char **argv,
 	      const struct option *longopts)
 {
+	int index = -1;
 	/* the leading ':' makes a missing value ':' rather than '?' */
-	int c = getopt_long(argc, argv, ":", longopts, NULL);
+	int c = getopt_long(argc, argv, ":", longopts, &index);
 
 	switch (c) {
 	case ':':
@@ -27,7 +78,10 @@ int fl_getopt(const char *cmd, int argc, char **argv,
 		fprintf(stderr, "futexlab %s: unknown option '%s' "
 			"(see --help)\n", cmd, argv[optind - 1]);
 		return FL_GETOPT_BAD;
-	default:
+	case -1:
 		return c;
+	default:
+		return fl_getopt_once(cmd, longopts, index, optarg) ?
+		       FL_GETOPT_BAD : c;
 	}
 }

@@ -3,6 +3,7 @@
 #include "cli/outputs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,31 +14,63 @@
 
 #include "rundir/regular.h"
 
+/* refuse()'s flag for an output no flag can move */
+#define FL_NO_OUT	""
+
 static int refuse(const char *cmd, const char *flag, const char *path,
 		  const char *why)
 {
 	char sb[161];
 
+	if (!flag || !strcmp(flag, FL_NO_OUT)) {
+		fprintf(stderr, "futexlab %s: '%s' %s%s\n", cmd,
+			fl_path_shown(path, sb, 160), why, flag ? "" :
+			" (--out DIR writes elsewhere)");
+		return -1;
+	}
 	fprintf(stderr, "futexlab %s: %s: '%s' %s\n", cmd, flag,
 		fl_path_shown(path, sb, 160), why);
 	return -1;
 }
 
+static int unwritable(const char *cmd, const char *flag, const char *path,
+		      int e)
+{
+	char why[300];
+
+	snprintf(why, sizeof(why), "cannot be written: %s", strerror(e));
+	return refuse(cmd, flag, path, why);
+}
+
 /*
- * Can an entry be made in dir? Tried, not guessed: access() says yes to
- * root on a read-only file system and in /proc. 0, or an errno.
+ * Can an entry be made in the folder dirfd? Tried, not guessed: access()
+ * says yes to root on a read-only file system and in /proc. 0, or an
+ * errno.
  */
+static int probe_at(int dirfd)
+{
+	char probe[64];
+
+	for (unsigned int k = 0; k < 100; k++) {
+		snprintf(probe, sizeof(probe), ".futexlab-probe-%ld-%u",
+			 (long)getpid(), k);
+		if (mkdirat(dirfd, probe, 0700) == 0)
+			return unlinkat(dirfd, probe, AT_REMOVEDIR) ? errno : 0;
+		if (errno != EEXIST)
+			return errno;
+	}
+	return EEXIST;
+}
+
+/* The same for a folder named by its path: 0, or an errno. */
 static int probe_dir(const char *dir)
 {
-	char probe[PATH_MAX];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int e = fd < 0 ? errno : probe_at(fd);
 
-	if (snprintf(probe, sizeof(probe), "%s/.futexlab-probe-XXXXXX",
-		     dir) >= (int)sizeof(probe))
-		return ENAMETOOLONG;
-	if (!mkdtemp(probe))
-		return errno;
-	rmdir(probe);
-	return 0;
+	if (fd >= 0)
+		close(fd);
+	return e;
 }
 
 /* The directory a new entry path would go in: writable, or refused. */
@@ -102,12 +135,28 @@ int fl_check_output(const char *cmd, const char *flag, const char *path,
 	int e = kind == FL_OUT_FILE ? (access(path, W_OK) ? errno : 0) :
 		probe_dir(path);
 
-	if (e) {
-		snprintf(why, sizeof(why), "cannot be written: %s",
-			 strerror(e));
-		return refuse(cmd, flag, path, why);
+	return e ? unwritable(cmd, flag, path, e) : 0;
+}
+
+int fl_check_output_at(const char *cmd, int dirfd, const char *name,
+		       const char *shown, int has_out)
+{
+	const char *flag = has_out ? NULL : FL_NO_OUT;
+	struct stat st;
+	int fd = -1, e;
+
+	if (name && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		/* written in, never through a link */
+		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY |
+			    O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return refuse(cmd, flag, shown, "is not a directory "
+				      "(a symbolic link is refused)");
 	}
-	return 0;
+	e = probe_at(fd >= 0 ? fd : dirfd);
+	if (fd >= 0)
+		close(fd);
+	return e ? unwritable(cmd, flag, shown, e) : 0;
 }
 
 int fl_write_dir_file(const char *cmd, const char *file, const char *dir)

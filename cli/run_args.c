@@ -112,6 +112,8 @@ static int parse_flags(int argc, char **argv, const struct fl_workload *w,
 		       struct fl_run_args *a)
 {
 	struct option longopts[FL_MAX_COMMON_KEYS + NOWN + FL_MAX_OPTS + 1];
+	_Static_assert(FL_MAX_COMMON_KEYS + NOWN + FL_MAX_OPTS <=
+		       FL_GETOPT_MAX, "run's options outgrow fl_getopt_once()");
 	struct fl_key_ctx ctx;
 	char err[512];
 	unsigned int n = 0;
@@ -130,10 +132,14 @@ static int parse_flags(int argc, char **argv, const struct fl_workload *w,
 	longopts[n] = (struct option){ 0 };
 	fl_getopt_start();
 	for (;;) {
-		int c = getopt_long(argc, argv, ":", longopts, NULL);
+		int index = -1;
+		int c = getopt_long(argc, argv, ":", longopts, &index);
 
 		if (c == -1)
 			break;
+		if (c != ':' && c != '?' &&
+		    fl_getopt_once("run", longopts, index, optarg))
+			return 2;
 		if (c >= OPT_COMMON_BASE) {
 			if (fl_common_key_apply(&fl_common_keys[c -
 						OPT_COMMON_BASE], optarg,

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "compare/internal.h"
+#include "rundir/regular.h"
 
 int cmp_open_outputs(const char *dir, struct cmp_outputs *o, char *err,
 		     size_t errlen)
@@ -58,6 +59,8 @@ static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
 
 	if (cmp_open_outputs(dir, &o, err, errlen))
 		goto out;
+	if (opt->note)
+		fprintf(out, "%s\n", opt->note);
 	cmp_csv_header(o.csv);
 	fprintf(o.md, "# futexlab compare\n\nBaseline (A): `%s`\n\n",
 		runs[0].dir);
@@ -107,12 +110,61 @@ out:
 	return rc;
 }
 
+void fl_compare_default_out(const char *a, const char *b, int more,
+			    int runs, char *buf, size_t len)
+{
+	char dir[PATH_MAX], name_a[PATH_MAX], name_b[PATH_MAX];
+
+	/* as the readers name a run: its path less any trailing '/' */
+	snprintf(dir, sizeof(dir), "%s", a);
+	for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
+		dir[l - 1] = '\0';
+	snprintf(name_a, sizeof(name_a), "%s", dir);
+	snprintf(name_b, sizeof(name_b), "%s", b);
+	for (size_t l = strlen(name_b); l > 1 && name_b[l - 1] == '/'; l--)
+		name_b[l - 1] = '\0';
+	snprintf(buf, len, "%s/compare-%s-vs-%s%s", dirname(dir),
+		 basename(name_a), basename(name_b),
+		 runs ? "-runs" : more ? "-and-more" : "");
+}
+
+/* Does a cell of b have the full setup of a cell of a? */
+static int in_common(const struct fl_rd_run *a, const struct fl_rd_run *b)
+{
+	for (unsigned long i = 0; i < a->ncells; i++)
+		if (fl_rd_find_setup(b, a->cells[i].setup_key))
+			return 1;
+	return 0;
+}
+
+/* What makes the comparison of runs mean nothing, refused; 0 or -1. */
+static int refused(const struct fl_rd_run *runs, char *const *dirs,
+		   unsigned int nruns, const char *outdir, int given,
+		   char *err, size_t errlen)
+{
+	char na[164], nb[164], sb[161];
+
+	if (cmp_refuse_twice(runs, dirs, nruns, NULL, err, errlen) ||
+	    cmp_refuse_out_inside(runs, dirs, nruns, outdir, given, err,
+				  errlen))
+		return -1;
+	snprintf(na, sizeof(na), "'%s'", fl_path_shown(dirs[0], sb, 160));
+	for (unsigned int k = 1; k < nruns; k++) {
+		if (in_common(&runs[0], &runs[k]))
+			continue;
+		snprintf(nb, sizeof(nb), "'%s'", fl_path_shown(dirs[k], sb,
+							       160));
+		return cmp_refuse_apart(&runs[0], na, &runs[k], nb, NULL, err,
+					errlen);
+	}
+	return 0;
+}
+
 int fl_compare(char *const *dirs, unsigned int nruns,
 	       const struct fl_compare_opts *o, FILE *out, char *outdir,
 	       size_t outlen, char *err, size_t errlen)
 {
 	static struct fl_rd_run runs[FL_COMPARE_MAX_RUNS];
-	char tmp[PATH_MAX];
 	unsigned int n = 0;
 	int rc = -ENOENT;
 
@@ -127,14 +179,15 @@ int fl_compare(char *const *dirs, unsigned int nruns,
 	for (unsigned int k = 0; k < nruns; k++)
 		if (cmp_unique_setups(&runs[k], err, errlen))
 			goto out;
-	if (o->outdir) {
+	if (o->outdir)
 		snprintf(outdir, outlen, "%s", o->outdir);
-	} else {
-		snprintf(tmp, sizeof(tmp), "%s", runs[0].dir);
-		snprintf(outdir, outlen, "%s/compare-%s-vs-%s%s", dirname(tmp),
-			 runs[0].name, runs[1].name,
-			 nruns > 2 ? "-and-more" : "");
-	}
+	else
+		fl_compare_default_out(dirs[0], dirs[1], nruns > 2, 0, outdir,
+				       outlen);
+	rc = -EINVAL;
+	if (refused(runs, dirs, nruns, outdir, o->outdir != NULL, err,
+		    errlen))
+		goto out;
 	rc = compare_all(runs, nruns, o, out, outdir, err, errlen);
 out:
 	for (unsigned int k = 0; k < n; k++)

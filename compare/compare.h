@@ -24,7 +24,9 @@
  * the cells' ratios with a bootstrap interval over the cells (overall,
  * latencies enter as A/B, so above 1 always means B is faster). Setups
  * that differ (duration, warm-up, repetitions, hash slots, kernel, CPU,
- * governor, futexlab version, ...) are warned about.
+ * governor, futexlab version, ...) are warned about. Refused before
+ * anything is written (refuse.c): a run given twice, by any path to it;
+ * runs with no cell in common; an output folder inside a run.
  * docs/statistics.md gives the false-alarm rate and the power. Sides of
  * several runs each, the run as the unit: compare/runs.h.
  */
@@ -68,13 +70,28 @@ struct fl_compare_opts {
 	const char *outdir;	/* NULL: next to A, compare-<A>-vs-<B> */
 	int plot;		/* draw ratios.png */
 	int adjust;		/* for the idle-wake cost (compare/adjust.c) */
+	const char *note;	/* said on out before the table, once the
+				 * runs are accepted; or NULL */
+	int setting_given;	/* fl_compare_runs' ignore is a user's
+				 * --setting: refused when no cell has it
+				 * (a campaign's may set another key) */
 };
+
+/*
+ * The folder compare writes into without --out: beside run a,
+ * compare-<a>-vs-<b>, with "-and-more" after when more runs follow b
+ * (more), or "-runs" when the sides have several runs (runs).
+ */
+void fl_compare_default_out(const char *a, const char *b, int more,
+			    int runs, char *buf, size_t len);
 
 /*
  * Compare dirs[1..] against dirs[0]: the table and summaries on out,
  * warnings on stderr, compare.csv, compare.md and the plot in the output
  * directory (its path into outdir). 0; -ENOENT when a run cannot be read;
- * -EIO when an output cannot be written; err says why.
+ * -EINVAL for runs whose comparison could not mean anything (one run
+ * given twice, no cell in common) or an output inside a run; -EIO when
+ * an output cannot be written; err says why.
  */
 int fl_compare(char *const *dirs, unsigned int nruns,
 	       const struct fl_compare_opts *o, FILE *out, char *outdir,

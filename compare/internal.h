@@ -83,6 +83,10 @@ int cmp_match(struct cmp_pair *p);
  * the count of warnings. */
 int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 		       FILE *md);
+/* match.c: where the settings of a and b differ, "sample_every 512
+ * against 64, ...", or "" */
+void cmp_settings_diff(const struct fl_rd_run *a, const struct fl_rd_run *b,
+		       char *buf, size_t len);
 /* adjust.c: each workload's figures, a backend at a time, set against
  * the idle-wake probe and the busy loop's speed, and adjusted where they
  * follow one, said on stderr (and md when not NULL); 0 or -1 (no
@@ -107,6 +111,30 @@ int cmp_drift(struct cmp_pair *p, FILE *md);
 double cmp_widen_of(const struct cmp_pair *p, const char *workload);
 /* verdict.c: every cell's shift, adjusted p and verdict. */
 void cmp_judge(struct cmp_pair *p);
+/*
+ * refuse.c: what compare refuses before it writes, each 0 or -1 with err:
+ * a run given twice among runs (dirs as given; side: "A", "B" or NULL
+ * for runs compared one against another), or on both sides; an output
+ * folder inside a run (given: named by --out); a setting no cell of
+ * runs has; and runs a and b (named na, nb) with no cell in common,
+ * naming the option their cells differ by alone, if one is, unless
+ * ignore (the setting already left out) is set.
+ */
+int cmp_refuse_twice(const struct fl_rd_run *runs, char *const *dirs,
+		     unsigned int n, const char *side, char *err,
+		     size_t errlen);
+int cmp_refuse_both_sides(const struct fl_rd_run *a, char *const *da,
+			  unsigned int na, const struct fl_rd_run *b,
+			  char *const *db, unsigned int nb, char *err,
+			  size_t errlen);
+int cmp_refuse_out_inside(const struct fl_rd_run *runs, char *const *dirs,
+			  unsigned int n, const char *outdir, int given,
+			  char *err, size_t errlen);
+int cmp_refuse_setting(const struct fl_rd_run *runs, unsigned int n,
+		       const char *setting, char *err, size_t errlen);
+int cmp_refuse_apart(const struct fl_rd_run *a, const char *na,
+		     const struct fl_rd_run *b, const char *nb,
+		     const char *ignore, char *err, size_t errlen);
 /* output.c */
 void cmp_csv_header(FILE *f);
 void cmp_write_pair(const struct cmp_pair *p, FILE *out, FILE *csv,

@@ -95,12 +95,10 @@ static const char *const facts[][2] = {
 	{ "build.compiler", "compiler" },
 };
 
-/* settings that are objects: compared as their JSON text */
+/* settings that are objects: compared key by key, naming what differs */
 static const char *const settings[][2] = {
-	{ "settings", "settings (duration, warm-up, repetitions, hash "
-	  "slots)" },
-	{ "matrix.experiments", "the matrix's experiments and settings "
-	  "(duration, warm-up, repetitions, hash slots)" },
+	{ "settings", "settings" },
+	{ "matrix.experiments", "the matrix's experiments" },
 	{ "sampling", "latency sampling" },
 	{ "machine.vulnerabilities", "CPU vulnerability mitigations" },
 };
@@ -116,13 +114,78 @@ static void warn_one(const struct fl_rd_run *a, const struct fl_rd_run *b,
 			"`%s` (%s)\n", what, va, a->name, vb, b->name);
 }
 
-/* The JSON text at a dotted path of meta.json, or "" (free it). */
-static char *json_at(const struct fl_rd_run *r, const char *path)
+/* v as compact JSON into buf ("-" when absent) */
+static void json_shown(const json_t *v, char *buf, size_t len)
 {
-	json_t *v = fl_rd_meta_json(r, path);
+	char *t = v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS |
+				 JSON_ENCODE_ANY) : NULL;
 
-	return v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS |
-			      JSON_ENCODE_ANY) : strdup("");
+	snprintf(buf, len, "%s", t ? t : "-");
+	free(t);
+}
+
+/* one difference, "path A against B", onto the list in buf */
+static void add_diff(const char *path, const json_t *a, const json_t *b,
+		     char *buf, size_t len)
+{
+	size_t used = strlen(buf);
+	char va[96], vb[96];
+
+	json_shown(a, va, sizeof(va));
+	json_shown(b, vb, sizeof(vb));
+	if (used + 1 < len)
+		snprintf(buf + used, len - used, "%s%s%s%s against %s",
+			 used ? ", " : "", path, *path ? " " : "", va, vb);
+}
+
+/*
+ * Where a and b differ, each difference named by its path below the
+ * object (objects by key, arrays of one length by index) with both
+ * values: "sample_every 512 against 64".
+ */
+static void json_diff(const char *path, const json_t *a, const json_t *b,
+		      char *buf, size_t len, int depth)
+{
+	char sub[160];
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (a && b && json_equal((json_t *)a, (json_t *)b))
+		return;
+	if (depth < 4 && json_is_object(a) && json_is_object(b)) {
+		json_object_foreach((json_t *)a, k, v) {
+			snprintf(sub, sizeof(sub), "%s%s%s", path,
+				 *path ? "." : "", k);
+			json_diff(sub, v, json_object_get(b, k), buf, len,
+				  depth + 1);
+		}
+		json_object_foreach((json_t *)b, k, v) {
+			snprintf(sub, sizeof(sub), "%s%s%s", path,
+				 *path ? "." : "", k);
+			if (!json_object_get(a, k))
+				add_diff(sub, NULL, v, buf, len);
+		}
+		return;
+	}
+	if (depth < 4 && json_is_array(a) && json_is_array(b) &&
+	    json_array_size(a) == json_array_size(b)) {
+		json_array_foreach((json_t *)a, i, v) {
+			snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+			json_diff(sub, v, json_array_get(b, i), buf, len,
+				  depth + 1);
+		}
+		return;
+	}
+	add_diff(path, a, b, buf, len);
+}
+
+void cmp_settings_diff(const struct fl_rd_run *a, const struct fl_rd_run *b,
+		       char *buf, size_t len)
+{
+	buf[0] = '\0';
+	json_diff("", fl_rd_meta_json(a, "settings"),
+		  fl_rd_meta_json(b, "settings"), buf, len, 0);
 }
 
 /*
@@ -213,15 +276,23 @@ static int setup_differs(const struct fl_rd_run *a,
 	}
 	n += machine_names_differ(a, b, md);
 	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
-		char *ja = json_at(a, settings[i][0]);
-		char *jb = json_at(b, settings[i][0]);
+		const json_t *ja = fl_rd_meta_json(a, settings[i][0]);
+		const json_t *jb = fl_rd_meta_json(b, settings[i][0]);
+		char diff[1024] = "";
 
-		if (ja && jb && strcmp(ja, jb)) {
-			warn_one(a, b, md, settings[i][1], ja, jb);
-			n++;
-		}
-		free(ja);
-		free(jb);
+		if (!ja && !jb)
+			continue;
+		json_diff("", ja, jb, diff, sizeof(diff), 0);
+		if (!*diff)
+			continue;
+		fprintf(stderr, "futexlab compare: warning: %s and %s "
+			"differ in %s: %s\n", a->name, b->name, settings[i][1],
+			diff);
+		if (md)
+			fprintf(md, "- **warning**: %s differ between %s and "
+				"%s: %s\n", settings[i][1], a->name, b->name,
+				diff);
+		n++;
 	}
 	return n;
 }

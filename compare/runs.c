@@ -4,7 +4,6 @@
 #include "compare/runs.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +63,21 @@ static void md_legend(FILE *md, const struct runs_cmp *c)
 		"docs/statistics.md has the error rates.\n\n", c->delta * 100, FL_ALPHA);
 }
 
+/* Has a cell runs of both sides? */
+static int in_common(const struct runs_cmp *c)
+{
+	for (unsigned long i = 0; i < c->n; i++) {
+		int on[2] = { 0, 0 };
+
+		for (int s = 0; s < 2; s++)
+			for (unsigned int k = 0; k < c->side[s].n; k++)
+				on[s] |= c->cells[i].at[s][k] != NULL;
+		if (on[0] && on[1])
+			return 1;
+	}
+	return 0;
+}
+
 static int write_all(struct runs_cmp *c, const struct fl_compare_opts *o,
 		     FILE *out, const char *dir, char *err, size_t errlen)
 {
@@ -72,6 +86,10 @@ static int write_all(struct runs_cmp *c, const struct fl_compare_opts *o,
 
 	if (runs_match(c, err, errlen))
 		return -EINVAL;
+	if (!in_common(c))
+		return cmp_refuse_apart(&c->side[0].run[0], "side A",
+					&c->side[1].run[0], "side B",
+					c->ignore, err, errlen), -EINVAL;
 	runs_judge(c);
 	if (cmp_open_outputs(dir, &f, err, errlen))
 		goto out;
@@ -173,26 +191,46 @@ static void close_all(struct runs_cmp *c)
 	free(c->cells);
 }
 
+/* What makes the comparison of the sides mean nothing, refused; 0 or
+ * -1 with err. */
+static int refused(const struct runs_cmp *c, char *const *a, char *const *b,
+		   const struct fl_compare_opts *o, const char *outdir,
+		   char *err, size_t errlen)
+{
+	const struct runs_side *s = c->side;
+
+	if (cmp_refuse_twice(s[0].run, a, s[0].n, "A", err, errlen) ||
+	    cmp_refuse_twice(s[1].run, b, s[1].n, "B", err, errlen) ||
+	    cmp_refuse_both_sides(s[0].run, a, s[0].n, s[1].run, b, s[1].n,
+				  err, errlen))
+		return -1;
+	if (o->setting_given && c->ignore &&
+	    cmp_refuse_setting(s[0].run, s[0].n, c->ignore, err, errlen) &&
+	    cmp_refuse_setting(s[1].run, s[1].n, c->ignore, err, errlen))
+		return -1;
+	for (int k = 0; k < 2; k++)
+		if (cmp_refuse_out_inside(s[k].run, k ? b : a, s[k].n, outdir,
+					  o->outdir != NULL, err, errlen))
+			return -1;
+	return 0;
+}
+
 int fl_compare_runs(char *const *a, unsigned int na, char *const *b,
 		    unsigned int nb, const char *ignore,
 		    const struct fl_compare_opts *o, FILE *out, char *outdir,
 		    size_t outlen, char *err, size_t errlen)
 {
 	struct runs_cmp c = { .ignore = ignore, .delta = o->delta };
-	char tmp[PATH_MAX];
 	int rc = open_all(&c, a, na, b, nb, err, errlen);
 
 	if (rc)
 		goto out;
-	if (o->outdir) {
+	if (o->outdir)
 		snprintf(outdir, outlen, "%s", o->outdir);
-	} else {
-		snprintf(tmp, sizeof(tmp), "%s", c.side[0].run[0].dir);
-		snprintf(outdir, outlen, "%s/compare-%s-vs-%s-runs",
-			 dirname(tmp), c.side[0].run[0].name,
-			 c.side[1].run[0].name);
-	}
-	rc = write_all(&c, o, out, outdir, err, errlen);
+	else
+		fl_compare_default_out(a[0], b[0], 0, 1, outdir, outlen);
+	rc = refused(&c, a, b, o, outdir, err, errlen) ? -EINVAL :
+	     write_all(&c, o, out, outdir, err, errlen);
 out:
 	close_all(&c);
 	return rc;

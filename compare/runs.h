@@ -102,7 +102,9 @@ enum fl_verdict fl_runs_verdict_of(const struct fl_shift *s,
  * plot in the output directory (its path into outdir). ignore: an option
  * name cells may differ by and still match (the campaign's declared
  * setting), or NULL. 0; -EINVAL for a side that is not one matrix of one
- * futexlab version, or has no runs; -ENOENT when a run cannot be read;
+ * futexlab version, or has no runs, for one run given twice, sides with
+ * no cell in common, an output inside a run, or (o->setting_given) an
+ * ignore no cell has; -ENOENT when a run cannot be read;
  * -EIO when an output cannot be written; err says why.
  */
 int fl_compare_runs(char *const *a, unsigned int na, char *const *b,

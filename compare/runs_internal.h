@@ -44,6 +44,10 @@ struct runs_cmp {
  * ignored option left out); 0, or -1 with err (no memory, or two cells
  * of one run that only the ignored option told apart). */
 int runs_match(struct runs_cmp *c, char *err, size_t errlen);
+/* runs_match.c: the setup a cell matches on (rundir's setup_key, the
+ * option ignore left out when not NULL) */
+void runs_match_key(const struct fl_rd_cell *c, const char *ignore,
+		    char *buf, size_t len);
 /* runs_judge.c: every cell's ratio, adjusted p and verdict. */
 void runs_judge(struct runs_cmp *c);
 /* runs_output.c: the table, compare.csv, compare.md and the summaries */

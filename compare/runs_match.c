@@ -27,8 +27,7 @@ static void options_less(const char *opts, const char *ignore, char *buf,
 	}
 }
 
-/* the setup a cell matches on: rundir's, the declared setting left out */
-static void match_key(const struct fl_rd_cell *c, const char *ignore,
+void runs_match_key(const struct fl_rd_cell *c, const char *ignore,
 		      char *buf, size_t len)
 {
 	const char *sample = strrchr(c->setup_key, '|');
@@ -58,7 +57,7 @@ static int add_run(struct runs_cmp *c, unsigned long cap, int s,
 		char key[sizeof(c->cells[0].key)];
 		struct runs_cell *m;
 
-		match_key(x, c->ignore, key, sizeof(key));
+		runs_match_key(x, c->ignore, key, sizeof(key));
 		m = find(c, key);
 		if (!m) {
 			if (c->n == cap) {

@@ -19,6 +19,8 @@
 
 #include "plot/plot.h"
 #include "report/internal.h"
+#include "rundir/regular.h"
+#include "rundir/same_dir.h"
 #include "stats/stats.h"
 
 /* The facts a reader sets machines side by side by: rows of the
@@ -197,6 +199,33 @@ static void body(FILE *f, const struct fleet *fl, const char *outdir)
 		}
 }
 
+/* A machine given twice would be two machines alike; an OUTDIR inside a
+ * run would write into a finished run. 0, or -1 with err. */
+static int fleet_refused(const struct fleet *fl, const char *const *dirs,
+			 const char *outdir, char *err, size_t errlen)
+{
+	char b1[161], b2[161];
+	unsigned int i, j;
+
+	if (fl_rd_repeated(fl->runs, fl->n, &i, &j)) {
+		snprintf(err, errlen, "'%s' and '%s' are one run: a fleet "
+			 "reports each machine's run once",
+			 fl_path_shown(dirs[i], b1, 160),
+			 fl_path_shown(dirs[j], b2, 160));
+		return -1;
+	}
+	for (i = 0; i < fl->n; i++) {
+		if (!fl_rd_holds(&fl->runs[i], outdir))
+			continue;
+		snprintf(err, errlen, "'%s' is inside the run '%s': report "
+			 "writes nothing into a finished run (give --out "
+			 "another folder)", fl_path_shown(outdir, b1, 160),
+			 fl_path_shown(dirs[i], b2, 160));
+		return -1;
+	}
+	return 0;
+}
+
 int fl_report_fleet(const char *const *dirs, unsigned int n,
 		    const char *outdir, char *path, size_t pathlen,
 		    char *err, size_t errlen)
@@ -216,6 +245,9 @@ int fl_report_fleet(const char *const *dirs, unsigned int n,
 	for (; fl.n < n; fl.n++)
 		if (fl_rd_open(dirs[fl.n], &fl.runs[fl.n], err, errlen))
 			goto out;
+	rc = -EINVAL;
+	if (fleet_refused(&fl, dirs, outdir, err, errlen))
+		goto out;
 	name_machines(&fl);
 	rc = -EIO;
 	if (mkdir(outdir, 0755) && errno != EEXIST) {

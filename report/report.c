@@ -5,10 +5,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report/internal.h"
+#include "rundir/write_at.h"
 #include "stats/percentile.h"
 #include "stats/stats.h"
 
@@ -64,32 +65,28 @@ static void body(FILE *f, const struct fl_rd_run *run)
 	report_notes(f, run);
 }
 
-int fl_report_write(const char *dir, char *path, size_t pathlen, char *err,
-		    size_t errlen)
+int fl_report_write_run(const struct fl_rd_run *run, char *path,
+			size_t pathlen, char *err, size_t errlen)
 {
-	static struct fl_rd_run run;
-	char tmp[PATH_MAX + 32];
-	FILE *f;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 	int rc = 0;
 
-	if (fl_rd_open(dir, &run, err, errlen))
-		return -ENOENT;
-	snprintf(path, pathlen, "%s/report.md", run.dir);
-	snprintf(tmp, sizeof(tmp), "%s/.report.md.tmp", run.dir);
-	f = fopen(tmp, "w");
+	snprintf(path, pathlen, "%s/report.md", run->dir);
 	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp,
-			 strerror(errno));
-		fl_rd_close(&run);
+		snprintf(err, errlen, "out of memory");
 		return -EIO;
 	}
-	body(f, &run);
-	if (ferror(f) | fclose(f) || rename(tmp, path)) {
-		snprintf(err, errlen, "cannot write %s: %s", path,
-			 strerror(errno));
-		unlink(tmp);
+	body(f, run);
+	/* through the run's descriptor, replaced whole: a link planted
+	 * under report.md or its temporary name is never written through */
+	if (ferror(f) | fclose(f)) {
+		snprintf(err, errlen, "out of memory");
 		rc = -EIO;
-	}
-	fl_rd_close(&run);
+	} else if (fl_write_at(run->dirfd, "report.md", path, text, len, err,
+			     errlen))
+		rc = -EIO;
+	free(text);
 	return rc;
 }

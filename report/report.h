@@ -15,16 +15,19 @@
 
 #include <stddef.h>
 
-/* Write DIR/report.md, its path into path. 0; -ENOENT when DIR is not a
- * readable run; -EIO when report.md cannot be written; err says why. */
-int fl_report_write(const char *dir, char *path, size_t pathlen, char *err,
-		    size_t errlen);
+#include "rundir/read.h"
+
+/* Write the run's report.md into its folder, its path into path. 0, or
+ * -EIO when report.md cannot be written; err says why. */
+int fl_report_write_run(const struct fl_rd_run *run, char *path,
+			size_t pathlen, char *err, size_t errlen);
 
 /*
  * A fleet: the runs in dirs (one matrix on n machines, each named by its
  * label or host name) side by side in OUTDIR/report.md, with their plots
  * in OUTDIR/plots/ (a line per machine). Its path into path. 0; -ENOENT
- * when a directory is not a readable run; -EIO when writing failed.
+ * when a directory is not a readable run; -EINVAL for a run given twice
+ * or an OUTDIR inside a run; -EIO when writing failed.
  */
 int fl_report_fleet(const char *const *dirs, unsigned int n,
 		    const char *outdir, char *path, size_t pathlen,
