@@ -8,11 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "report/internal.h"
 #include "stats/percentile.h"
 #include "stats/stats.h"
 
-/* Markdown table cells must not contain '|' or newlines. */
+/* A table cell must not hold '|' or a newline, nor a heading a newline
+ * (the sink, report_open(), escapes the other controls). */
 void report_md(FILE *f, const char *s)
 {
 	for (; *s; s++) {
@@ -23,6 +25,27 @@ void report_md(FILE *f, const char *s)
 	}
 }
 
+
+FILE *report_open(const char *tmp, FILE **file)
+{
+	FILE *f;
+
+	*file = fopen(tmp, "w");
+	if (!*file)
+		return NULL;
+	f = fl_text_sink(*file, _IOFBF);
+	if (!f)
+		fclose(*file);
+	return f;
+}
+
+int report_close(FILE *f, FILE *file)
+{
+	int bad = ferror(f) | fclose(f);
+
+	bad |= ferror(file) | fclose(file);
+	return bad ? -1 : 0;
+}
 
 /* What the figures mean, once above the tables. */
 static void legend(FILE *f, const struct fl_rd_run *r)
@@ -49,7 +72,9 @@ static void legend(FILE *f, const struct fl_rd_run *r)
 
 static void body(FILE *f, const struct fl_rd_run *run)
 {
-	fprintf(f, "# futexlab run %s\n\n", run->name);
+	fprintf(f, "# futexlab run ");
+	report_md(f, run->name);
+	fprintf(f, "\n\n");
 	if (!run->meta)
 		fprintf(f, "(meta.json is missing or unreadable.)\n\n");
 	else
@@ -69,14 +94,14 @@ int fl_report_write(const char *dir, char *path, size_t pathlen, char *err,
 {
 	static struct fl_rd_run run;
 	char tmp[PATH_MAX + 32];
-	FILE *f;
+	FILE *f, *file;
 	int rc = 0;
 
 	if (fl_rd_open(dir, &run, err, errlen))
 		return -ENOENT;
 	snprintf(path, pathlen, "%s/report.md", run.dir);
 	snprintf(tmp, sizeof(tmp), "%s/.report.md.tmp", run.dir);
-	f = fopen(tmp, "w");
+	f = report_open(tmp, &file);
 	if (!f) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp,
 			 strerror(errno));
@@ -84,7 +109,7 @@ int fl_report_write(const char *dir, char *path, size_t pathlen, char *err,
 		return -EIO;
 	}
 	body(f, &run);
-	if (ferror(f) | fclose(f) || rename(tmp, path)) {
+	if (report_close(f, file) || rename(tmp, path)) {
 		snprintf(err, errlen, "cannot write %s: %s", path,
 			 strerror(errno));
 		unlink(tmp);
