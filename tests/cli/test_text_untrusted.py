@@ -124,6 +124,24 @@ def matrix_text_cases(futexlab, tmp):
         ["m\\x1b[31m.ini:3: unknown key 'nokey'"], name="m\x1b[31m.ini"))
 
 
+def shard_commands_case(futexlab, tmp):
+    """--shard-commands' lines, for a shell, name a path with ESC and
+    BEL: no control byte on stdout, and a shell reads the path back."""
+    name = "s\x1b[31m\x07i'n.ini"
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write("[experiment a]\nworkload = mutex\nthreads = 1,2\n")
+    r = run(futexlab, ["matrix", "--shard-commands", "2", name], tmp)
+    problems = clean(r, 0)
+    line = r.stdout.decode("utf-8", "replace").splitlines()[0] if \
+        r and r.stdout else ""
+    back = subprocess.run(["sh", "-c", 'set -- %s; printf %%s "$3"' % line],
+                          capture_output=True)
+    if back.stdout != path.encode():
+        problems.append("a shell reads %r from %r" % (back.stdout, line))
+    check("matrix --shard-commands for a path with ESC, BEL", problems)
+
+
 def make_run(futexlab, top):
     r = subprocess.run([futexlab, "run", "mutex", "--threads", "1",
                         "--duration", "0.02", "--reps", "2", "--warmup",
@@ -311,6 +329,7 @@ def main():
     try:
         flag_cases(futexlab, tmp)
         matrix_text_cases(futexlab, tmp)
+        shard_commands_case(futexlab, tmp)
         base = make_run(futexlab, os.path.join(tmp, "base"))
         if base:
             run_dir_cases(futexlab, base, tmp)
