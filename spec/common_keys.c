@@ -255,38 +255,3 @@ void fl_key_ctx_here(struct fl_key_ctx *ctx, int in_file)
 	}
 	fl_key_ctx_of(ctx, &t, in_file);
 }
-
-int fl_key_list_items(const char *name, const char *text, char *buf,
-		      size_t len, char *err, size_t errlen)
-{
-	static const char blanks[] = " \t";
-	size_t j = 0;
-
-	for (const char *p = text;; p++) {
-		size_t n = strcspn(p, ","), lead = strspn(p, blanks);
-		const char *end = p + n;
-
-		while (end > p + lead && strchr(blanks, end[-1]))
-			end--;
-		if (strcspn(p + lead, blanks) < (size_t)(end - p - lead)) {
-			snprintf(err, errlen, "--%s: '%.*s' holds a blank: "
-				 "separate items with commas", name,
-				 (int)(end - p - lead), p + lead);
-			return -1;
-		}
-		for (const char *c = p + lead; c < end && j < len - 1; c++)
-			buf[j++] = *c;
-		p += n;
-		if (!*p)
-			break;
-		if (j < len - 1)
-			buf[j++] = ',';
-	}
-	buf[j] = '\0';
-	if (!*buf) {
-		snprintf(err, errlen, "--%s: empty list: the experiment would "
-			 "have no cells", name);
-		return -1;
-	}
-	return 0;
-}

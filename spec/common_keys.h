@@ -104,13 +104,4 @@ int fl_parse_thread_list(const char *text, const struct fl_key_ctx *ctx,
 			 unsigned int *out, unsigned int max, char *err,
 			 size_t errlen);
 
-/*
- * text, a comma-separated list, into buf (at most len - 1 characters)
- * without the blanks around its items ("1, 2" is "1,2"); -1 with
- * "--NAME: ..." in err when an item holds a blank ("1 2" is no 12, nor
- * two items: separate them with commas) or nothing is left.
- */
-int fl_key_list_items(const char *name, const char *text, char *buf,
-		      size_t len, char *err, size_t errlen);
-
 #endif

@@ -275,7 +275,8 @@ def pty_case(futexlab, tmp):
 def list_cases(futexlab, tmp):
     commas = "separate items with commas"
     for flag, value in (("--threads", "1 2"), ("--threads", "1 .. 4"),
-                        ("--backend", "futex-private spin")):
+                        ("--backend", "futex-private spin"),
+                        ("--algo", "mutex3 pi")):
         r = run(futexlab, ["run", "mutex", flag, value, "--results",
                            "res"], tmp)
         problems = clean(r, 2, ["%s: '%s' holds a blank" % (flag, value),
@@ -294,12 +295,12 @@ def list_cases(futexlab, tmp):
     with open(path, "w") as f:
         f.write("[experiment a]\nworkload = mutex\nthreads = 1 , 2\n"
                 "backend = futex-private, spin\n"
-                "placement = compact scatter\n")
+                "placement = compact scatter\nalgo = mutex3, pi\n")
     r = run(futexlab, ["matrix", "--estimate", "ok.ini"], tmp)
     problems = clean(r, 0)
-    if r and b"8 cells" not in r.stdout:
-        problems.append("not 2 backends x 2 placements x 2 counts: %r"
-                        % r.stdout[-300:])
+    if r and b"16 cells" not in r.stdout:
+        problems.append("not 2 backends x 2 algos x 2 placements x 2 "
+                        "counts: %r" % r.stdout[-300:])
     check("blanks around items, placement's space-separated list", problems)
 
 
