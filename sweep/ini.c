@@ -27,8 +27,9 @@ static void note_section(struct parse *ps, const char *line)
 
 	/* libinih drops what follows the ']': "[experiment a] b" ran as a */
 	if (*rest && !strchr(";\r\n", *rest))
-		problem(ps, ps->line, "text after the ']' of [%.*s]: a section's "
-			"line holds its [name] alone", (int)n, line + 1);
+		problem(ps, ps->line, "text after the ']' of [%.*s]: a "
+			"section's line holds its [name] alone", (int)n,
+			line + 1);
 
 	if (ps->nsections == MAX_SECTIONS) {
 		problem(ps, ps->line, "more than %d sections", MAX_SECTIONS);
