@@ -6,6 +6,7 @@
  */
 #include "base/text.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -76,6 +77,7 @@ char *fl_text_escape(const char *s, char *out, size_t len)
 struct sink {
 	FILE *self, *under;
 	int after_lead;		/* the last byte out was a lone 0xc2 */
+	int owns;		/* closing the sink closes under */
 	struct sink *next;
 };
 
@@ -110,6 +112,9 @@ static int sink_close(void *cookie)
 {
 	struct sink *k = cookie;
 	int rc = fflush(k->under) || ferror(k->under) ? -1 : 0;
+
+	if (k->owns && fclose(k->under))
+		rc = -1;
 
 	for (struct sink **p = &sinks; *p; p = &(*p)->next) {
 		if (*p == k) {
@@ -149,6 +154,24 @@ static struct sink *sink_of(FILE *f)
 		if (k->self == f)
 			return k;
 	return NULL;
+}
+
+FILE *fl_text_file(const char *path)
+{
+	FILE *under = fopen(path, "w"), *f;
+	int e;
+
+	if (!under)
+		return NULL;
+	f = fl_text_sink(under, _IOFBF);
+	if (!f) {
+		e = errno;
+		fclose(under);
+		errno = e;
+		return NULL;
+	}
+	sink_of(f)->owns = 1;
+	return f;
 }
 
 void fl_text_control(FILE *f, const char *seq)

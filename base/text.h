@@ -44,6 +44,11 @@ char *fl_text_escape(const char *s, char *out, size_t len);
  */
 FILE *fl_text_sink(FILE *under, int mode);
 
+/* The file path created (or emptied) for writing through a sink that
+ * owns it: closing the sink closes the file, and fails when any write
+ * did. NULL with errno. */
+FILE *fl_text_file(const char *path);
+
 /*
  * The program's own control sequence seq written as it is to the
  * stream under the sink f (to f when f is no sink), after what f holds:

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "plot/plot.h"
 #include "report/internal.h"
 #include "stats/stats.h"
@@ -211,7 +212,7 @@ int fl_report_fleet(const char *const *dirs, unsigned int n,
 	struct fl_plot_opts o = { 0 };
 	char tmp[PATH_MAX + 32];
 	int rc = -ENOENT;
-	FILE *f, *file;
+	FILE *f;
 
 	if (!fl.runs || !fl.names || !fl.name_of) {
 		snprintf(err, errlen, "out of memory");
@@ -233,14 +234,14 @@ int fl_report_fleet(const char *const *dirs, unsigned int n,
 		goto out;
 	snprintf(path, pathlen, "%s/report.md", outdir);
 	snprintf(tmp, sizeof(tmp), "%s/.report.md.tmp", outdir);
-	f = report_open(tmp, &file);
+	f = fl_text_file(tmp);
 	if (!f) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp,
 			 strerror(errno));
 		goto out;
 	}
 	body(f, &fl, outdir);
-	if (report_close(f, file) || rename(tmp, path)) {
+	if (ferror(f) | fclose(f) || rename(tmp, path)) {
 		snprintf(err, errlen, "cannot write %s: %s", path,
 			 strerror(errno));
 		unlink(tmp);

@@ -10,14 +10,6 @@
 /* A run's text on one line of report.md (a table cell, a heading, a
  * paragraph): '|' escaped, newlines as spaces. */
 void report_md(FILE *f, const char *s);
-/*
- * The report file tmp opened for writing through the escape of
- * base/text.h, so no byte of a run's text reaches it as a control: the
- * stream to write, the file under it in *file; NULL with errno.
- */
-FILE *report_open(const char *tmp, FILE **file);
-/* Both closed: 0, or -1 with errno when a write failed. */
-int report_close(FILE *f, FILE *file);
 /* tmpl with every {dotted.path} replaced by that value of meta.json,
  * escaped for a table cell. */
 void report_meta_text(FILE *f, const struct fl_rd_run *r, const char *tmpl);

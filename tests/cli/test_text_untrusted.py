@@ -188,6 +188,7 @@ def run_dir_cases(futexlab, base, tmp):
     w["latency"] = "lat\x1b[2J"
     w["summary"] = "sum" + HOSTILE + "\n\n## not a heading"
     meta["machine"]["hostname"] = "h\x1b]52;c;AAAA\x07\r\n"
+    meta["machine"]["kernel"] = "k\x1b[31m\r"
     with open(path, "w") as f:
         json.dump(meta, f)
     r = run(futexlab, ["report", spoilt], tmp)
@@ -203,11 +204,20 @@ def run_dir_cases(futexlab, base, tmp):
     if b"\n## not a heading" in md:
         problems.append("meta.json's summary made a heading")
     check("meta.json text with ESC, BEL, CR, newlines: report.md", problems)
-    # the sides' hosts differ: compare warns, quoting both
-    check("meta.json text with ESC, BEL, CR: compare", clean(
-        run(futexlab, ["compare", base, spoilt], tmp), 0,
-        ["differ in host", "'h\\x1b]52;c;AAAA\\x07\\x0d"],
-        one_line=False))
+    # the sides' hosts and kernels differ: compare warns, quoting both,
+    # on stderr and in compare.md
+    out = os.path.join(tmp, "cmp")
+    problems = clean(run(futexlab, ["compare", base, spoilt, "--out", out],
+                         tmp), 0, ["differ in host",
+                                   "'h\\x1b]52;c;AAAA\\x07\\x0d"],
+                     one_line=False)
+    with open(os.path.join(out, "compare.md"), "rb") as f:
+        md = f.read()
+    if controls(md) or b"`k\\x1b[31m\\x0d`" not in md:
+        problems.append("compare.md holds %s: %r" % (
+            controls(md), [l for l in md.split(b"\n") if b"kernel" in l]))
+    check("meta.json text with ESC, BEL, CR: compare, compare.md",
+          problems)
     with open(path, "rb") as f:
         text = f.read()
     with open(path, "wb") as f:

@@ -5,7 +5,8 @@
  * C1 controls as \u00NN, other UTF-8 as it is; a string cut only at a
  * whole escape; a sink stream that escapes what passes through it, even
  * a C1 control split between two writes, passes the program's own
- * sequence through fl_text_control() and shows a failed write.
+ * sequence through fl_text_control() and shows a failed write; a file
+ * written through one (fl_text_file) is closed with it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -135,6 +137,28 @@ static void test_sink_shows_a_failed_write(void **state)
 	fclose(full);
 }
 
+static void test_file_escapes_and_closes(void **state)
+{
+	char path[] = "/tmp/fl-test-text-XXXXXX", got[64] = "";
+	int fd = mkstemp(path);
+	FILE *f, *back;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	f = fl_text_file(path);
+	assert_non_null(f);
+	fprintf(f, "k\033[31m\r\n");
+	assert_int_equal(fclose(f), 0);
+	back = fopen(path, "r");
+	assert_non_null(back);
+	assert_non_null(fgets(got, sizeof(got), back));
+	fclose(back);
+	unlink(path);
+	assert_string_equal(got, "k\\x1b[31m\\x0d\n");
+	assert_null(fl_text_file("/nonexistent-dir/x"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_sink_c1_split_between_writes),
 		cmocka_unit_test(test_control_passes_as_it_is),
 		cmocka_unit_test(test_sink_shows_a_failed_write),
+		cmocka_unit_test(test_file_escapes_and_closes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
