@@ -72,8 +72,9 @@ char *fl_text_escape(const char *s, char *out, size_t len)
 	return out;
 }
 
-/* A sink: the stream it writes to, and the list control() looks in
- * (made by main() before any thread, closed by one writer). */
+/* A sink: the stream it writes to, and the list control() looks in.
+ * Sinks are made and closed where no other thread writes (main()'s
+ * before any, a report's or compare's file by its one writer). */
 struct sink {
 	FILE *self, *under;
 	int after_lead;		/* the last byte out was a lone 0xc2 */
