@@ -122,8 +122,10 @@ LIBRARIES = [
               "topology.c"]),
     # (the backends' descriptors come here: backend_descriptions())
     # plain data every folder shares: results, histograms, the clock, the
-    # sampler, the machine's facts, the hook a program's output is kept by
-    ("base", ["clock.c", "hist.c", "keeper.c", "result.c", "sample.c"]),
+    # sampler, the machine's facts, the hook a program's output is kept by,
+    # the escape of text a terminal would act on
+    ("base", ["clock.c", "hist.c", "keeper.c", "result.c", "sample.c",
+              "text.c"]),
 ]
 LIBRARY_SOURCES = dict(LIBRARIES)
 
@@ -145,7 +147,7 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_sample", "test_stats", "test_compare_sim",
               "test_empty_rep", "test_busy_loop", "test_rundir_plots",
               "test_time_axis", "test_topology", "test_meta_distances",
-              "test_rep_merge", "test_start_gate"]
+              "test_rep_merge", "test_start_gate", "test_text"]
 # a unit test's files beside tests/unit/<name>.c, linked into its binary
 UNIT_TEST_SOURCES = {
     "test_compare_sim": ["compare_sim_model.c", "compare_sim_workload.c",

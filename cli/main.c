@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/text.h"
 #include "cli/commands.h"
 #include "version.h"
 
@@ -82,10 +84,37 @@ static int run_command(int argc, char **argv)
 	return 2;
 }
 
+/*
+ * stdout and stderr behind sinks that escape every byte a terminal acts
+ * on (base/text.h): messages quote matrix files, flags and run
+ * directories from anywhere, and no message can forget. Buffered as
+ * they were. 0, or -1 (out of memory).
+ */
+static int escape_output(void)
+{
+	FILE *out = fl_text_sink(stdout, isatty(STDOUT_FILENO) ? _IOLBF :
+				 _IOFBF);
+	FILE *err = out ? fl_text_sink(stderr, _IONBF) : NULL;
+
+	if (!err) {
+		if (out)
+			fclose(out);
+		return -1;
+	}
+	stdout = out;
+	stderr = err;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc;
 
+	if (escape_output()) {
+		fprintf(stderr, "futexlab: cannot set up output: %s\n",
+			strerror(errno));
+		return 1;
+	}
 	fl_main_argc = argc;
 	fl_main_argv = argv;
 	rc = run_command(argc, argv);

@@ -10,15 +10,26 @@
 
 #include "cli/commands.h"
 
-/* s in single quotes, each ' as '\'' : a shell reads it back as is. */
+/*
+ * s in single quotes, each ' as '\'' : a shell reads it back as is. A
+ * control byte (a path's ESC) would reach the terminal as text only
+ * escaped, which a shell then reads as other characters: it goes as
+ * "$(printf '\033')", which a shell turns back into the byte and a
+ * terminal shows as text. A newline stays inside the quotes (command
+ * substitution would drop it).
+ */
 static void print_quoted(const char *s)
 {
 	putchar('\'');
 	for (; *s; s++) {
-		if (*s == '\'')
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\'')
 			fputs("'\\''", stdout);
+		else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			printf("'\"$(printf '\\%03o')\"'", c);
 		else
-			putchar(*s);
+			putchar(c);
 	}
 	putchar('\'');
 }

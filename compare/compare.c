@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/text.h"
 #include "compare/internal.h"
 #include "rundir/regular.h"
 
@@ -24,7 +25,7 @@ int cmp_open_outputs(const char *dir, struct cmp_outputs *o, char *err,
 	snprintf(path, sizeof(path), "%s/compare.csv", dir);
 	o->csv = fopen(path, "w");
 	snprintf(path, sizeof(path), "%s/compare.md", dir);
-	o->md = o->csv ? fopen(path, "w") : NULL;
+	o->md = o->csv ? fl_text_file(path) : NULL;
 	if (!o->csv || !o->md) {
 		snprintf(err, errlen, "cannot write in %s: %s", dir,
 			 strerror(errno));

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "plot/plot.h"
 #include "report/internal.h"
 #include "rundir/regular.h"
@@ -142,10 +143,14 @@ static void workload(FILE *f, const struct fleet *fl, const char *w,
 	const struct fl_rd_cell *c0 = fl_rd_first_of(r0, w);
 	int latency = c0 && c0->lower_is_better;
 	fprintf(f, "## %s\n\nEach machine's ", w);
-	if (latency)
-		fprintf(f, "p50 %s (ns)", fl_rd_latency_what(r0, w));
-	else
-		fprintf(f, "%s/s", fl_rd_ops_unit(r0, w));
+	if (latency) {
+		fprintf(f, "p50 ");
+		report_md(f, fl_rd_latency_what(r0, w));
+		fprintf(f, " (ns)");
+	} else {
+		report_md(f, fl_rd_ops_unit(r0, w));
+		fprintf(f, "/s");
+	}
 	fprintf(f, ": the median of its repetitions [95%% interval].\n\n"
 		"| backend | threads | placement | options |");
 	columns(f, fl, "|---|---:|---|---|", "---:|");
@@ -261,7 +266,7 @@ int fl_report_fleet(const char *const *dirs, unsigned int n,
 		goto out;
 	snprintf(path, pathlen, "%s/report.md", outdir);
 	snprintf(tmp, sizeof(tmp), "%s/.report.md.tmp", outdir);
-	f = fopen(tmp, "w");
+	f = fl_text_file(tmp);
 	if (!f) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp,
 			 strerror(errno));

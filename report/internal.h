@@ -7,7 +7,8 @@
 
 #include "rundir/read.h"
 
-/* Text for a Markdown table cell: '|' escaped, newlines as spaces. */
+/* A run's text on one line of report.md (a table cell, a heading, a
+ * paragraph): '|' escaped, newlines as spaces. */
 void report_md(FILE *f, const char *s);
 /* tmpl with every {dotted.path} replaced by that value of meta.json,
  * escaped for a table cell. */

@@ -104,7 +104,9 @@ static void vulnerabilities(FILE *f, const struct fl_rd_run *r)
 
 		if (!s || !strcmp(s, "Not affected"))
 			continue;
-		fprintf(f, "%s%s: ", n++ ? "; " : "", name);
+		fprintf(f, "%s", n++ ? "; " : "");
+		report_md(f, name);
+		fprintf(f, ": ");
 		report_md(f, s);
 	}
 	fprintf(f, "%s |\n", n ? "" : "none reported");
@@ -129,8 +131,12 @@ static void settings(FILE *f, const struct fl_rd_run *r)
 		char *text = json_dumps(json_object_get(e, "settings"),
 					JSON_COMPACT | JSON_SORT_KEYS);
 
-		fprintf(f, "| settings of %s | `",
-			json_string_value(json_object_get(e, "name")));
+		const char *name = json_string_value(json_object_get(e,
+								     "name"));
+
+		fprintf(f, "| settings of ");
+		report_md(f, name ? name : "?");
+		fprintf(f, " | `");
 		report_md(f, text ? text : "?");
 		fprintf(f, "` |\n");
 		free(text);

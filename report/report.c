@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "report/internal.h"
 #include "rundir/write_at.h"
 #include "stats/percentile.h"
 #include "stats/stats.h"
 
-/* Markdown table cells must not contain '|' or newlines. */
+/* A table cell must not hold '|' or a newline, nor a heading a newline
+ * (the file's sink, fl_text_file(), escapes the other controls). */
 void report_md(FILE *f, const char *s)
 {
 	for (; *s; s++) {
@@ -50,7 +52,9 @@ static void legend(FILE *f, const struct fl_rd_run *r)
 
 static void body(FILE *f, const struct fl_rd_run *run)
 {
-	fprintf(f, "# futexlab run %s\n\n", run->name);
+	fprintf(f, "# futexlab run ");
+	report_md(f, run->name);
+	fprintf(f, "\n\n");
 	if (!run->meta)
 		fprintf(f, "(meta.json is missing or unreadable.)\n\n");
 	else
@@ -70,18 +74,23 @@ int fl_report_write_run(const struct fl_rd_run *run, char *path,
 {
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *mem = open_memstream(&text, &len);
+	/* through the escape: no byte of a run's text lands as a control */
+	FILE *f = mem ? fl_text_sink(mem, _IOFBF) : NULL;
 	int rc = 0;
 
 	snprintf(path, pathlen, "%s/report.md", run->dir);
 	if (!f) {
+		if (mem)
+			fclose(mem);
+		free(text);
 		snprintf(err, errlen, "out of memory");
 		return -EIO;
 	}
 	body(f, run);
 	/* through the run's descriptor, replaced whole: a link planted
 	 * under report.md or its temporary name is never written through */
-	if (ferror(f) | fclose(f)) {
+	if ((ferror(f) | fclose(f)) | (ferror(mem) | fclose(mem))) {
 		snprintf(err, errlen, "out of memory");
 		rc = -EIO;
 	} else if (fl_write_at(run->dirfd, "report.md", path, text, len, err,

@@ -54,23 +54,30 @@ static void plots(FILE *f, const struct fl_rd_run *r, const char *w)
 		fprintf(f, "](plots/%s.png)\n\n", sp->name);
 		any = 1;
 	}
-	if (!any)
-		fprintf(f, "(No plots: run `futexlab plot %s` first.)\n\n",
-			r->dir);
+	if (!any) {
+		fprintf(f, "(No plots: run `futexlab plot ");
+		report_md(f, r->dir);
+		fprintf(f, "` first.)\n\n");
+	}
 }
 
 /* The primary figure's column: its name and each cell's text. */
 static void primary_header(FILE *f, const struct fl_rd_run *r, const char *w,
 			   int latency)
 {
-	if (latency)
-		fprintf(f, "| cell | backend | threads | placement | options | "
-			"reps | %s p50 (median [95%% CI]) | +- | %s/s |",
-			fl_rd_latency_what(r, w), fl_rd_ops_unit(r, w));
-	else
-		fprintf(f, "| cell | backend | threads | placement | options | "
-			"reps | %s/s (median [95%% CI]) | +- | p50 |",
-			fl_rd_ops_unit(r, w));
+	/* the units are meta.json's text: a newline in one would end the
+	 * table's header */
+	fprintf(f, "| cell | backend | threads | placement | options | "
+		"reps | ");
+	if (latency) {
+		report_md(f, fl_rd_latency_what(r, w));
+		fprintf(f, " p50 (median [95%% CI]) | +- | ");
+		report_md(f, fl_rd_ops_unit(r, w));
+		fprintf(f, "/s |");
+	} else {
+		report_md(f, fl_rd_ops_unit(r, w));
+		fprintf(f, "/s (median [95%% CI]) | +- | p50 |");
+	}
 	fprintf(f, " p99 | p99.9 | samples | Jain |\n"
 		"|---:|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"
 		"---:|\n");
@@ -155,10 +162,15 @@ void report_workload(FILE *f, const struct fl_rd_run *r, const char *w)
 	json_t *summary = json_object_get(json_object_get(json_object_get(
 		r->meta, "workloads"), w), "summary");
 
-	if (json_is_string(summary))
-		fprintf(f, "%s. Throughput in %s per second; latency: %s.\n\n",
-			json_string_value(summary), fl_rd_ops_unit(r, w),
-			fl_rd_latency_what(r, w));
+	if (json_is_string(summary)) {
+		/* one paragraph: a blank line in the text would start more */
+		report_md(f, json_string_value(summary));
+		fprintf(f, ". Throughput in ");
+		report_md(f, fl_rd_ops_unit(r, w));
+		fprintf(f, " per second; latency: ");
+		report_md(f, fl_rd_latency_what(r, w));
+		fprintf(f, ".\n\n");
+	}
 	latency = first && first->lower_is_better;
 	if (latency)
 		fprintf(f, "A round workload: its rate is its own schedule's, "

@@ -77,8 +77,7 @@ int fl_key_backends(const struct fl_common_key *k, const char *text,
 		snprintf(err, errlen, "--%s: list too long", k->name);
 		return -1;
 	}
-	if (fl_key_without_blanks(k->name, text, buf, sizeof(buf), err,
-				  errlen))
+	if (fl_list_items(k->name, text, buf, sizeof(buf), err, errlen))
 		return -1;
 	if (strcmp(buf, "all") == 0 || strcmp(buf, "host") == 0) {
 		every_backend(s, buf[0] == 'h');

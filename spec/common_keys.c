@@ -255,20 +255,3 @@ void fl_key_ctx_here(struct fl_key_ctx *ctx, int in_file)
 	}
 	fl_key_ctx_of(ctx, &t, in_file);
 }
-
-int fl_key_without_blanks(const char *name, const char *text, char *buf,
-			  size_t len, char *err, size_t errlen)
-{
-	size_t j = 0;
-
-	for (const char *p = text; *p && j < len - 1; p++)
-		if (*p != ' ' && *p != '\t')
-			buf[j++] = *p;
-	buf[j] = '\0';
-	if (!*buf) {
-		snprintf(err, errlen, "--%s: empty list: the experiment would "
-			 "have no cells", name);
-		return -1;
-	}
-	return 0;
-}

@@ -95,18 +95,14 @@ int fl_key_placements(const struct fl_common_key *k, const char *text,
 /*
  * The one thread-list grammar: items N, W, K*W, W/K (W one of cpus,
  * node-cpus, package-cpus) and A..B (powers of two from A, then B),
- * comma-separated, blanks ignored; expanded for ctx's machine into at
- * most max values, a value given twice by different items (node-cpus
- * equal to cpus on a one-node machine) kept once. The count, or -1 with
+ * comma-separated, blanks around items ignored (fl_list_items());
+ * expanded for ctx's machine into at most max values, a value given
+ * twice by different items (node-cpus equal to cpus on a one-node
+ * machine) kept once. The count, or -1 with
  * "--threads: ..." in err naming the bad item.
  */
 int fl_parse_thread_list(const char *text, const struct fl_key_ctx *ctx,
 			 unsigned int *out, unsigned int max, char *err,
 			 size_t errlen);
-
-/* text without its blanks into buf (at most len - 1 characters); -1 with
- * "--NAME: empty list: ..." in err when nothing is left. */
-int fl_key_without_blanks(const char *name, const char *text, char *buf,
-			  size_t len, char *err, size_t errlen);
 
 #endif

@@ -204,6 +204,41 @@ int fl_opt_parse_one(const struct fl_option *opt, const char *text,
 	return -1;
 }
 
+int fl_list_items(const char *name, const char *text, char *buf, size_t len,
+		  char *err, size_t errlen)
+{
+	static const char blanks[] = " \t";
+	size_t j = 0;
+
+	for (const char *p = text;; p++) {
+		size_t n = strcspn(p, ","), lead = strspn(p, blanks);
+		const char *end = p + n;
+
+		while (end > p + lead && strchr(blanks, end[-1]))
+			end--;
+		if (strcspn(p + lead, blanks) < (size_t)(end - p - lead)) {
+			snprintf(err, errlen, "--%s: '%.*s' holds a blank: "
+				 "separate items with commas", name,
+				 (int)(end - p - lead), p + lead);
+			return -1;
+		}
+		for (const char *c = p + lead; c < end && j < len - 1; c++)
+			buf[j++] = *c;
+		p += n;
+		if (!*p)
+			break;
+		if (j < len - 1)
+			buf[j++] = ',';
+	}
+	buf[j] = '\0';
+	if (!*buf) {
+		snprintf(err, errlen, "--%s: empty list: the experiment would "
+			 "have no cells", name);
+		return -1;
+	}
+	return 0;
+}
+
 int fl_opt_parse(const struct fl_option *opt, const char *text,
 		 struct fl_opt_values *vals, char *err, size_t errlen)
 {
@@ -222,7 +257,14 @@ int fl_opt_parse(const struct fl_option *opt, const char *text,
 		snprintf(err, errlen, "--%s: value too long", opt->name);
 		return -1;
 	}
-	strcpy(buf, text);
+	/* "mutex3, pi" is two values, "mutex3 pi" a mistake said so */
+	if (opt->sweep && strpbrk(text, " \t")) {
+		if (fl_list_items(opt->name, text, buf, sizeof(buf), err,
+				  errlen))
+			return -1;
+	} else {
+		strcpy(buf, text);
+	}
 	if (!opt->sweep && strchr(buf, ',')) {
 		snprintf(err, errlen, "--%s: '%s': takes one value, not a list",
 			 opt->name, text);

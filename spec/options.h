@@ -117,6 +117,15 @@ struct fl_opt_values {
  */
 int fl_opt_parse_one(const struct fl_option *opt, const char *text,
 		     int64_t *out, char *err, size_t errlen);
+/*
+ * text, a comma-separated list, into buf (at most len - 1 characters)
+ * without the blanks around its items ("1, 2" is "1,2"); -1 with
+ * "--NAME: ..." in err when an item holds a blank ("1 2" is no 12, nor
+ * two items: separate them with commas) or nothing is left.
+ */
+int fl_list_items(const char *name, const char *text, char *buf, size_t len,
+		  char *err, size_t errlen);
+
 /* Parse text (a list if opt->sweep) into vals. */
 int fl_opt_parse(const struct fl_option *opt, const char *text,
 		 struct fl_opt_values *vals, char *err, size_t errlen);

@@ -177,8 +177,7 @@ int fl_parse_thread_list(const char *text, const struct fl_key_ctx *ctx,
 		snprintf(err, errlen, "--threads: list too long");
 		return -1;
 	}
-	if (fl_key_without_blanks("threads", text, buf, sizeof(buf), err,
-				  errlen))
+	if (fl_list_items("threads", text, buf, sizeof(buf), err, errlen))
 		return -1;
 	snprintf(list, sizeof(list), "%s", buf);
 	/* every item, the empty ones too */

@@ -2,7 +2,8 @@
 /*
  * Reading a matrix file's lines for libinih: every key = value with its
  * line number, every [section] line (even one with no keys), and the
- * problem on the earliest line (a line too long, a NUL byte, a value
+ * problem on the earliest line (a line too long, a NUL byte, a CR that
+ * ends no line, an indented line, text after a section's ']', a value
  * too long, too many sections). Lines longer than libinih's own buffer
  * are shortened for it without changing what they say (shorten()).
  */
@@ -22,6 +23,13 @@ static void note_section(struct parse *ps, const char *line)
 		return;
 	const char *close = strchr(line, ']');
 	size_t n = close ? (size_t)(close - line - 1) : strlen(line + 1);
+	const char *rest = close ? close + 1 + strspn(close + 1, " \t") : "";
+
+	/* libinih drops what follows the ']': "[experiment a] b" ran as a */
+	if (*rest && !strchr(";\r\n", *rest))
+		problem(ps, ps->line, "text after the ']' of [%.*s]: a "
+			"section's line holds its [name] alone", (int)n,
+			line + 1);
 
 	if (ps->nsections == MAX_SECTIONS) {
 		problem(ps, ps->line, "more than %d sections", MAX_SECTIONS);
@@ -91,6 +99,45 @@ static void shorten(struct parse *ps, char *line, char *out, int num)
 		 long_marker);
 }
 
+/*
+ * A CR ends a line only before its LF. Alone it ends none: a file with
+ * old Mac line ends is one line to libinih (which then found no
+ * [experiment]), and a stray one in a value is a typo no value means.
+ */
+static void lone_cr(struct parse *ps, const char *line, size_t n)
+{
+	const char *cr = memchr(line, '\r', n);
+	size_t at = cr ? (size_t)(cr - line) : n;
+
+	if (at >= n || (at + 1 == n && line + n == ps->end) ||
+	    (at + 2 == n && line[n - 1] == '\n'))
+		return;
+	problem(ps, ps->line, "a carriage return (CR) with no line feed "
+		"after it: lines end with LF or CR LF, never CR alone");
+}
+
+/*
+ * A line that starts with a blank continues the value above it in
+ * libinih ("  algo = pi" after "workload = mutex" was a second workload
+ * key): refused, and handed on unindented so that inih reads it as the
+ * key it looks like and says nothing odd of it. Blank lines and comments
+ * may be indented.
+ */
+static void indented(struct parse *ps, char *line)
+{
+	size_t lead = strspn(line, " \t");
+	const char *p = line + lead;
+
+	if (!lead || strchr(";#\r\n", *p))
+		return;
+	size_t n = strcspn(p, "\r\n");
+
+	problem(ps, ps->line, "'%.*s' is indented: start keys and [sections] "
+		"at the line's start (INI reads an indented line after a key "
+		"as more of its value)", (int)(n < 40 ? n : 40), p);
+	memmove(line, p, strlen(p) + 1);
+}
+
 /* ini_reader over the file's bytes: one line per call, counted. */
 char *matrix_ini_reader(char *str, int num, void *stream)
 {
@@ -103,6 +150,7 @@ char *matrix_ini_reader(char *str, int num, void *stream)
 	size_t n = nl ? (size_t)(nl - ps->p) + 1 : (size_t)(ps->end - ps->p);
 
 	ps->line++;
+	lone_cr(ps, ps->p, n);
 	if (n > FL_MATRIX_MAX_LINE + 1) {
 		problem(ps, ps->line, "line longer than %d characters, the most "
 			"a matrix file's line may have", FL_MATRIX_MAX_LINE);
@@ -113,11 +161,12 @@ char *matrix_ini_reader(char *str, int num, void *stream)
 	if (memchr(full, '\0', n))
 		problem(ps, ps->line, "NUL byte in the file");
 	ps->p += nl ? (size_t)(nl - ps->p) + 1 : (size_t)(ps->end - ps->p);
+	note_section(ps, full);
 	if (n > (size_t)num - 1)
 		shorten(ps, full, str, num);
 	else
 		memcpy(str, full, n + 1);
-	note_section(ps, str);
+	indented(ps, str);
 	return str;
 }
 

@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "measure/busy_loop.h"
 #include "measure/cell.h"
 #include "rundir/meta.h"
@@ -92,13 +93,18 @@ static void times(const struct progress *p, char *buf, size_t len)
 		 p->nominal_done > 0 ? "" : " (nominal)");
 }
 
+/* The visit's label, escaped (base/text.h): the progress line measures
+ * it against the terminal's width as it will be shown. */
 static void cell_name(const struct fl_matrix_exp *e, const struct fl_cell *c,
 		      unsigned int rep, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s: %s %s threads=%u %s %s rep %u/%u%s", e->name,
-		 c->workload->name, c->backend->name, c->threads, c->placement,
-		 c->options, rep + 1, e->spec.reps,
+	char raw[1024];
+
+	snprintf(raw, sizeof(raw), "%s: %s %s threads=%u %s %s rep %u/%u%s",
+		 e->name, c->workload->name, c->backend->name, c->threads,
+		 c->placement, c->options, rep + 1, e->spec.reps,
 		 e->spec.reps_auto ? "+" : "");
+	fl_text_escape(raw, buf, len);
 }
 
 static void show_running(struct progress *p, unsigned long i,
@@ -117,7 +123,9 @@ static void show_running(struct progress *p, unsigned long i,
 
 		snprintf(line + keep, sizeof(line) - keep, "~ | %s", t);
 	}
-	fprintf(p->out, "\r\033[K%s", line);
+	/* the line's own sequence, the one control byte that passes */
+	fl_text_control(p->out, "\r\033[K");
+	fprintf(p->out, "%s", line);
 	fflush(p->out);
 }
 
@@ -143,9 +151,11 @@ static void show_done(struct progress *p, unsigned long i, unsigned long n,
 	}
 	if (p->tty) {
 		if (res->status == FL_STATUS_FAILED ||
-		    res->status == FL_STATUS_ABORTED)
-			fprintf(p->out, "\r\033[K[%lu/%lu] %s: %s\n", i + 1, n,
-				name, what);
+		    res->status == FL_STATUS_ABORTED) {
+			fl_text_control(p->out, "\r\033[K");
+			fprintf(p->out, "[%lu/%lu] %s: %s\n", i + 1, n, name,
+				what);
+		}
 		return;
 	}
 	times(p, t, sizeof(t));
@@ -258,7 +268,8 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 	/* a resume that found the rows in cell order: every visit ran */
 	if (j->cell_layout)
 		return FL_JOB_DONE;
-	if (tty && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+	if (tty && ioctl(fileno(fl_text_under(out)), TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col)
 		p.width = ws.ws_col;
 	p.t0 = fl_now_ns();
 	for (;;) {
@@ -283,7 +294,7 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 		}
 	}
 	if (tty) {
-		fprintf(out, "\r\033[K");
+		fl_text_control(out, "\r\033[K");
 		fflush(out);
 	}
 	if (e == VISIT_INTERRUPTED)
