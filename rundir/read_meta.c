@@ -10,7 +10,7 @@
  * not checked. The node distance table and the workloads' plots have
  * checks of their own (read_distances.c, read_plots.c); merge checks the
  * shard record it alone reads (merge/read.c); cells and cells_reps are
- * also held to cells.csv's rows (read_counts.c).
+ * also held to cells.csv's rows (read_times.c).
  */
 #include "rundir/read.h"
 

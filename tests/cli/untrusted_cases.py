@@ -196,7 +196,7 @@ CASES = [
 ]
 
 
-# Checked as evenly as the columns' ranges (issue 48, item 5): rows of a
+# Checked as evenly as the columns' ranges: rows of a
 # cell that disagree on its setup, an ok repetition of no length,
 # histogram buckets that are not the writer's, meta.json members of the
 # wrong type, and rows that are not the cells meta.json counts; each
