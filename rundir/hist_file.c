@@ -69,7 +69,7 @@ static int count_line(const char **p, struct fl_hist *h)
 		if (whole(p, i == 3 ? '\n' : ' ', v[i]))
 			return -1;
 		if (i < 3)
-			(*p)--;		/* the space begins the next key */
+			(*p)--;	/* its space begins the next key */
 	}
 	return 0;
 }

@@ -28,7 +28,7 @@ enum want {
 	W_BOOL,
 	W_REPS,		/* a whole number >= 1, or "auto" */
 	W_PRIMARY,	/* "throughput" or "latency_p50" */
-	W_TIME,		/* a UTC time as read_times.c reads it, or null */
+	W_TIME,		/* a UTC time (fl_rd_utc_seconds), or null */
 };
 
 static const char *const wanted[] = {
