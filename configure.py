@@ -98,6 +98,7 @@ LIBRARIES = [
                 "meta.c",
                 "partial.c",
                 "read.c", "read_bins.c", "read_cells.c", "read_distances.c",
+                "read_meta.c",
                 "read_plots.c",
                 "read_times.c", "regular.c", "rewrite.c", "same_dir.c",
                 "write.c",

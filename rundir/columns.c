@@ -33,15 +33,16 @@ enum kind {
 	K_FIGURE,	/* a decimal number from 0 to hi */
 	K_EXTRA,	/* name=number;... */
 	K_HIST,		/* hist/cell-N.csv, or empty */
-	K_BIN_NS,	/* a whole number, at least 1 when the rep ran */
+	K_SPAN,		/* a whole number, at least 1 when the rep ran:
+			 * a length an ok repetition cannot lack */
 };
 
 struct column {
 	const char *name;
 	enum kind kind;
 	int required;
-	double lo, hi;		/* K_WHOLE, K_FIGURE, K_BIN_NS */
-	const char *what;	/* K_WHOLE, K_BIN_NS: "a ... from %g to %g" */
+	double lo, hi;		/* K_WHOLE, K_FIGURE, K_SPAN */
+	const char *what;	/* K_WHOLE, K_SPAN: "a ... from %g to %g" */
 };
 
 /* 2^64 - 1, the most a uint64_t field can have been written as */
@@ -65,9 +66,11 @@ static const struct column columns[FL_NCOLS] = {
 	[FL_COL_STATUS] = PLAIN("status", K_STATUS, 1),
 	[FL_COL_REASON] = PLAIN("reason", K_TEXT, 1),
 	[FL_COL_NOTE] = PLAIN("note", K_TEXT, 1),
-	[FL_COL_DURATION] = BOUNDED("duration_ns", K_WHOLE, 0, 0, U64_MAX_D,
+	/* what was asked and what it took: neither is 0 where the
+	 * repetition ran (compare matches cells on the duration) */
+	[FL_COL_DURATION] = BOUNDED("duration_ns", K_SPAN, 0, 0, U64_MAX_D,
 				    "a whole number of ns"),
-	[FL_COL_ELAPSED] = BOUNDED("elapsed_ns", K_WHOLE, 0, 0, U64_MAX_D,
+	[FL_COL_ELAPSED] = BOUNDED("elapsed_ns", K_SPAN, 0, 0, U64_MAX_D,
 				   "a whole number of ns"),
 	[FL_COL_OPS] = BOUNDED("ops", K_WHOLE, 0, 0, U64_MAX_D,
 			       "a whole number of operations"),
@@ -101,7 +104,7 @@ static const struct column columns[FL_NCOLS] = {
 					FL_SAMPLE_EVERY_MAX,
 					"a sampling rate"),
 	/* a bin of a day is far beyond any repetition futexlab runs */
-	[FL_COL_BIN_NS] = BOUNDED("bin_ns", K_BIN_NS, 0, 0, 86400e9,
+	[FL_COL_BIN_NS] = BOUNDED("bin_ns", K_SPAN, 0, 0, 86400e9,
 				  "a bin width in ns"),
 	/* loops per microsecond: a few thousand on today's CPUs; 0 where
 	 * the process did not calibrate (a skipped cell) */
@@ -299,12 +302,22 @@ int fl_col_status_rank(const char *s)
 	return -1;
 }
 
+/* A column's upper bound as a message gives it. */
+static const char *upto(double hi, char *buf, size_t len)
+{
+	if (hi >= U64_MAX_D)
+		return "2^64-1";
+	snprintf(buf, len, "%.0f", hi);
+	return buf;
+}
+
 int fl_col_check(enum fl_col c, const char *s, int ok, char *why,
 		 size_t len)
 {
 	const struct column *col = &columns[c];
+	char hi[32];
 	unsigned long u;
-	double d;
+	double d, lo;
 
 	switch (col->kind) {
 	case K_INDEX:
@@ -366,22 +379,15 @@ int fl_col_check(enum fl_col c, const char *s, int ok, char *why,
 			return 0;
 		snprintf(why, len, "holds a control character");
 		return -1;
-	case K_BIN_NS:
-		if (whole_ok(s, ok ? 1 : 0, col->hi))
-			return 0;
-		snprintf(why, len, "is not %s from %.0f to %.0f%s", col->what,
-			 ok ? 1.0 : 0.0, col->hi, ok ? " (the repetition "
-			 "ran)" : "");
-		return -1;
+	case K_SPAN:
 	case K_WHOLE:
-		if (whole_ok(s, col->lo, col->hi))
+		lo = col->kind == K_SPAN && ok ? 1 : col->lo;
+		if (whole_ok(s, lo, col->hi))
 			return 0;
-		if (col->hi >= U64_MAX_D)
-			snprintf(why, len, "is not %s from 0 to 2^64-1",
-				 col->what);
-		else
-			snprintf(why, len, "is not %s from %.0f to %.0f",
-				 col->what, col->lo, col->hi);
+		snprintf(why, len, "is not %s from %.0f to %s%s", col->what,
+			 lo, upto(col->hi, hi, sizeof(hi)),
+			 col->kind == K_SPAN && ok ? " (the repetition ran)" :
+			 "");
 		return -1;
 	case K_FIGURE:
 		if (fl_col_number(s, strlen(s), &d))

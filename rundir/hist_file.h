@@ -4,8 +4,12 @@
  * "# count= sum= min= max=" line, the header "low_ns,high_ns,count", then
  * one row per non-empty bucket. Written and read only here: by the run's
  * writer, the readers and the finalizing of a matrix, which merges each
- * cell's visits. A file read back must add up to its count without
- * wrapping 2^64; an empty one is an error.
+ * cell's visits. A file read back is held to what the writer writes:
+ * every row one of base/hist.h's buckets (its low and high exactly), in
+ * rising order, none empty; the counts add up to count without wrapping
+ * 2^64; min and max in the first and the last bucket, the sum between
+ * count times each. An empty file is an error, and each other names its
+ * line.
  */
 #ifndef FUTEXLAB_RUNDIR_HIST_FILE_H
 #define FUTEXLAB_RUNDIR_HIST_FILE_H
@@ -17,7 +21,8 @@
 
 /* Write the non-empty buckets as CSV: low_ns,high_ns,count. */
 int fl_hist_write_csv(const struct fl_hist *h, FILE *f);
-/* Read what fl_hist_write_csv wrote; -1 on malformed input. */
+/* Read what fl_hist_write_csv wrote (at most a few MiB); -1 on anything
+ * else. */
 int fl_hist_read_csv(struct fl_hist *h, FILE *f);
 
 /* A histogram file's text (len bytes) into h; file is the name messages

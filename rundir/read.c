@@ -33,7 +33,6 @@ int fl_rd_parse_meta(struct fl_rd_run *r, const char *file, const char *text,
 		     size_t len, char *err, size_t errlen)
 {
 	json_error_t jerr;
-	json_t *share;
 
 	r->meta = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!r->meta) {
@@ -45,16 +44,9 @@ int fl_rd_parse_meta(struct fl_rd_run *r, const char *file, const char *text,
 		snprintf(err, errlen, "%s:1:1: not a JSON object", file);
 		goto bad;
 	}
-	share = json_object_get(r->meta, "foreign_cpu_share");
-	if (share && (!json_is_number(share) ||
-		      !(json_number_value(share) >= 0) ||
-		      json_number_value(share) > 1)) {
-		snprintf(err, errlen, "%s: foreign_cpu_share is not a share "
-			 "from 0 to 1", file);
-		goto bad;
-	}
 	if (fl_rd_check_plots(r->meta, file, err, errlen) ||
-	    fl_rd_check_distances(r->meta, file, err, errlen))
+	    fl_rd_check_distances(r->meta, file, err, errlen) ||
+	    fl_rd_check_meta(r->meta, file, err, errlen))
 		goto bad;
 	return 0;
 bad:
@@ -63,7 +55,8 @@ bad:
 	return -1;
 }
 
-/* meta.json, if there is one (a run without it still plots). */
+/* meta.json, if there is one (a run without it still plots), and what
+ * it counts of the cells against cells.csv's. */
 static int read_meta(struct fl_rd_run *r, char *err, size_t errlen)
 {
 	char shown[PATH_MAX + 32], *text;
@@ -74,7 +67,8 @@ static int read_meta(struct fl_rd_run *r, char *err, size_t errlen)
 	if (fl_read_regular(r->dirfd, "meta.json", shown, FL_NOFOLLOW,
 			    MAX_META_BYTES, &text, &len, err, errlen))
 		return errno == ENOENT ? 0 : -1;
-	rc = fl_rd_parse_meta(r, shown, text, len, err, errlen);
+	rc = fl_rd_parse_meta(r, shown, text, len, err, errlen) ||
+	     fl_rd_check_counts(r, shown, err, errlen) ? -1 : 0;
 	free(text);
 	return rc;
 }

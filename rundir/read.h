@@ -13,9 +13,11 @@
  * machines and colleagues): only regular files are read, relative to the
  * directory's descriptor and never through a symbolic link; every field
  * is checked on read (names that may become file names against a strict
- * character set, numbers finite and non-negative), meta.json must parse,
- * and every histogram must add up; the first problem is an error naming
- * FILE:LINE:COLUMN (read_cells.c).
+ * character set, numbers finite and non-negative), meta.json must parse
+ * with each member a reader reads of its type (read_meta.c) and its
+ * counts of the cells those of cells.csv (read_times.c), and every
+ * histogram must be the writer's (hist_file.h); the first problem is an
+ * error naming FILE:LINE:COLUMN (read_cells.c) or the member's path.
  */
 #ifndef FUTEXLAB_RUNDIR_READ_H
 #define FUTEXLAB_RUNDIR_READ_H
@@ -147,6 +149,20 @@ const char *fl_rd_row_field(const struct fl_rd_row *row, enum fl_col c);
 /* Is the row's histogram hist/cell-<i>.csv? */
 int fl_rd_row_hist_is(const struct fl_rd_row *row, unsigned long i);
 
+/* "YYYY-MM-DDTHH:MM:SS[.mmm]Z" as seconds since the epoch into *t: 0,
+ * or -1 for anything else (read_times.c). */
+int fl_rd_utc_seconds(const char *s, double *t);
+/* Check the members of meta.json the readers read, each against its
+ * type (fl_rd_parse_meta does): 0, or -1 with err naming file and the
+ * member's path (read_meta.c). */
+int fl_rd_check_meta(json_t *meta, const char *file, char *err,
+		     size_t errlen);
+/* Hold cells.csv's rows to what meta.json counts of them (cells, by
+ * status; cells_reps, per cell): 0, or -1 with err naming the member
+ * (fl_rd_open does; read_times.c). */
+int fl_rd_check_counts(const struct fl_rd_run *r, const char *file,
+		       char *err, size_t errlen);
+
 /* Fill every cell's t_start from meta.json (fl_rd_open does). A run
  * without the times, or with one that does not parse, keeps NaN there:
  * the times only serve the drift check, which then says it has none. */
@@ -218,7 +234,8 @@ enum fl_rd_plots_from {
 	FL_RD_PLOTS_REGISTRY,	/* an older run: this binary's description */
 	FL_RD_PLOTS_NONE,	/* neither knows the workload: generic only */
 	FL_RD_PLOTS_NEWER,	/* a version this futexlab cannot read (in
-				 * version): generic only */
+				 * version), of a run from a later futexlab
+				 * (read_plots.c): generic only */
 };
 
 struct fl_rd_plots {

@@ -2,7 +2,8 @@
 /*
  * cells.csv read as untrusted data: every field is checked against its
  * column (columns.h) before it is kept; a cell index and a repetition
- * appear once; rows of one cell describe the same cell; the header names
+ * appear once; rows of one cell have its first row's setup (setup_cols,
+ * duration and sampling rate included); the header names
  * no column twice; the last line ends with a newline (a torn one is an
  * error, except in a partial run being resumed, which drops it). The
  * first bad field is reported as FILE:LINE:COLUMN (COLUMN counts
@@ -30,12 +31,24 @@ static const enum fl_col figure_cols[] = { FL_COL_OPS_PER_SEC, FL_COL_P50,
 					   FL_COL_P999, FL_COL_JAIN };
 #define NFIGS (sizeof(figure_cols) / sizeof(figure_cols[0]))
 
+/* The columns that say which cell a row is of, as compare matches cells
+ * (setup_key) and the histogram it adds to: every row of a cell has its
+ * first row's, byte for byte, as the writer writes them. */
+static const enum fl_col setup_cols[] = {
+	FL_COL_WORKLOAD, FL_COL_BACKEND, FL_COL_THREADS, FL_COL_PLACEMENT,
+	FL_COL_OPTIONS, FL_COL_DURATION, FL_COL_SAMPLE_EVERY, FL_COL_HIST,
+};
+#define NSETUP (sizeof(setup_cols) / sizeof(setup_cols[0]))
+
 /* the ok repetitions' values while rows are read */
 struct acc {
 	double v[NFIGS][FL_RD_MAX_REPS];
 	double extra[FL_RD_MAX_EXTRA][FL_RD_MAX_REPS];
 	unsigned int nextra[FL_RD_MAX_EXTRA];
 	uint64_t reps_seen[(FL_RD_MAX_REPS + 63) / 64];
+	/* the first row's setup fields, in the text being parsed (which
+	 * outlives the parse) */
+	const char *setup[NSETUP];
 };
 
 /* One data line being read: where, and its fields. */
@@ -185,6 +198,8 @@ static struct fl_rd_cell *new_cell(struct cells_parse *p, struct row *w,
 
 	memset(c, 0, sizeof(*c));
 	memset(&p->acc[r->ncells], 0, sizeof(*p->acc));
+	for (size_t i = 0; i < NSETUP; i++)
+		p->acc[r->ncells].setup[i] = field(w, setup_cols[i]);
 	c->index = idx;
 	snprintf(c->workload, sizeof(c->workload), "%s", field(w, FL_COL_WORKLOAD));
 	snprintf(c->backend, sizeof(c->backend), "%s", field(w, FL_COL_BACKEND));
@@ -225,7 +240,6 @@ static int add_row(struct cells_parse *p, struct row *w)
 {
 	unsigned long idx = 0, rep = 0;
 	double v[NFIGS];
-	char key[sizeof(((struct fl_rd_cell *)0)->key)];
 
 	if (check_row(w, &idx, &rep, v))
 		return -1;
@@ -238,10 +252,11 @@ static int add_row(struct cells_parse *p, struct row *w)
 	}
 	struct acc *a = &p->acc[c - p->r->cells];
 
-	key_of(w, key, sizeof(key));
-	if (strcmp(key, c->key) || strcmp(field(w, FL_COL_HIST), c->hist))
-		return bad(w, FL_COL_CELL, "describes another cell than the "
-			   "earlier rows of that cell (%.60s)", c->key);
+	for (size_t i = 0; i < NSETUP; i++)
+		if (strcmp(field(w, setup_cols[i]), a->setup[i]))
+			return bad(w, setup_cols[i], "differs from the first "
+				   "row of cell %lu ('%.40s'): the rows of a "
+				   "cell are of one setup", idx, a->setup[i]);
 	if (a->reps_seen[rep / 64] & (1ull << (rep % 64)))
 		return bad(w, FL_COL_REP, "is the second row of repetition %lu of "
 			   "cell %lu", rep, idx);

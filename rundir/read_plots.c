@@ -9,15 +9,19 @@
  *
  * A run written before the description was recorded gets this binary's
  * description of the workload, when it has one; a workload it lacks, or a
- * description of a version it cannot read, only the generic plots.
+ * description of a version it cannot read, only the generic plots. Such
+ * a version is a later futexlab's: a run that says this futexlab or an
+ * earlier one wrote it is refused for one.
  */
 #include "rundir/read.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rundir/meta.h"
 #include "spec/workload.h"
+#include "version.h"
 
 /* A string member of o, copied into buf: 0, or -1 with why. Absent, it
  * is "" when optional. A name becomes part of a file name, so it is
@@ -181,6 +185,55 @@ static int parse_plots(json_t *plots, struct fl_rd_plots *p, char *why,
 	return 0;
 }
 
+/* A dotted version's next number at *s, moving *s past it and its '.';
+ * -1 when there is none. */
+static long version_part(const char **s)
+{
+	char *end;
+	long v;
+
+	if (**s < '0' || **s > '9')
+		return -1;
+	v = strtol(*s, &end, 10);
+	*s = end + (*end == '.');
+	return v;
+}
+
+/* Is version v ("0.1.0") later than this futexlab's, or not a dotted
+ * version at all (then it may be)? */
+static int later_than_mine(const char *v)
+{
+	const char *mine = FL_VERSION;
+
+	while (*v || *mine) {
+		long a = *v ? version_part(&v) : 0;
+		long b = *mine ? version_part(&mine) : 0;
+
+		if (a < 0 || b < 0)
+			return 1;
+		if (a != b)
+			return a > b;
+	}
+	return 0;
+}
+
+/* A plots version this futexlab does not know is a later futexlab's;
+ * a run that says this futexlab or an earlier one wrote it cannot have
+ * one (a run that does not say may be from a later one). */
+static int version_possible(json_t *meta, const struct fl_rd_plots *p,
+			    char *why, size_t wlen)
+{
+	const char *by = json_string_value(json_object_get(meta,
+							   "futexlab_version"));
+
+	if (p->from != FL_RD_PLOTS_NEWER || !by || later_than_mine(by))
+		return 0;
+	snprintf(why, wlen, "version: %lld is no format futexlab %.20s "
+		 "writes (%d), and the run says futexlab %.20s wrote it",
+		 p->version, FL_VERSION, FL_PLOTS_VERSION, by);
+	return -1;
+}
+
 int fl_rd_check_plots(json_t *meta, const char *file, char *err,
 		      size_t errlen)
 {
@@ -195,7 +248,8 @@ int fl_rd_check_plots(json_t *meta, const char *file, char *err,
 		if (!plots || fl_col_check(FL_COL_WORKLOAD, name, 1, ignored,
 					   sizeof(ignored)))
 			continue;
-		if (parse_plots(plots, &p, why, sizeof(why))) {
+		if (parse_plots(plots, &p, why, sizeof(why)) ||
+		    version_possible(meta, &p, why, sizeof(why))) {
 			snprintf(err, errlen, "%s: workloads.%s.plots%s%s",
 				 file, name, joint(why), why);
 			return -1;

@@ -10,17 +10,28 @@ import os
 import shutil
 
 
-def edit_cells(run, fn):
+def edit_cells(run, fn, line=1):
+    """fn(head, row) edits the header and data line `line` (1: the
+    first row)."""
     path = os.path.join(run, "cells.csv")
     with open(path) as f:
         lines = f.read().split("\n")
     head = lines[0].split(",")
-    row = lines[1].split(",")
+    row = lines[line].split(",")
     fn(head, row)
     lines[0] = ",".join(head)
-    lines[1] = ",".join(row)
+    lines[line] = ",".join(row)
     with open(path, "w") as f:
         f.write("\n".join(lines))
+
+
+def header_only(run):
+    """cells.csv cut to its header: every row gone, meta.json kept."""
+    path = os.path.join(run, "cells.csv")
+    with open(path) as f:
+        head = f.readline()
+    with open(path, "w") as f:
+        f.write(head)
 
 
 def rename_column(name, to):
@@ -66,17 +77,16 @@ def fifo(path):
 
 
 def wrapped_hist(run):
-    path = os.path.join(run, "hist", "cell-0000.csv")
-    with open(path) as f:
-        lines = f.read().splitlines()
     # two buckets whose counts add up to count only modulo 2^64
-    lines[0] = "# count=1 sum=10 min=10 max=10"
-    rows = [l for l in lines[2:] if l]
-    lo = rows[0].split(",")
-    lines[2:] = ["%s,%s,%d" % (lo[0], lo[1], 2 ** 63),
-                 "%s,%s,%d" % (lo[0], lo[1], 2 ** 63 + 1)]
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_hist(run, "# count=1 sum=10 min=10 max=11",
+               ["10,10,%d" % 2 ** 63, "11,11,%d" % (2 ** 63 + 1)])
+
+
+def write_hist(run, head, rows):
+    """Cell 0's histogram file: its count line and bucket rows."""
+    with open(os.path.join(run, "hist", "cell-0000.csv"), "w") as f:
+        f.write("".join(l + "\n" for l in [head, "low_ns,high_ns,count"] +
+                        rows))
 
 
 BINS0 = os.path.join("bins", "cell-0000-rep-000.csv")
@@ -143,6 +153,13 @@ def twin_run(run, tmp):
         f.write("\n".join(lines + extra) + "\n")
     shutil.copy(os.path.join(twin, "hist", "cell-0000.csv"),
                 os.path.join(twin, "hist", "cell-0001.csv"))
+
+    def count_twin(meta):
+        # meta.json counts the cells cells.csv has
+        meta["cells"]["total"] += 1
+        meta["cells"]["ok"] += 1
+        meta["cells_reps"].append(dict(meta["cells_reps"][0], cell=1))
+    edit_meta(twin, count_twin)
 
 
 def no_plots(run, tmp):

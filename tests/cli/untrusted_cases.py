@@ -7,9 +7,10 @@ import shutil
 
 import partials as pt
 from spoil_run import (add_to_bin, edit_bins, edit_cells, edit_meta,
-                       edit_topology, fifo, link_folder_out, no_plots,
-                       plant_symlink, rename_column, replace_bins, set_bin,
-                       set_field, tear_last_line, twin_run, wrapped_hist)
+                       edit_topology, fifo, header_only, link_folder_out,
+                       no_plots, plant_symlink, rename_column, replace_bins,
+                       set_bin, set_field, tear_last_line, twin_run,
+                       wrapped_hist, write_hist)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -192,6 +193,112 @@ CASES = [
                                 "workload = mutex\nthreads = 2\n"
                                 "reps = 3\n"),
      ["matrix", "TMP/m.ini", "--list"]),
+]
+
+
+# Checked as evenly as the columns' ranges: rows of a
+# cell that disagree on its setup, an ok repetition of no length,
+# histogram buckets that are not the writer's, meta.json members of the
+# wrong type, and rows that are not the cells meta.json counts; each
+# through every reader
+HIST_HEAD = "# count=2 sum=50 min=20 max=30"
+# what each reads a run with; a run it accepts has its outputs written
+# under TMP/results (report RUN alone writes RUN/report.md: a run read
+# twice, as a fleet, is read by the same reader)
+READERS = (("plot", ["plot", "RUN", "--scripts-only"]),
+           ("report", ["report", "RUN", "RUN", "--out", "TMP/results/r"]),
+           ("compare", ["compare", "RUN", "RUN", "--out",
+                        "TMP/results/c"]))
+
+
+def meta_set(path, value):
+    """meta.json's member at path (keys and list indices) set to value."""
+    def fn(m):
+        for k in path[:-1]:
+            m = m[k]
+        m[path[-1]] = value
+    return lambda r, t: edit_meta(r, fn)
+
+
+def meta_drop(*keys):
+    def fn(m):
+        for k in keys:
+            m.pop(k, None)
+        m["machine"]["topology"].pop("numa_distances", None)
+    return lambda r, t: edit_meta(r, fn)
+
+
+EVERY_READER = [
+    ("rows-differ-duration", lambda r, t: edit_cells(
+        r, set_field("duration_ns", "60000000"), line=2)),
+    ("ok-duration-zero", lambda r, t: edit_cells(
+        r, set_field("duration_ns", "0"))),
+    ("hist-high-below-low", lambda r, t: write_hist(
+        r, HIST_HEAD, ["20,19,1", "30,30,1"])),
+    ("hist-out-of-order", lambda r, t: write_hist(
+        r, HIST_HEAD, ["30,30,1", "20,20,1"])),
+    ("meta-workloads-text", meta_set(["workloads"], "x")),
+    ("meta-settings-list", meta_set(["settings"], [])),
+    ("meta-cells-reps-number", meta_set(["cells_reps"], 5)),
+    ("meta-rep-start-text", meta_set(["cells_reps", 0, "rep_start", 0],
+                                     "x")),
+    ("meta-plots-version-999", meta_set(
+        ["workloads", "mutex", "plots", "version"], 999)),
+    ("cells-header-only", lambda r, t: header_only(r)),
+    # a run written before these members existed still reads
+    ("meta-old-accepted", meta_drop("cells_reps", "settings", "cells",
+                                    "workloads", "statistics", "load",
+                                    "build", "foreign_cpu_share")),
+]
+
+def with_results(spoil):
+    """spoil, and TMP/results made for the outputs of a run accepted."""
+    return lambda r, t: (os.makedirs(os.path.join(t, "results")),
+                         spoil(r, t))
+
+
+CASES += [("%s-%s" % (name, reader), with_results(spoil), args)
+          for name, spoil in EVERY_READER for reader, args in READERS] + [
+    # the same classes beyond the cases above: every column a rule,
+    # every member of meta.json a reader reads a type
+    ("ok-elapsed-zero", lambda r, t: edit_cells(
+        r, set_field("elapsed_ns", "0")), ["report", "RUN"]),
+    ("rows-differ-sample-every", lambda r, t: edit_cells(
+        r, set_field("sample_every", "64"), line=2),
+     ["compare", "RUN", "RUN"]),
+    ("hist-bucket-wider", lambda r, t: write_hist(
+        r, HIST_HEAD, ["20,25,1", "30,30,1"]), ["plot", "RUN"]),
+    ("hist-min-outside", lambda r, t: write_hist(
+        r, "# count=2 sum=50 min=5 max=30", ["20,20,1", "30,30,1"]),
+     ["compare", "RUN", "RUN"]),
+    ("hist-count-trailing", lambda r, t: write_hist(
+        r, HIST_HEAD, ["20,20,1x", "30,30,1"]), ["report", "RUN"]),
+    ("hist-count-negative", lambda r, t: write_hist(
+        r, HIST_HEAD, ["20,20,-1", "30,30,3"]), ["plot", "RUN"]),
+    ("meta-hostname-number", meta_set(["machine", "hostname"], 5),
+     ["report", "RUN"]),
+    ("meta-fairness-text", meta_set(["workloads", "mutex", "fairness"],
+                                    "no"), ["plot", "RUN"]),
+    ("meta-primary-unknown", meta_set(["workloads", "mutex", "primary"],
+                                      "fastest"), ["compare", "RUN", "RUN"]),
+    ("meta-cells-ok-text", meta_set(["cells", "ok"], "1"),
+     ["report", "RUN"]),
+    ("meta-cells-total-more", meta_set(["cells", "total"], 4),
+     ["plot", "RUN"]),
+    ("meta-cells-reps-reps", meta_set(["cells_reps", 0, "reps"], 3),
+     ["compare", "RUN", "RUN"]),
+    ("meta-cells-reps-no-cell", meta_set(["cells_reps", 0, "cell"], 7),
+     ["report", "RUN"]),
+    ("meta-experiment-settings", meta_set(["matrix"], {"experiments": [
+        {"name": "a", "settings": 5}]}), ["report", "RUN"]),
+    ("meta-vulnerability-number", meta_set(
+        ["machine", "vulnerabilities", "meltdown"], 1),
+     ["compare", "RUN", "RUN"]),
+    # a newer futexlab's plots are its own: generic plots, not refused
+    ("meta-plots-newer-run-accepted", lambda r, t: (
+        meta_set(["futexlab_version"], "99.0.0")(r, t),
+        meta_set(["workloads", "mutex", "plots"], {"version": 2})(r, t)),
+     ["plot", "RUN", "--scripts-only"]),
 ]
 
 

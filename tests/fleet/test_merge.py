@@ -18,6 +18,7 @@
   tests/fleet/test_merge.py --builddir build [-k NAME] [-v]
 """
 
+import csv
 import json
 import os
 import shutil
@@ -171,6 +172,16 @@ def test_merge_bad_input(tmp):
     cell = int(extra.split(",")[0])
     shutil.copy(os.path.join(b, "hist", "cell-%04d.csv" % cell),
                 os.path.join(x, "hist"))
+    # meta.json counting that row's cell, as the readers hold it to
+    with open(os.path.join(x, "meta.json")) as f:
+        meta = json.load(f)
+    head = open(os.path.join(b, "cells.csv")).readline().strip()
+    status = dict(zip(head.split(","), next(csv.reader([extra]))))["status"]
+    meta["cells"]["total"] += 1
+    meta["cells"][status] += 1
+    meta["cells_reps"].append({"cell": cell, "reps": 1,
+                               "rep_start": [None]})
+    runs.write(os.path.join(x, "meta.json"), json.dumps(meta))
     bad_merge(tmp, [x, b, c], "is not one of shard 0/3's cells")
     bad_merge(tmp, [os.path.join(tmp, "nothing"), b, c], "no such")
     # nothing written anywhere by the refusals above

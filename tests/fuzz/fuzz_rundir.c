@@ -3,7 +3,9 @@
  * libFuzzer target: the run-directory reader (rundir/read.h). The first
  * byte chooses the file the rest is: 0 cells.csv, 1 meta.json, 2 a
  * histogram file. A parse that succeeds is then read as plot, report and
- * compare read it (lookups by key, options, counters, meta paths).
+ * compare read it (lookups by key, options, counters, meta paths), and
+ * what the checks promise is asserted (members of their type, a
+ * histogram that adds up with its quantiles from min to max).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +48,37 @@ static void read_back_meta(struct fl_rd_run *r)
 	fl_rd_plots(r, "pi", &p);
 	if (p.n > FL_RD_MAX_SPECIAL || (p.n && !*p.special[0].name))
 		abort();
+	/* members of the wrong type were refused (read_meta.c) */
+	json_t *v = fl_rd_meta_json(r, "workloads");
+
+	if ((v && !json_is_object(v)) ||
+	    ((v = fl_rd_meta_json(r, "settings")) && !json_is_object(v)))
+		abort();
+	json_t *e, *t;
+	size_t i, j;
+	double when;
+
+	json_array_foreach(fl_rd_meta_json(r, "cells_reps"), i, e)
+		json_array_foreach(json_object_get(e, "rep_start"), j, t)
+			if (!json_is_null(t) && (!json_is_string(t) ||
+			    fl_rd_utc_seconds(json_string_value(t), &when)))
+				abort();
+}
+
+/* A histogram that parsed is the writer's: its buckets add up to its
+ * count, every quantile lies from min to max. */
+static void read_back_hist(const struct fl_hist *h)
+{
+	uint64_t total = 0;
+
+	for (unsigned int i = 0; i < FL_HIST_BUCKETS; i++)
+		total += h->buckets[i];
+	if (total != h->count)
+		abort();
+	if (h->count && (h->min > h->max ||
+			 fl_hist_quantile(h, 0.5) < h->min ||
+			 fl_hist_quantile(h, 0.5) > h->max))
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -76,8 +109,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			read_back_meta(&r);
 		break;
 	default:
-		fl_rd_parse_hist("hist.csv", text, size - 1, &h, err,
-				 sizeof(err));
+		if (fl_rd_parse_hist("hist.csv", text, size - 1, &h, err,
+				     sizeof(err)) == 0)
+			read_back_hist(&h);
 		break;
 	}
 	fl_rd_close(&r);

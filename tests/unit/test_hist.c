@@ -317,6 +317,30 @@ static void test_csv_malformed(void **state)
 			"low_ns,high_ns,count\nabc\n");
 	assert_rejected("# count=x sum=2 min=2 max=2\n"
 			"low_ns,high_ns,count\n2,2,1\n");
+	/* rows the writer never writes: high not the bucket's, out of
+	 * order, twice, empty, signed or with trailing text */
+	assert_rejected("# count=2 sum=5 min=2 max=3\n"
+			"low_ns,high_ns,count\n2,1,1\n3,3,1\n");
+	assert_rejected("# count=2 sum=5 min=2 max=3\n"
+			"low_ns,high_ns,count\n3,3,1\n2,2,1\n");
+	assert_rejected("# count=2 sum=4 min=2 max=2\n"
+			"low_ns,high_ns,count\n2,2,1\n2,2,1\n");
+	assert_rejected("# count=1 sum=2 min=2 max=2\n"
+			"low_ns,high_ns,count\n2,2,1\n3,3,0\n");
+	assert_rejected("# count=1 sum=2 min=2 max=2\n"
+			"low_ns,high_ns,count\n2,2,+1\n");
+	assert_rejected("# count=1 sum=2 min=2 max=2\n"
+			"low_ns,high_ns,count\n2,2,1x\n");
+	/* min, max and sum that the buckets cannot have */
+	assert_rejected("# count=1 sum=2 min=1 max=2\n"
+			"low_ns,high_ns,count\n2,2,1\n");
+	assert_rejected("# count=1 sum=2 min=2 max=9\n"
+			"low_ns,high_ns,count\n2,2,1\n");
+	assert_rejected("# count=2 sum=9 min=2 max=3\n"
+			"low_ns,high_ns,count\n2,2,1\n3,3,1\n");
+	/* the last line without its newline */
+	assert_rejected("# count=1 sum=2 min=2 max=2\n"
+			"low_ns,high_ns,count\n2,2,1");
 }
 
 int main(void)
