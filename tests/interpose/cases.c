@@ -489,11 +489,12 @@ static void *hold_pi(void *arg)
  * fork() while another thread holds a PI mutex: in the child the word
  * names a thread of the parent, which the kernel refuses to attach to,
  * and glibc aborts the child's lock and timedlock ("The futex facility
- * returned an unexpected error code."); it never goes on unlocked.
+ * returned an unexpected error code."); it never goes on unlocked. The
+ * same when the forking thread holds it: the child is not its owner.
  */
 static void fork_pi_live_owner(char *out)
 {
-	static pthread_mutex_t m;
+	static pthread_mutex_t m, mine, plain = PTHREAD_MUTEX_INITIALIZER;
 	struct holder h = { .m = &m };
 	int back[2];
 	pthread_t t;
@@ -515,6 +516,18 @@ static void fork_pi_live_owner(char *out)
 	if (write(to_holder, &c, 1) != 1)
 		add(out, "holder? ");
 	pthread_join(t, NULL);
+	init_type(&mine, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_INHERIT);
+	add(out, "| %d ", pthread_mutex_lock(&mine));
+	in_child(&mine, 'y', out);
+	in_child(&mine, 'u', out);
+	in_child(&mine, 'l', out);
+	add(out, "%d", pthread_mutex_unlock(&mine));
+	/* a plain mutex held so waits in the child, as glibc's does (on
+	 * the PI lock with FUTEXLAB_ALGO=pi or adaptive) */
+	add(out, " | %d ", pthread_mutex_lock(&plain));
+	in_child(&plain, 'l', out);
+	in_child(&plain, 't', out);
+	add(out, "%d", pthread_mutex_unlock(&plain));
 }
 
 /*
