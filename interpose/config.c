@@ -198,6 +198,12 @@ static void setup_once(void)
 			ip_say("pid %d: pthread mutexes and condition "
 			       "variables: %s on %s", (int)getpid(),
 			       algo_names[ip_config.algo], b->name);
+		/* where it cannot answer as glibc, it says so */
+		if (ip_config.algo == IP_ADAPTIVE)
+			ip_say("FUTEXLAB_ALGO=adaptive: a mutex whose owner "
+			       "ended holding it is taken over by its next "
+			       "locker, where glibc's waits for ever "
+			       "(docs/interpose.md)");
 		if (verbose > 0 && b->needs_device)
 			atexit(report_module);
 	}
