@@ -171,9 +171,9 @@ static int refused_as_glibc(const struct call *c, int r,
 	uint32_t never = 0;
 
 	if (r == -EPERM && (c->kind & IP_KIND_PI)) {
-		ip_say("%s: the kernel refuses the PI lock's owner, TID %u, "
-		       "a thread of another process (after fork(), the "
-		       "parent's): glibc aborts here too: aborting", name,
+		ip_say("%s: the PI lock's owner, TID %u, is a thread of "
+		       "another process (after fork(), the parent's), where "
+		       "glibc's lock aborts too: aborting", name,
 		       __atomic_load_n(&c->im->word, __ATOMIC_RELAXED) &
 		       FUTEX_TID_MASK);
 		abort();
@@ -198,11 +198,13 @@ static int owner_elsewhere(const struct call *c)
 {
 	uint32_t word = __atomic_load_n(&c->im->word, __ATOMIC_RELAXED);
 	pid_t owner = (pid_t)(word & FUTEX_TID_MASK);
+	int saved = errno, r = 0;
 
-	if (!owner || owner == (pid_t)c->self ||
-	    syscall(SYS_tgkill, getpid(), owner, 0) == 0 || errno != ESRCH)
-		return 0;
-	return kill(owner, 0) == 0 || errno == EPERM ? -EPERM : -ESRCH;
+	if (owner && owner != (pid_t)c->self &&
+	    syscall(SYS_tgkill, getpid(), owner, 0) && errno == ESRCH)
+		r = kill(owner, 0) == 0 || errno == EPERM ? -EPERM : -ESRCH;
+	errno = saved;
+	return r;
 }
 
 /* Lock with an optional MONOTONIC deadline: 0 or an errno. */

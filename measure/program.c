@@ -14,6 +14,7 @@
  */
 #include "measure/program.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -27,7 +28,6 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <dirent.h>
 
 #include "base/clock.h"
 
@@ -250,17 +250,17 @@ static int collect(int fd, pid_t pid, uint64_t deadline, struct output *o)
 }
 
 /*
- * --metric's first group in the output, in seconds, as ns: 0, 1 when it
- * matched no number, -1 when the search passed its deadline. glibc's
- * regexec is quadratic or worse on some expressions ((a|aa)*c([0-9]) took
- * 17 s over 64 KiB, (a|b)*c([0-9]) 26 s, where a plain one takes under a
- * millisecond: docs/apps.md), which no check of the text can foresee, and
+ * --metric's first group in text, in seconds, as ns: 0, or -1 with why
+ * (no number, or a search past its deadline). glibc's regexec is
+ * quadratic or worse on some expressions ((a|aa)*c([0-9]) over 64 KiB
+ * took 76 s at a load of 19, where a plain one takes a millisecond at
+ * most: docs/apps.md), which no check of the text can foresee, and
  * a search cannot be stopped in the middle: a child of this process does
  * it and is killed at the deadline. (glibc takes malloc's locks across
  * fork(), so the child may allocate though this process has threads.)
  */
 static int metric(const char *re_text, char *text, uint64_t deadline,
-		  uint64_t *ns)
+		  uint64_t *ns, char *why, size_t len)
 {
 	regmatch_t m[2] = { { -1, -1 }, { -1, -1 } };
 	int fd[2], ready = 0;
@@ -268,8 +268,15 @@ static int metric(const char *re_text, char *text, uint64_t deadline,
 	pid_t pid;
 
 	if (pipe2(fd, O_CLOEXEC))
-		return 1;
-	pid = fork();
+		fd[0] = fd[1] = -1;
+	pid = fd[0] < 0 ? -1 : fork();
+	if (pid < 0) {
+		snprintf(why, len, "cannot start its search: %s",
+			 strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
 	if (pid == 0) {
 		regex_t re;
 
@@ -280,7 +287,7 @@ static int metric(const char *re_text, char *text, uint64_t deadline,
 		_exit(0);
 	}
 	close(fd[1]);
-	while (pid > 0) {
+	for (;;) {
 		uint64_t now = fl_now_ns();
 		struct pollfd pfd = { .fd = fd[0], .events = POLLIN };
 
@@ -290,23 +297,28 @@ static int metric(const char *re_text, char *text, uint64_t deadline,
 		if (ready > 0 || (ready < 0 && errno != EINTR))
 			break;
 	}
+	/* a match, or nothing: the child ended without one */
 	if (ready > 0 && read(fd[0], m, sizeof(m)) != sizeof(m))
 		m[1].rm_so = -1;
 	close(fd[0]);
-	if (pid > 0) {
-		kill(pid, SIGKILL);	/* past the deadline, or done */
-		waitpid(pid, NULL, 0);
-	}
-	if (pid > 0 && ready <= 0)
+	kill(pid, SIGKILL);	/* past the deadline, or done */
+	waitpid(pid, NULL, 0);
+	if (ready <= 0) {
+		snprintf(why, len, "glibc's regexec, which is that slow on "
+			 "some expressions, passed its %.0f s deadline "
+			 "searching", METRIC_SEARCH_NS / 1e9);
 		return -1;
-	if (m[1].rm_so < 0 || m[1].rm_eo < m[1].rm_so)
-		return 1;
-	text[m[1].rm_eo] = '\0';
-	s = strtod(text + m[1].rm_so, NULL);
-	if (!(s >= 0 && s < 1e9))
-		return 1;
-	*ns = (uint64_t)(s * 1e9);
-	return 0;
+	}
+	if (m[1].rm_so >= 0 && m[1].rm_eo >= m[1].rm_so) {
+		text[m[1].rm_eo] = '\0';
+		s = strtod(text + m[1].rm_so, NULL);
+		if (s >= 0 && s < 1e9) {
+			*ns = (uint64_t)(s * 1e9);
+			return 0;
+		}
+	}
+	snprintf(why, len, "no number found in");
+	return -1;
 }
 
 /* METRIC_SEARCH_NS from now, and half of the second the harness leaves
@@ -351,7 +363,8 @@ int fl_program_run(struct fl_program *p, uint64_t *figure_ns)
 	static char preload[PATH_MAX + 16], backend[64], algo[64];
 	struct output *o = calloc(1, sizeof(*o));
 	char *text = malloc(FL_KEEP_MAX + 128);
-	int fd[2] = { -1, -1 }, status, found, r = -1;
+	int fd[2] = { -1, -1 }, status, r = -1;
+	char why[128];
 	uint64_t t0;
 	size_t len;
 	pid_t pid;
@@ -396,14 +409,11 @@ int fl_program_run(struct fl_program *p, uint64_t *figure_ns)
 			 "exited with status" : "was killed by signal",
 			 WIFEXITED(status) ? WEXITSTATUS(status) :
 			 WTERMSIG(status), (unsigned long long)p->output_id);
-	else if (*p->metric && (found = metric(p->metric, text,
-					       search_deadline(p), figure_ns)))
+	else if (*p->metric && metric(p->metric, text, search_deadline(p),
+				      figure_ns, why, sizeof(why)))
 		snprintf(p->why, sizeof(p->why), "--metric '%s': %s %s's "
-			 "output (programs/run-%llu.txt)", p->metric,
-			 found < 0 ? "glibc's regexec, which is that slow on "
-			 "some expressions, passed its 1 s deadline searching" :
-			 "no number found in", p->argv[0],
-			 (unsigned long long)p->output_id);
+			 "output (programs/run-%llu.txt)", p->metric, why,
+			 p->argv[0], (unsigned long long)p->output_id);
 	else
 		r = 0;
 out:

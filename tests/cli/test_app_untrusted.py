@@ -202,8 +202,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--builddir", default="build")
     a = ap.parse_args()
-    b = os.path.join(ROOT, a.builddir) \
-        if not os.path.isabs(a.builddir) else a.builddir
+    b = os.path.join(ROOT, a.builddir)     # an absolute one is itself
     libc = ctypes.CDLL(None, use_errno=True)
     check(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0,
           "PR_SET_CHILD_SUBREAPER: %s" % os.strerror(ctypes.get_errno()))

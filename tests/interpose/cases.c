@@ -124,30 +124,44 @@ static void init_type(pthread_mutex_t *m, int type, int protocol)
 	pthread_mutexattr_destroy(&a);
 }
 
-static void attr_types(char *out)
+/* one(m) on a mutex of each type, without and with PRIO_INHERIT */
+static void each_kind(void (*one)(pthread_mutex_t *m, int type, char *out),
+		      char *out)
 {
 	static const int types[] = { PTHREAD_MUTEX_NORMAL,
-		PTHREAD_MUTEX_RECURSIVE, PTHREAD_MUTEX_ERRORCHECK };
+		PTHREAD_MUTEX_RECURSIVE, PTHREAD_MUTEX_ERRORCHECK,
+		PTHREAD_MUTEX_ADAPTIVE_NP };
 	pthread_mutex_t m;
-	struct timespec soon;
 
 	for (int p = 0; p < 2; p++)
-		for (unsigned int i = 0; i < 3; i++) {
+		for (unsigned int i = 0; i < 4; i++) {
 			init_type(&m, types[i], p ? PTHREAD_PRIO_INHERIT :
 						    PTHREAD_PRIO_NONE);
-			add(out, "%d:", pthread_mutex_lock(&m));
-			add(out, "%d,", pthread_mutex_trylock(&m));
-			if (types[i] != PTHREAD_MUTEX_NORMAL) {
-				soon = in_ms(CLOCK_REALTIME, 10);
-				add(out, "%d,", pthread_mutex_timedlock(&m,
-									&soon));
-				add(out, "%d,", pthread_mutex_lock(&m));
-				pthread_mutex_unlock(&m);
-				pthread_mutex_unlock(&m);
-			}
-			add(out, "%d,", pthread_mutex_unlock(&m));
-			add(out, "%d ", pthread_mutex_destroy(&m));
+			one(&m, types[i], out);
 		}
+}
+
+static void attr_type(pthread_mutex_t *m, int type, char *out)
+{
+	struct timespec soon;
+
+	add(out, "%d:", pthread_mutex_lock(m));
+	add(out, "%d,", pthread_mutex_trylock(m));
+	if (type == PTHREAD_MUTEX_RECURSIVE ||
+	    type == PTHREAD_MUTEX_ERRORCHECK) {
+		soon = in_ms(CLOCK_REALTIME, 10);
+		add(out, "%d,", pthread_mutex_timedlock(m, &soon));
+		add(out, "%d,", pthread_mutex_lock(m));
+		pthread_mutex_unlock(m);
+		pthread_mutex_unlock(m);
+	}
+	add(out, "%d,", pthread_mutex_unlock(m));
+	add(out, "%d ", pthread_mutex_destroy(m));
+}
+
+static void attr_types(char *out)
+{
+	each_kind(attr_type, out);
 }
 
 /* another thread holds the mutex while the main thread tries deadlines */
@@ -569,28 +583,25 @@ static void pi_dead_owner(char *out)
 
 /* a mutex used after pthread_mutex_destroy: glibc's destroy leaves an
  * invalid kind, and every later call but init and destroy says EINVAL */
+static void use_destroyed(pthread_mutex_t *m, int type, char *out)
+{
+	struct timespec soon = in_ms(CLOCK_REALTIME, 10);
+
+	(void)type;
+	add(out, "%d:", pthread_mutex_destroy(m));
+	add(out, "%d,", pthread_mutex_lock(m));
+	add(out, "%d,", pthread_mutex_trylock(m));
+	add(out, "%d,", pthread_mutex_timedlock(m, &soon));
+	add(out, "%d,", pthread_mutex_clocklock(m, CLOCK_MONOTONIC, &soon));
+	add(out, "%d,", pthread_mutex_unlock(m));
+	add(out, "%d ", pthread_mutex_destroy(m));
+}
+
 static void destroyed(char *out)
 {
-	static const int types[] = { PTHREAD_MUTEX_NORMAL,
-		PTHREAD_MUTEX_RECURSIVE, PTHREAD_MUTEX_ERRORCHECK,
-		PTHREAD_MUTEX_ADAPTIVE_NP };
-	pthread_mutex_t m, fresh = PTHREAD_MUTEX_INITIALIZER;
-	struct timespec soon;
+	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 
-	for (int p = 0; p < 2; p++)
-		for (unsigned int i = 0; i < 4; i++) {
-			init_type(&m, types[i], p ? PTHREAD_PRIO_INHERIT :
-						    PTHREAD_PRIO_NONE);
-			add(out, "%d:", pthread_mutex_destroy(&m));
-			add(out, "%d,", pthread_mutex_lock(&m));
-			add(out, "%d,", pthread_mutex_trylock(&m));
-			soon = in_ms(CLOCK_REALTIME, 10);
-			add(out, "%d,", pthread_mutex_timedlock(&m, &soon));
-			add(out, "%d,", pthread_mutex_clocklock(&m,
-						CLOCK_MONOTONIC, &soon));
-			add(out, "%d,", pthread_mutex_unlock(&m));
-			add(out, "%d ", pthread_mutex_destroy(&m));
-		}
+	each_kind(use_destroyed, out);
 	pthread_mutex_lock(&fresh);
 	add(out, "| %d ", pthread_mutex_destroy(&fresh));
 	pthread_mutex_unlock(&fresh);
