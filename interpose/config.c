@@ -38,8 +38,8 @@ static int verbose;
 static __thread pid_t tid;
 /* in a child of fork(): the TID its thread had in the parent */
 static __thread pid_t parent_tid;
-/* this process, or one it descends from, is a child of fork() */
-static int forked;
+/* interpose.h: set in a child of fork(), and kept by its children */
+int ip_forked_child;
 
 static const char *const algo_names[IP_NALGOS] = {
 	[IP_MUTEX3] = "mutex3",
@@ -163,7 +163,7 @@ static void after_fork_child(void)
 {
 	parent_tid = tid;
 	tid = 0;
-	forked = 1;
+	ip_forked_child = 1;
 	if (ip_config.usable && ip_config.backend->needs_device &&
 	    open_device(ip_config.backend) < 0) {
 		ip_config.usable = 0;
@@ -245,11 +245,6 @@ pid_t ip_tid(void)
 pid_t ip_parent_tid(void)
 {
 	return parent_tid;
-}
-
-int ip_forked(void)
-{
-	return forked;
 }
 
 void ip_routed(unsigned int reason, const char *what)

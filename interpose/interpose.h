@@ -135,8 +135,8 @@ pid_t ip_tid(void);
  * owner-TID word it held still names that TID */
 pid_t ip_parent_tid(void);
 /* 1 in a child of fork() (or its children): a lock word may name a
- * thread of another process */
-int ip_forked(void);
+ * thread of another process; a variable, read on every lock */
+extern int ip_forked_child __attribute__((visibility("hidden")));
 void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* say what goes to glibc's own function, once per reason */
 void ip_routed(unsigned int reason, const char *what);

@@ -219,7 +219,7 @@ static int lock(const struct call *c, const struct timespec *deadline,
 			return r;
 		r = 0;
 	}
-	if (c->algo >= IP_PI && __builtin_expect(ip_forked(), 0))
+	if (c->algo >= IP_PI && __builtin_expect(ip_forked_child, 0))
 		r = owner_elsewhere(c);
 	if (!r)
 		r = c->b->lock(&c->im->word, c->algo, c->self, deadline);
