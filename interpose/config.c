@@ -5,8 +5,8 @@
  * another library's constructor can lock a static mutex), and the module's
  * descriptor for the kmod-* backends.
  *
- * A bad choice (an unknown name, the adaptive lock on a backend without
- * one, a module that is not loaded) is said once on stderr when it is
+ * A bad choice (an unknown name, a variable set to nothing, the adaptive
+ * lock on a backend without one, a module that is not loaded) is said once on stderr when it is
  * made, and the first lock, trylock or wait then says it again and aborts
  * the program: a lock that returned an error would be ignored by most
  * programs, which would then run unlocked, and one that fell back to
@@ -38,6 +38,8 @@ static int verbose;
 static __thread pid_t tid;
 /* in a child of fork(): the TID its thread had in the parent */
 static __thread pid_t parent_tid;
+/* interpose.h: set in a child of fork(), and kept by its children */
+int ip_forked_child;
 
 static const char *const algo_names[IP_NALGOS] = {
 	[IP_MUTEX3] = "mutex3",
@@ -72,28 +74,48 @@ void ip_say(const char *fmt, ...)
 		return;
 }
 
+/* A variable set to nothing is a mistake to say, as an unknown name is,
+ * not the default: "" where the name goes says so. */
+static const char *empty_said(const char *name)
+{
+	return *name ? "" : "empty, ";
+}
+
 static int choose_algo(const char *name)
 {
-	if (!name || !*name)
+	if (!name)
 		return IP_MUTEX3;
 	for (int i = 0; i < IP_NALGOS; i++)
 		if (!strcmp(name, algo_names[i]))
 			return i;
-	snprintf(why, sizeof(why), "FUTEXLAB_ALGO=%s: not mutex3, "
-		 "spin-then-wait, pi or adaptive", name);
+	snprintf(why, sizeof(why), "FUTEXLAB_ALGO=%s: %snot mutex3, "
+		 "spin-then-wait, pi or adaptive", name, empty_said(name));
 	return -1;
 }
 
 static const struct ip_backend *choose_backend(const char *name)
 {
-	if (!name || !*name)
+	if (!name)
 		return &ip_backend_futex_private;
 	for (int i = 0; backends[i]; i++)
 		if (!strcmp(name, backends[i]->name))
 			return backends[i];
-	snprintf(why, sizeof(why), "FUTEXLAB_BACKEND=%s: not futex-private, "
-		 "futex-shared, kmod-global, kmod-private or kmod-numa", name);
+	snprintf(why, sizeof(why), "FUTEXLAB_BACKEND=%s: %snot futex-private, "
+		 "futex-shared, kmod-global, kmod-private or kmod-numa", name,
+		 empty_said(name));
 	return NULL;
+}
+
+/* FUTEXLAB_INTERPOSE_VERBOSE: 0 or 1 (unset: 0), else -1 with why */
+static int choose_verbose(const char *value)
+{
+	if (!value || !strcmp(value, "0"))
+		return 0;
+	if (!strcmp(value, "1"))
+		return 1;
+	snprintf(why, sizeof(why), "FUTEXLAB_INTERPOSE_VERBOSE=%s: %snot 0 "
+		 "or 1", value, empty_said(value));
+	return -1;
 }
 
 /* /dev/futexlab set to the backend's design: 0, or -1 with why set. */
@@ -141,6 +163,7 @@ static void after_fork_child(void)
 {
 	parent_tid = tid;
 	tid = 0;
+	ip_forked_child = 1;
 	if (ip_config.usable && ip_config.backend->needs_device &&
 	    open_device(ip_config.backend) < 0) {
 		ip_config.usable = 0;
@@ -154,8 +177,8 @@ static void setup_once(void)
 	int algo;
 	int saved = errno;
 
-	verbose = getenv("FUTEXLAB_INTERPOSE_VERBOSE") != NULL;
-	algo = choose_algo(getenv("FUTEXLAB_ALGO"));
+	verbose = choose_verbose(getenv("FUTEXLAB_INTERPOSE_VERBOSE"));
+	algo = verbose < 0 ? -1 : choose_algo(getenv("FUTEXLAB_ALGO"));
 	b = algo < 0 ? NULL : choose_backend(getenv("FUTEXLAB_BACKEND"));
 	if (b && algo == IP_ADAPTIVE && !b->has_adaptive) {
 		snprintf(why, sizeof(why), "FUTEXLAB_ALGO=adaptive: %s has no "
@@ -171,11 +194,17 @@ static void setup_once(void)
 		ip_say("%s; the program's first pthread lock will abort", why);
 	} else {
 		pthread_atfork(NULL, NULL, after_fork_child);
-		if (verbose)
+		if (verbose > 0)
 			ip_say("pid %d: pthread mutexes and condition "
 			       "variables: %s on %s", (int)getpid(),
 			       algo_names[ip_config.algo], b->name);
-		if (verbose && b->needs_device)
+		/* where it cannot answer as glibc, it says so */
+		if (ip_config.algo == IP_ADAPTIVE)
+			ip_say("FUTEXLAB_ALGO=adaptive: a mutex whose owner "
+			       "ended holding it is taken over by its next "
+			       "locker, where glibc's waits for ever "
+			       "(docs/interpose.md)");
+		if (verbose > 0 && b->needs_device)
 			atexit(report_module);
 	}
 	__atomic_store_n(&ip_config.usable, b != NULL, __ATOMIC_RELEASE);

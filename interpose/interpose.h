@@ -4,10 +4,13 @@
  * condition variables, locked with one of futexlab's lock algorithms on
  * one of its backends, both named by the environment (docs/interpose.md):
  *
- *   FUTEXLAB_ALGO=mutex3|spin-then-wait|pi|adaptive   (default mutex3)
+ *   FUTEXLAB_ALGO=mutex3|spin-then-wait|pi|adaptive   (unset: mutex3)
  *   FUTEXLAB_BACKEND=futex-private|futex-shared|kmod-global|kmod-private|
- *                    kmod-numa                        (default futex-private)
+ *                    kmod-numa                        (unset: futex-private)
  *   FUTEXLAB_INTERPOSE_VERBOSE=1   say the choice once, at the first call
+ *
+ * Any other value, an empty one too, is said at load and aborts the
+ * program's first lock.
  *
  * The flow of one call:
  *   mutex.c    pthread_mutex_*: types, owners and deadlines, then the
@@ -88,6 +91,9 @@ struct ip_mutex {
 #define IP_KIND_PP		64
 #define IP_KIND_PSHARED		128
 #define IP_KIND_GLIBC		(IP_KIND_ROBUST | IP_KIND_PP | IP_KIND_PSHARED)
+/* what glibc's pthread_mutex_destroy leaves, and ours: glibc's kind bits
+ * route every later call to glibc's function, which says EINVAL */
+#define IP_KIND_DESTROYED	(-1)
 
 /*
  * A condition variable: waiters sleep on seq while it holds the value they
@@ -128,6 +134,9 @@ pid_t ip_tid(void);
 /* 0, or in a child of fork() the TID the forking thread had: an
  * owner-TID word it held still names that TID */
 pid_t ip_parent_tid(void);
+/* 1 in a child of fork() (or its children): a lock word may name a
+ * thread of another process; a variable, read on every lock */
+extern int ip_forked_child __attribute__((visibility("hidden")));
 void ip_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* say what goes to glibc's own function, once per reason */
 void ip_routed(unsigned int reason, const char *what);

@@ -15,7 +15,12 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <linux/futex.h>	/* FUTEX_TID_MASK */
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "interpose/interpose.h"
 
@@ -118,7 +123,13 @@ int pthread_mutex_destroy(pthread_mutex_t *m)
 
 	if (kind_of(im) & IP_KIND_GLIBC)
 		return ip_real()->mutex_destroy(m);
-	return __atomic_load_n(&im->word, __ATOMIC_RELAXED) ? EBUSY : 0;
+	if (__atomic_load_n(&im->word, __ATOMIC_RELAXED))
+		return EBUSY;
+	/* a use after this is undefined, and glibc answers EINVAL: so do
+	 * we, through its functions (interpose.h) */
+	memset(m, 0, sizeof(*m));
+	__atomic_store_n(&im->kind, IP_KIND_DESTROYED, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* One call on one of our mutexes: what every lock path needs. */
@@ -143,17 +154,77 @@ static int ours(pthread_mutex_t *m, const char *name, struct call *c)
 	return 1;
 }
 
-/* Lock with an optional MONOTONIC deadline: 0 or an errno. */
-static int lock(const struct call *c, const struct timespec *deadline)
+/*
+ * What glibc does when the kernel will not give it a PI lock: -ESRCH, its
+ * owner is gone (a thread that ended holding it), or -EDEADLK, its owner
+ * locks it again (a normal mutex): it waits for the deadline, for ever
+ * without one, on a word no one wakes; -EPERM, the owner is a thread of
+ * another process (a forked child locking what a thread of its parent
+ * held): it aborts ("The futex facility returned an unexpected error
+ * code."), and so do we, saying why. A mutex without the PI protocol is
+ * on a PI word only by FUTEXLAB_ALGO: glibc's would wait, and so does it.
+ * Any other answer is the caller's.
+ */
+static int refused_as_glibc(const struct call *c, int r,
+			    const struct timespec *deadline, const char *name)
 {
-	int r;
+	uint32_t never = 0;
+
+	if (r == -EPERM && (c->kind & IP_KIND_PI)) {
+		ip_say("%s: the PI lock's owner, TID %u, is a thread of "
+		       "another process (after fork(), the parent's), where "
+		       "glibc's lock aborts too: aborting", name,
+		       __atomic_load_n(&c->im->word, __ATOMIC_RELAXED) &
+		       FUTEX_TID_MASK);
+		abort();
+	}
+	if (r != -ESRCH && r != -EDEADLK && r != -EPERM)
+		return -r;
+	do
+		r = c->b->wait(&never, 0, deadline);
+	while (r != -ETIMEDOUT);
+	return ETIMEDOUT;
+}
+
+/*
+ * In a child of fork(), what the kernel says of an owner-TID word's owner
+ * on futex-private (0: a thread of this process, or none), found before
+ * the backend's lock is called: on futex-shared the kernel attaches the
+ * waiter to another process's thread and blocks, and the module's answer
+ * is its own; glibc's is always futex-private's. Two system calls, in a
+ * forked child's contended lock only.
+ */
+static int owner_elsewhere(const struct call *c)
+{
+	uint32_t word = __atomic_load_n(&c->im->word, __ATOMIC_RELAXED);
+	pid_t owner = (pid_t)(word & FUTEX_TID_MASK);
+	int saved = errno, r = 0;
+
+	if (owner && owner != (pid_t)c->self &&
+	    syscall(SYS_tgkill, getpid(), owner, 0) && errno == ESRCH)
+		r = kill(owner, 0) == 0 || errno == EPERM ? -EPERM : -ESRCH;
+	errno = saved;
+	return r;
+}
+
+/* Lock with an optional MONOTONIC deadline: 0 or an errno. */
+static int lock(const struct call *c, const struct timespec *deadline,
+		const char *name)
+{
+	int r = 0;
 
 	if (owner_checked(c->kind)) {
 		r = relock_by_owner(c->im, c->kind, (pid_t)c->self, 0);
 		if (r >= 0)
 			return r;
+		r = 0;
 	}
-	r = c->b->lock(&c->im->word, c->algo, c->self, deadline);
+	if (c->algo >= IP_PI && __builtin_expect(ip_forked_child, 0))
+		r = owner_elsewhere(c);
+	if (!r)
+		r = c->b->lock(&c->im->word, c->algo, c->self, deadline);
+	if (r && c->algo >= IP_PI)
+		return refused_as_glibc(c, r, deadline, name);
 	if (r)
 		return -r;
 	now_owned(c->im, c->kind, (pid_t)c->self);
@@ -167,7 +238,7 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 
 	if (!ours(m, "pthread_mutex_lock", &c))
 		return ip_real()->mutex_lock(m);
-	return lock(&c, NULL);
+	return lock(&c, NULL, "pthread_mutex_lock");
 }
 
 IP_EXPORT
@@ -212,7 +283,7 @@ static int clocklock(pthread_mutex_t *m, clockid_t clock,
 	if (ip_deadline(clock, abs, &mono) ||
 	    ((c.kind & IP_KIND_PI) && abs->tv_sec < 0))
 		return EINVAL;
-	return lock(&c, &mono);
+	return lock(&c, &mono, name);
 }
 
 IP_EXPORT
@@ -251,8 +322,9 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 	}
 	r = c.b->unlock(&c.im->word, c.algo, c.self);
 	/* the forking thread's lock, in the child: the word names the TID
-	 * the thread had in the parent (glibc's word holds no TID there) */
-	if (r == -EPERM && ip_parent_tid())
+	 * the thread had in the parent (glibc's word holds no TID there;
+	 * a PTHREAD_PRIO_INHERIT one's does, and glibc says EPERM) */
+	if (r == -EPERM && ip_parent_tid() && !(c.kind & IP_KIND_PI))
 		r = c.b->unlock(&c.im->word, c.algo,
 				(uint32_t)ip_parent_tid());
 	return -r;

@@ -20,6 +20,7 @@
 
 #include "measure/busy_loop.h"
 #include "measure/cell.h"
+#include "measure/program.h"
 #include "spec/placement.h"
 
 volatile int fl_interrupted;
@@ -337,6 +338,8 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 	if (!fl_busy_fastest)
 		fl_busy_seen(fl_busy_speed());
 	fflush(NULL);
+	/* what the cell starts and its child's death orphans comes here */
+	fl_program_adopt_orphans();
 	pid_t parent = getpid();
 	pid_t pid = fork();
 
@@ -350,6 +353,9 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 
 	int rc = watch_child(pid, sh, cell, why, sizeof(why),
 			     &res->cell_maxrss_kb);
+
+	/* a program the killed child ran, and what it daemonised */
+	fl_program_end_children();
 
 	for (unsigned int r = 0; r < cell->reps; r++) {
 		if (!__atomic_load_n(&sh->reps[r].done, __ATOMIC_ACQUIRE))

@@ -7,10 +7,14 @@
  * does not keep the run waiting) or the deadline passes, keeping the first
  * and the last FL_KEEP_MAX / 2 bytes. The program is spawned in a new
  * process group with the default signal dispositions and an empty mask,
- * so a kill of the group ends it and everything it started.
+ * so a kill of the group ends it and what it started there; what left
+ * the group (setsid, a daemon) is found as an orphan this process adopts
+ * (fl_program_adopt_orphans()) and ended with the rest
+ * (fl_program_end_children()).
  */
 #include "measure/program.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +35,10 @@ extern char **environ;
 
 #define HALF		(FL_KEEP_MAX / 2)
 #define MAX_ENV		1024
+/* --metric's search: a plain expression takes under a millisecond over
+ * FL_KEEP_MAX bytes */
+#define METRIC_SEARCH_NS	1000000000ull
+#define KILL_BATCH	64
 
 struct output {
 	char head[HALF];
@@ -63,6 +72,68 @@ static size_t flatten(const struct output *o, char *buf)
 	for (size_t i = 0; i < kept; i++)
 		buf[n++] = o->tail[(start + i) % HALF];
 	return n;
+}
+
+void fl_program_adopt_orphans(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+/* Kill this process's children, the first max of them into pid: how many
+ * there were (a zombie is one, and its kill is harmless). */
+static int kill_children(pid_t *pid, int max)
+{
+	pid_t self = getpid();
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		char path[64], stat[512], *close_paren;
+		long child = strtol(e->d_name, NULL, 10);
+		ssize_t len;
+		int fd;
+
+		if (child <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", child);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, stat, sizeof(stat) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		stat[len] = '\0';
+		/* "pid (comm) state ppid": comm may hold anything */
+		close_paren = strrchr(stat, ')');
+		if (!close_paren || close_paren[1] != ' ' || !close_paren[2] ||
+		    close_paren[3] != ' ' ||
+		    strtol(close_paren + 4, NULL, 10) != self)
+			continue;
+		kill((pid_t)child, SIGKILL);
+		if (n < max)
+			pid[n] = (pid_t)child;
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * A killed child's own children come to this process (it adopts orphans)
+ * by the time its wait returns: each round kills and reaps one generation
+ * until none is left. A dying process cannot fork, so the rounds end.
+ */
+void fl_program_end_children(void)
+{
+	pid_t pid[KILL_BATCH];
+	int n;
+
+	while ((n = kill_children(pid, KILL_BATCH)) > 0)
+		for (int i = 0; i < n && i < KILL_BATCH; i++)
+			waitpid(pid[i], NULL, 0);
 }
 
 /* The interposer beside this binary (build/libfutexlab-interpose.so). */
@@ -178,26 +249,86 @@ static int collect(int fd, pid_t pid, uint64_t deadline, struct output *o)
 	}
 }
 
-/* --metric's first group in the output, in seconds, as ns: 0 or -1 */
-static int metric(const char *re_text, char *text, uint64_t *ns)
+/*
+ * --metric's first group in text, in seconds, as ns: 0, or -1 with why
+ * (no number, or a search past its deadline). glibc's regexec is
+ * quadratic or worse on some expressions ((a|aa)*c([0-9]) over 64 KiB
+ * took 76 s at a load of 19, where a plain one takes a millisecond at
+ * most: docs/apps.md), which no check of the text can foresee, and
+ * a search cannot be stopped in the middle: a child of this process does
+ * it and is killed at the deadline. (glibc takes malloc's locks across
+ * fork(), so the child may allocate though this process has threads.)
+ */
+static int metric(const char *re_text, char *text, uint64_t deadline,
+		  uint64_t *ns, char *why, size_t len)
 {
-	regex_t re;
-	regmatch_t m[2];
+	regmatch_t m[2] = { { -1, -1 }, { -1, -1 } };
+	int fd[2], ready = 0;
 	double s;
-	int r;
+	pid_t pid;
 
-	if (regcomp(&re, re_text, REG_EXTENDED))
+	if (pipe2(fd, O_CLOEXEC))
+		fd[0] = fd[1] = -1;
+	pid = fd[0] < 0 ? -1 : fork();
+	if (pid < 0) {
+		snprintf(why, len, "cannot start its search: %s",
+			 strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
 		return -1;
-	r = regexec(&re, text, 2, m, 0);
-	regfree(&re);
-	if (r || m[1].rm_so < 0)
+	}
+	if (pid == 0) {
+		regex_t re;
+
+		if (!regcomp(&re, re_text, REG_EXTENDED) &&
+		    !regexec(&re, text, 2, m, 0) &&
+		    write(fd[1], m, sizeof(m)) != sizeof(m))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	for (;;) {
+		uint64_t now = fl_now_ns();
+		struct pollfd pfd = { .fd = fd[0], .events = POLLIN };
+
+		if (now >= deadline)
+			break;
+		ready = poll(&pfd, 1, (int)((deadline - now) / 1000000 + 1));
+		if (ready > 0 || (ready < 0 && errno != EINTR))
+			break;
+	}
+	/* a match, or nothing: the child ended without one */
+	if (ready > 0 && read(fd[0], m, sizeof(m)) != sizeof(m))
+		m[1].rm_so = -1;
+	close(fd[0]);
+	kill(pid, SIGKILL);	/* past the deadline, or done */
+	waitpid(pid, NULL, 0);
+	if (ready <= 0) {
+		snprintf(why, len, "glibc's regexec, which is that slow on "
+			 "some expressions, passed its %.0f s deadline "
+			 "searching", METRIC_SEARCH_NS / 1e9);
 		return -1;
-	text[m[1].rm_eo] = '\0';
-	s = strtod(text + m[1].rm_so, NULL);
-	if (!(s >= 0 && s < 1e9))
-		return -1;
-	*ns = (uint64_t)(s * 1e9);
-	return 0;
+	}
+	if (m[1].rm_so >= 0 && m[1].rm_eo >= m[1].rm_so) {
+		text[m[1].rm_eo] = '\0';
+		s = strtod(text + m[1].rm_so, NULL);
+		if (s >= 0 && s < 1e9) {
+			*ns = (uint64_t)(s * 1e9);
+			return 0;
+		}
+	}
+	snprintf(why, len, "no number found in");
+	return -1;
+}
+
+/* METRIC_SEARCH_NS from now, and half of the second the harness leaves
+ * past the program's deadline */
+static uint64_t search_deadline(const struct fl_program *p)
+{
+	uint64_t end = fl_now_ns() + METRIC_SEARCH_NS;
+
+	return end < p->deadline_ns + METRIC_SEARCH_NS / 2 ? end :
+	       p->deadline_ns + METRIC_SEARCH_NS / 2;
 }
 
 static void keep(struct fl_program *p, const struct output *o, int status,
@@ -233,6 +364,7 @@ int fl_program_run(struct fl_program *p, uint64_t *figure_ns)
 	struct output *o = calloc(1, sizeof(*o));
 	char *text = malloc(FL_KEEP_MAX + 128);
 	int fd[2] = { -1, -1 }, status, r = -1;
+	char why[128];
 	uint64_t t0;
 	size_t len;
 	pid_t pid;
@@ -248,6 +380,7 @@ int fl_program_run(struct fl_program *p, uint64_t *figure_ns)
 		snprintf(p->why, sizeof(p->why), "pipe: %s", strerror(errno));
 		goto out;
 	}
+	fl_program_adopt_orphans();
 	t0 = fl_now_ns();
 	errno = spawn(p, env, fd[1], &pid);
 	close(fd[1]);
@@ -259,6 +392,7 @@ int fl_program_run(struct fl_program *p, uint64_t *figure_ns)
 	status = collect(fd[0], pid, p->deadline_ns, o);
 	*figure_ns = fl_now_ns() - t0;
 	kill(-pid, SIGKILL);	/* what it left running in its group */
+	fl_program_end_children();	/* and what it daemonised */
 	len = flatten(o, text);
 	for (size_t i = 0; i < len; i++)
 		if (!text[i])
@@ -275,11 +409,11 @@ int fl_program_run(struct fl_program *p, uint64_t *figure_ns)
 			 "exited with status" : "was killed by signal",
 			 WIFEXITED(status) ? WEXITSTATUS(status) :
 			 WTERMSIG(status), (unsigned long long)p->output_id);
-	else if (*p->metric && metric(p->metric, text, figure_ns))
-		snprintf(p->why, sizeof(p->why), "--metric '%s' matched no "
-			 "number in the output of %s (programs/run-%llu.txt)",
-			 p->metric, p->argv[0],
-			 (unsigned long long)p->output_id);
+	else if (*p->metric && metric(p->metric, text, search_deadline(p),
+				      figure_ns, why, sizeof(why)))
+		snprintf(p->why, sizeof(p->why), "--metric '%s': %s %s's "
+			 "output (programs/run-%llu.txt)", p->metric, why,
+			 p->argv[0], (unsigned long long)p->output_id);
 	else
 		r = 0;
 out:

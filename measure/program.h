@@ -4,7 +4,10 @@
  * process group of its own with the pthread interposer on the cell's
  * backend and algorithm, its output read into a bounded buffer and kept
  * in the run directory, waited for until a deadline, past which the
- * whole group is killed.
+ * whole group is killed. Nothing it started outlives it: what left the
+ * group (setsid, a daemon) is an orphan the cell's processes adopt and
+ * end, in the cell's child when the program exits and in the cell's
+ * parent when that child is killed (Ctrl-C, an overrun).
  */
 #ifndef FUTEXLAB_MEASURE_PROGRAM_H
 #define FUTEXLAB_MEASURE_PROGRAM_H
@@ -26,6 +29,14 @@ struct fl_program {
 	uint64_t output_bytes;		/* all it wrote, kept or not */
 	char why[256];
 };
+
+/* Make this process a child subreaper: an orphan below it (a daemon of
+ * the program's) becomes its child, not init's. */
+void fl_program_adopt_orphans(void);
+
+/* Kill and reap every child of this process, and every child that comes
+ * to it as they die, until none is left. */
+void fl_program_end_children(void);
 
 /* Run p once: 0 with its figure in ns (wall time, or --metric's seconds),
  * or -1 with p->why. */

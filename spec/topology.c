@@ -3,6 +3,7 @@
  * topology.h. */
 #include "spec/topology.h"
 
+#include <fcntl.h>
 #include <hwloc.h>
 #include <numa.h>
 #include <stdio.h>
@@ -148,6 +149,35 @@ static int xml_counts(hwloc_topology_t topo, const char *shown,
 	return 0;
 }
 
+/*
+ * xml (NUL-terminated at len) into topo: 0 or -1. hwloc writes its own
+ * complaints to stderr ("Topology does not contain any NUMA node,
+ * aborting!", the XML parser's): a bad file gets one line, the
+ * caller's, so stderr is /dev/null while hwloc reads it.
+ */
+static int load_quietly(hwloc_topology_t topo, const char *xml, size_t len)
+{
+	int saved, null, r;
+
+	fflush(stderr);
+	saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDERR_FILENO);
+	/* hwloc wants the terminating NUL counted in the length */
+	r = hwloc_topology_set_xmlbuffer(topo, xml, (int)len + 1) ||
+	    hwloc_topology_load(topo) ? -1 : 0;
+	if (saved >= 0 && null >= 0) {
+		fflush(stderr);
+		dup2(saved, STDERR_FILENO);
+	}
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	return r;
+}
+
 int fl_topology_from_xml(const char *xml, size_t len, const char *shown,
 			 struct fl_topology *t, char *err, size_t errlen)
 {
@@ -164,11 +194,15 @@ int fl_topology_from_xml(const char *xml, size_t len, const char *shown,
 		snprintf(err, errlen, "%s: hwloc cannot start", shown);
 		return -1;
 	}
-	/* hwloc wants the terminating NUL counted in the length */
-	if (hwloc_topology_set_xmlbuffer(topo, xml, (int)len + 1) ||
-	    hwloc_topology_load(topo)) {
+	if (load_quietly(topo, xml, len)) {
+		/* processors and no memory: hwloc 2 refuses the file,
+		 * and said why only on the stderr load_quietly() hid */
+		int no_node = strstr(xml, "type=\"PU\"") &&
+			      !strstr(xml, "type=\"NUMANode\"");
+
 		snprintf(err, errlen, "%s: not an hwloc XML topology (hwloc "
-			 "cannot load it)", shown);
+			 "cannot load it%s)", shown, no_node ? ": it has no "
+			 "NUMANode object, which hwloc 2 requires" : "");
 		hwloc_topology_destroy(topo);
 		return -1;
 	}

@@ -172,7 +172,7 @@ static int check_metric(const char *text, char *err, size_t errlen)
 	if (!*text)
 		return 0;
 	if (fl_regex_bounded(text, &bound)) {
-		snprintf(err, errlen, "--metric: %s", bound);
+		snprintf(err, errlen, "--metric '%s': %s", text, bound);
 		return -1;
 	}
 	r = regcomp(&re, text, REG_EXTENDED);
@@ -180,13 +180,13 @@ static int check_metric(const char *text, char *err, size_t errlen)
 		char why[128];
 
 		regerror(r, &re, why, sizeof(why));
-		snprintf(err, errlen, "--metric: '%s': %s", text, why);
+		snprintf(err, errlen, "--metric '%s': %s", text, why);
 		return -1;
 	}
 	r = re.re_nsub < 1;
 	regfree(&re);
 	if (r)
-		snprintf(err, errlen, "--metric: '%s': no (group) around the "
+		snprintf(err, errlen, "--metric '%s': no (group) around the "
 			 "number of seconds", text);
 	return -r;
 }

@@ -124,30 +124,44 @@ static void init_type(pthread_mutex_t *m, int type, int protocol)
 	pthread_mutexattr_destroy(&a);
 }
 
-static void attr_types(char *out)
+/* one(m) on a mutex of each type, without and with PRIO_INHERIT */
+static void each_kind(void (*one)(pthread_mutex_t *m, int type, char *out),
+		      char *out)
 {
 	static const int types[] = { PTHREAD_MUTEX_NORMAL,
-		PTHREAD_MUTEX_RECURSIVE, PTHREAD_MUTEX_ERRORCHECK };
+		PTHREAD_MUTEX_RECURSIVE, PTHREAD_MUTEX_ERRORCHECK,
+		PTHREAD_MUTEX_ADAPTIVE_NP };
 	pthread_mutex_t m;
-	struct timespec soon;
 
 	for (int p = 0; p < 2; p++)
-		for (unsigned int i = 0; i < 3; i++) {
+		for (unsigned int i = 0; i < 4; i++) {
 			init_type(&m, types[i], p ? PTHREAD_PRIO_INHERIT :
 						    PTHREAD_PRIO_NONE);
-			add(out, "%d:", pthread_mutex_lock(&m));
-			add(out, "%d,", pthread_mutex_trylock(&m));
-			if (types[i] != PTHREAD_MUTEX_NORMAL) {
-				soon = in_ms(CLOCK_REALTIME, 10);
-				add(out, "%d,", pthread_mutex_timedlock(&m,
-									&soon));
-				add(out, "%d,", pthread_mutex_lock(&m));
-				pthread_mutex_unlock(&m);
-				pthread_mutex_unlock(&m);
-			}
-			add(out, "%d,", pthread_mutex_unlock(&m));
-			add(out, "%d ", pthread_mutex_destroy(&m));
+			one(&m, types[i], out);
 		}
+}
+
+static void attr_type(pthread_mutex_t *m, int type, char *out)
+{
+	struct timespec soon;
+
+	add(out, "%d:", pthread_mutex_lock(m));
+	add(out, "%d,", pthread_mutex_trylock(m));
+	if (type == PTHREAD_MUTEX_RECURSIVE ||
+	    type == PTHREAD_MUTEX_ERRORCHECK) {
+		soon = in_ms(CLOCK_REALTIME, 10);
+		add(out, "%d,", pthread_mutex_timedlock(m, &soon));
+		add(out, "%d,", pthread_mutex_lock(m));
+		pthread_mutex_unlock(m);
+		pthread_mutex_unlock(m);
+	}
+	add(out, "%d,", pthread_mutex_unlock(m));
+	add(out, "%d ", pthread_mutex_destroy(m));
+}
+
+static void attr_types(char *out)
+{
+	each_kind(attr_type, out);
 }
 
 /* another thread holds the mutex while the main thread tries deadlines */
@@ -444,6 +458,162 @@ static void fork_held(char *out)
 	    pthread_mutex_unlock(&checked));
 }
 
+/* how a forked child that makes one call ended: its result, or the
+ * signal that ended it (an abort, or its alarm: still blocked) */
+static void in_child(pthread_mutex_t *m, char op, char *out)
+{
+	struct timespec soon;
+	int status = -1, r = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		alarm(1);
+		soon = in_ms(CLOCK_REALTIME, 20);
+		if (op == 'l')
+			r = pthread_mutex_lock(m);
+		else if (op == 't')
+			r = pthread_mutex_timedlock(m, &soon);
+		else if (op == 'y')
+			r = pthread_mutex_trylock(m);
+		else
+			r = pthread_mutex_unlock(m);
+		_exit(r);
+	}
+	waitpid(pid, &status, 0);
+	if (WIFSIGNALED(status))
+		add(out, "%c:signal %d ", op, WTERMSIG(status));
+	else
+		add(out, "%c:%d ", op, WEXITSTATUS(status));
+}
+
+static void *hold_pi(void *arg)
+{
+	struct holder *h = arg;
+	char c = 0;
+
+	pthread_mutex_lock(h->m);
+	if (write(h->fd[1], &c, 1) != 1)
+		return NULL;
+	if (h->fd[0] >= 0 && read(h->fd[0], &c, 1) != 1)
+		c = 1;
+	return NULL;
+}
+
+/*
+ * fork() while another thread holds a PI mutex: in the child the word
+ * names a thread of the parent, which the kernel refuses to attach to,
+ * and glibc aborts the child's lock and timedlock ("The futex facility
+ * returned an unexpected error code."); it never goes on unlocked. The
+ * same when the forking thread holds it: the child is not its owner.
+ */
+static void fork_pi_live_owner(char *out)
+{
+	static pthread_mutex_t m, mine, plain = PTHREAD_MUTEX_INITIALIZER;
+	struct holder h = { .m = &m };
+	int back[2];
+	pthread_t t;
+	char c = 0;
+
+	init_type(&m, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_INHERIT);
+	if (pipe(h.fd) || pipe(back))
+		return;
+	int to_holder = h.fd[1];
+
+	h.fd[1] = back[1];
+	pthread_create(&t, NULL, hold_pi, &h);
+	if (read(back[0], &c, 1) != 1)
+		add(out, "holder? ");
+	in_child(&m, 'y', out);
+	in_child(&m, 'u', out);
+	in_child(&m, 'l', out);
+	in_child(&m, 't', out);
+	if (write(to_holder, &c, 1) != 1)
+		add(out, "holder? ");
+	pthread_join(t, NULL);
+	init_type(&mine, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_INHERIT);
+	add(out, "| %d ", pthread_mutex_lock(&mine));
+	in_child(&mine, 'y', out);
+	in_child(&mine, 'u', out);
+	in_child(&mine, 'l', out);
+	add(out, "%d", pthread_mutex_unlock(&mine));
+	/* a plain mutex held so waits in the child, as glibc's does (on
+	 * the PI lock with FUTEXLAB_ALGO=pi or adaptive) */
+	add(out, " | %d ", pthread_mutex_lock(&plain));
+	in_child(&plain, 'l', out);
+	in_child(&plain, 't', out);
+	add(out, "%d", pthread_mutex_unlock(&plain));
+}
+
+/*
+ * A PI mutex whose owner is gone (a thread that ended holding it): the
+ * kernel finds no owner and glibc waits for ever, a timedlock until its
+ * deadline (ETIMEDOUT), in this process and in a forked child; so does
+ * a normal PI mutex's owner locking it again (a deadlock, as POSIX
+ * has a normal mutex do).
+ */
+static void pi_dead_owner(char *out)
+{
+	static pthread_mutex_t m, self;
+	struct holder h = { .m = &m };
+	struct timespec soon;
+	int said[2];
+	pthread_t t;
+
+	init_type(&m, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_INHERIT);
+	if (pipe(said))
+		return;
+	h.fd[0] = -1;		/* it ends at once, holding m */
+	h.fd[1] = said[1];
+	pthread_create(&t, NULL, hold_pi, &h);
+	pthread_join(t, NULL);
+	close(said[0]);
+	close(said[1]);
+	soon = in_ms(CLOCK_REALTIME, 20);
+	add(out, "%d ", pthread_mutex_timedlock(&m, &soon));
+	add(out, "%d ", pthread_mutex_trylock(&m));
+	in_child(&m, 'l', out);
+	in_child(&m, 't', out);
+	in_child(&m, 'u', out);
+	init_type(&self, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_INHERIT);
+	add(out, "| %d ", pthread_mutex_lock(&self));
+	soon = in_ms(CLOCK_REALTIME, 20);
+	add(out, "%d ", pthread_mutex_timedlock(&self, &soon));
+	add(out, "%d", pthread_mutex_unlock(&self));
+}
+
+/* a mutex used after pthread_mutex_destroy: glibc's destroy leaves an
+ * invalid kind, and every later call but init and destroy says EINVAL */
+static void use_destroyed(pthread_mutex_t *m, int type, char *out)
+{
+	struct timespec soon = in_ms(CLOCK_REALTIME, 10);
+
+	(void)type;
+	add(out, "%d:", pthread_mutex_destroy(m));
+	add(out, "%d,", pthread_mutex_lock(m));
+	add(out, "%d,", pthread_mutex_trylock(m));
+	add(out, "%d,", pthread_mutex_timedlock(m, &soon));
+	add(out, "%d,", pthread_mutex_clocklock(m, CLOCK_MONOTONIC, &soon));
+	add(out, "%d,", pthread_mutex_unlock(m));
+	add(out, "%d ", pthread_mutex_destroy(m));
+}
+
+static void destroyed(char *out)
+{
+	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+
+	each_kind(use_destroyed, out);
+	pthread_mutex_lock(&fresh);
+	add(out, "| %d ", pthread_mutex_destroy(&fresh));
+	pthread_mutex_unlock(&fresh);
+	add(out, "%d ", pthread_mutex_destroy(&fresh));
+	add(out, "%d ", pthread_mutex_lock(&fresh));
+	add(out, "%d ", pthread_mutex_unlock(&fresh));
+	/* initialised again, it is a mutex again */
+	add(out, "%d ", pthread_mutex_init(&fresh, NULL));
+	add(out, "%d ", pthread_mutex_lock(&fresh));
+	add(out, "%d", pthread_mutex_unlock(&fresh));
+}
+
 /* what goes to glibc: robust (owner death) and process-shared objects */
 static void *die_holding(void *m)
 {
@@ -514,6 +684,9 @@ const struct conform_case conform_cases[] = {
 	{ "cond-clocks", cond_clocks },
 	{ "cond-cancel", cond_cancel },
 	{ "fork-held", fork_held },
+	{ "fork-pi-live-owner", fork_pi_live_owner },
+	{ "pi-dead-owner", pi_dead_owner },
+	{ "destroyed", destroyed },
 	{ "routed-robust", routed_robust },
 	{ "routed-pshared", routed_pshared },
 	{ NULL, NULL },

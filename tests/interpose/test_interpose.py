@@ -6,9 +6,10 @@
   futex-private and futex-shared with each algorithm that has them
   (mutex3, spin-then-wait, pi; adaptive is the module's, tested in the
   guest: tests/guest/interpose.sh). One check per case and combination.
-- Bad input: an unknown algorithm or backend, the adaptive lock on a stock
-  backend, a module backend without /dev/futexlab: the program says why
-  in one line naming the variable and aborts at its first lock, never
+- Bad input: an unknown algorithm or backend, one set but empty, a
+  FUTEXLAB_INTERPOSE_VERBOSE other than 0 or 1, the adaptive lock on a
+  stock backend, a module backend without /dev/futexlab: the program says
+  why in one line naming the variable and aborts at its first lock, never
   running on another lock.
 
   tests/interpose/test_interpose.py --builddir build
@@ -83,6 +84,14 @@ def main():
             FUTEXLAB_BACKEND="spin")
     refused(conform, lib, checks, "futex-private has no adaptive lock",
             FUTEXLAB_ALGO="adaptive")
+    # set but empty is a bad value, never the default said nowhere
+    refused(conform, lib, checks, "FUTEXLAB_ALGO=: empty", FUTEXLAB_ALGO="")
+    refused(conform, lib, checks, "FUTEXLAB_BACKEND=: empty",
+            FUTEXLAB_BACKEND="")
+    refused(conform, lib, checks, "FUTEXLAB_INTERPOSE_VERBOSE=: empty",
+            FUTEXLAB_INTERPOSE_VERBOSE="")
+    refused(conform, lib, checks, "FUTEXLAB_INTERPOSE_VERBOSE=yes: not 0 "
+            "or 1", FUTEXLAB_INTERPOSE_VERBOSE="yes")
     if os.path.exists("/dev/futexlab"):
         checks.skipped += 1
         print("SKIP: kmod-global without /dev/futexlab: the module is "
