@@ -205,9 +205,12 @@ HIST_HEAD = "# count=2 sum=50 min=20 max=30"
 # what each reads a run with; a run it accepts has its outputs written
 # under TMP/results (report RUN alone writes RUN/report.md: a run read
 # twice, as a fleet, is read by the same reader)
+# a fleet's report and compare read the spoiled run beside its copy
+# (TMP/copy, spoiled alike): a run named twice is refused as such
 READERS = (("plot", ["plot", "RUN", "--scripts-only"]),
-           ("report", ["report", "RUN", "RUN", "--out", "TMP/results/r"]),
-           ("compare", ["compare", "RUN", "RUN", "--out",
+           ("report", ["report", "RUN", "TMP/copy", "--out",
+                       "TMP/results/r"]),
+           ("compare", ["compare", "RUN", "TMP/copy", "--out",
                         "TMP/results/c"]))
 
 
@@ -252,9 +255,11 @@ EVERY_READER = [
 ]
 
 def with_results(spoil):
-    """spoil, and TMP/results made for the outputs of a run accepted."""
+    """spoil, TMP/results made for the outputs of a run accepted, and
+    the spoiled run copied to TMP/copy."""
     return lambda r, t: (os.makedirs(os.path.join(t, "results")),
-                         spoil(r, t))
+                         spoil(r, t), shutil.copytree(
+                             r, os.path.join(t, "copy"), symlinks=True))
 
 
 CASES += [("%s-%s" % (name, reader), with_results(spoil), args)
