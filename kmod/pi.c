@@ -167,19 +167,6 @@ int __flk_pi_attach(struct flk_target *t, u32 tid,
 	return 0;
 }
 
-/*
- * Does @pi (the word's PI state, or NULL; bucket lock held) say that a
- * live task owns the lock while waiters are queued? Then a free word is
- * one user space wrote: the kernel's owner has not unlocked. Only an
- * owner that is gone (exiting: its robust list may have freed the word)
- * leaves a free word to take.
- */
-static bool __flk_pi_owned(const struct flk_pi_state *pi)
-{
-	return pi && pi->nr_waiters && pi->owner &&
-	       !(READ_ONCE(pi->owner->flags) & PF_EXITING);
-}
-
 /**
  * __flk_pi_claim() - take a PI lock word for @tid if it is free, else mark
  * it contended
@@ -192,10 +179,11 @@ static bool __flk_pi_owned(const struct flk_pi_state *pi)
  * @mark:	set FUTEXLAB_WAITERS in a word that another task holds, so
  *		that its user-space fast unlock fails
  *
- * A free word whose PI state still has a live owner and waiters is not
- * taken: that would hand the lock over, and end its owner's boost, on
- * the word of whoever wrote it. The stock futex's attach_to_pi_state()
- * answers EINVAL there, for LOCK_PI, TRYLOCK_PI and CMP_REQUEUE_PI alike.
+ * A free word whose PI state has waiters and a live owner was written by
+ * user space (only an exiting owner's robust list frees such a word): it
+ * is not taken, which would hand the lock over and end the owner's boost
+ * on the word of whoever wrote it. EINVAL, as the stock futex's
+ * attach_to_pi_state() answers LOCK_PI, TRYLOCK_PI and CMP_REQUEUE_PI.
  *
  * Return: 1 if the word was free and now names @tid; 0 if another task
  * holds it; -EDEADLK if @tid holds it; -EINVAL if it is free but @pi has
@@ -218,8 +206,9 @@ int __flk_pi_claim(u32 __user *uaddr, u32 *uval, struct flk_pi_state *pi,
 		if ((*uval & FUTEXLAB_TID_MASK) == tid)
 			return -EDEADLK;
 		take = !(*uval & FUTEXLAB_TID_MASK);
-		if (take && __flk_pi_owned(pi))
-			return -EINVAL;
+		if (take && pi && pi->nr_waiters && pi->owner &&
+		    !(READ_ONCE(pi->owner->flags) & PF_EXITING))
+			return -EINVAL;		/* see above */
 		if (take) {
 			newval = tid | (*uval & FUTEXLAB_OWNER_DIED);
 			if (waiters)
@@ -507,11 +496,10 @@ first:
 		}
 		top = __flk_pi_top(t.hb, &t.key);
 		/*
-		 * The word names us, but the kernel's PI state another owner:
-		 * user space wrote the word. Handing the lock over would end
-		 * that owner's boost on the word of a task that could not
-		 * change its scheduling: the word stays as it is, EINVAL, as
-		 * the stock futex_unlock_pi() answers.
+		 * The word names us, the kernel's PI state another owner: user
+		 * space wrote it. Handing the lock over would end that owner's
+		 * boost on the word of a task that may not change it: the word
+		 * stays, EINVAL, as the stock futex_unlock_pi() answers.
 		 */
 		if (top && top->pi->owner != current) {
 			ret = -EINVAL;
