@@ -182,10 +182,10 @@ static void test_requeue_pi_same_word(void **state)
 
 /*
  * A word that user space wrote while the kernel's PI state names another
- * owner (issue 41): the word is left as it was, the waiter stays queued
- * and the owner keeps the lock. UNLOCK_PI is EPERM while the word names
- * that owner, EINVAL once it names the caller; LOCK_PI and TRYLOCK_PI of
- * the word stored free are EINVAL (the stock futex's attach_to_pi_state()).
+ * owner: the word is left as it was, the waiter stays queued and the
+ * owner keeps the lock. UNLOCK_PI is EPERM while the word names that
+ * owner, EINVAL once it names the caller; LOCK_PI and TRYLOCK_PI of the
+ * word stored free are EINVAL (the stock futex's attach_to_pi_state()).
  * Given back, the word unlocks as usual.
  */
 static void test_pi_word_not_owner(void **state)

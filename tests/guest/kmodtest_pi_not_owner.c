@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmodtest's not-owner family (issue 41, part 2): a PI lock word is a
- * number any task that maps it may write, so writing it must not let a
- * task hand over a lock it does not own in the kernel, nor end the boost
- * of its owner. Each case builds one scene, on the module and then on the
- * stock futex in the same guest: O, a process with RLIMIT_RTPRIO 30,
+ * kmodtest's not-owner family: a PI lock word is a number any task that
+ * maps it may write, so writing it must not let a task hand over a lock
+ * it does not own in the kernel, nor end the boost of its owner. Each
+ * case builds one scene, on the stock futex and then on the module in
+ * the same guest: O, a process with RLIMIT_RTPRIO 30,
  * holds a word on a shared page; W, of O's uid at SCHED_FIFO 12, blocks
  * in LOCK_PI on it, so the module boosts O to FIFO 12. Then X, a process
  * of uid 65534 that may write the page, acts on the word: in each test

@@ -445,8 +445,8 @@ int t_pi_dl_waiter(uint32_t design)
  * LOCK_PI on a word found free while a waiter is queued and its owner
  * holds the lock in the kernel: user space wrote the word, so EINVAL, the
  * word left free and the owner's boost kept, as the stock futex's
- * attach_to_pi_state() answers (issue 41; the module used to take the
- * lock and move the boost to the caller).
+ * attach_to_pi_state() answers (the module used to take the lock and
+ * move the boost to the caller).
  */
 int t_pi_free_take(uint32_t design)
 {
