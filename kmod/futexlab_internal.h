@@ -356,8 +356,9 @@ void __flk_pi_add_waiter(struct flk_pi_state *pi, struct flk_q *q);
 void __flk_pi_waiter_left(struct flk_pi_state *pi);
 void flk_pi_waiter_gone(struct flk_pi_state *pi);
 void flk_pi_wait_done(struct flk_q *q, bool owner);
-int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
-		  bool mark);
+int __flk_pi_claim(u32 __user *uaddr, u32 *uval, struct flk_pi_state *pi,
+		  u32 tid, bool waiters, bool mark);
+struct flk_pi_state *__flk_pi_find(struct flk_bucket *hb, struct flk_key *key);
 void flk_pi_adjust(struct flk_pi_state *pi);
 void flk_pi_put(struct flk_pi_state *pi);
 void flk_q_init_pi(struct flk_q *q);

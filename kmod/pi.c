@@ -67,8 +67,7 @@
 			 FUTEXLAB_F_NODE | FUTEXLAB_F_INTERRUPTIBLE)
 #define FLK_UNLOCK_FLAGS	(FUTEXLAB_F_SHARED | FUTEXLAB_F_NODE)
 
-static struct flk_pi_state *__flk_pi_find(struct flk_bucket *hb,
-					struct flk_key *key)
+struct flk_pi_state *__flk_pi_find(struct flk_bucket *hb, struct flk_key *key)
 {
 	struct flk_pi_state *pi;
 
@@ -173,19 +172,27 @@ int __flk_pi_attach(struct flk_target *t, u32 tid,
  * it contended
  * @uaddr:	the word (its bucket is locked)
  * @uval:	the word as it is now
+ * @pi:		the word's PI state (__flk_pi_find()), or NULL
  * @tid:	the task that takes it
  * @waiters:	take it with FUTEXLAB_WAITERS set (waiters are queued, or
  *		are about to be)
  * @mark:	set FUTEXLAB_WAITERS in a word that another task holds, so
  *		that its user-space fast unlock fails
  *
+ * A free word whose PI state has waiters and a live owner was written by
+ * user space (only an exiting owner's robust list frees such a word): it
+ * is not taken, which would hand the lock over and end the owner's boost
+ * on the word of whoever wrote it. EINVAL, as the stock futex's
+ * attach_to_pi_state() answers LOCK_PI, TRYLOCK_PI and CMP_REQUEUE_PI.
+ *
  * Return: 1 if the word was free and now names @tid; 0 if another task
- * holds it; -EDEADLK if @tid holds it; -EAGAIN if the word kept changing
- * under us (drop the locks and retry, flk_retry_check()); -EFAULT (or the
- * cmpxchg's error): fault the word in for writing and retry.
+ * holds it; -EDEADLK if @tid holds it; -EINVAL if it is free but @pi has
+ * an owner (above); -EAGAIN if the word kept changing under us (drop the
+ * locks and retry, flk_retry_check()); -EFAULT (or the cmpxchg's error):
+ * fault the word in for writing and retry.
  */
-int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
-		  bool mark)
+int __flk_pi_claim(u32 __user *uaddr, u32 *uval, struct flk_pi_state *pi,
+		  u32 tid, bool waiters, bool mark)
 {
 	unsigned int tries = FLK_CMPXCHG_TRIES;
 	u32 cur, newval;
@@ -199,6 +206,9 @@ int __flk_pi_claim(u32 __user *uaddr, u32 *uval, u32 tid, bool waiters,
 		if ((*uval & FUTEXLAB_TID_MASK) == tid)
 			return -EDEADLK;
 		take = !(*uval & FUTEXLAB_TID_MASK);
+		if (take && pi && pi->nr_waiters && pi->owner &&
+		    !(READ_ONCE(pi->owner->flags) & PF_EXITING))
+			return -EINVAL;		/* see above */
 		if (take) {
 			newval = tid | (*uval & FUTEXLAB_OWNER_DIED);
 			if (waiters)
@@ -360,8 +370,9 @@ first:
 	 */
 	pi = __flk_pi_find(t.hb, &t.key);
 	waiters = pi && pi->nr_waiters;
-	ret = __flk_pi_claim(uaddr, &uval, vpid, waiters, !trylock && !spin_us);
-	if (ret == -EDEADLK)
+	ret = __flk_pi_claim(uaddr, &uval, pi, vpid, waiters,
+			     !trylock && !spin_us);
+	if (ret == -EDEADLK || ret == -EINVAL)
 		goto out_unlock;
 	if (ret < 0) {
 		flk_unlock_waiting(&t, &t);
@@ -484,6 +495,16 @@ first:
 			goto out_unlock;
 		}
 		top = __flk_pi_top(t.hb, &t.key);
+		/*
+		 * The word names us, the kernel's PI state another owner: user
+		 * space wrote it. Handing the lock over would end that owner's
+		 * boost on the word of a task that may not change it: the word
+		 * stays, EINVAL, as the stock futex_unlock_pi() answers.
+		 */
+		if (top && top->pi->owner != current) {
+			ret = -EINVAL;
+			goto out_unlock;
+		}
 		newval = top ? task_pid_vnr(top->task) | FUTEXLAB_WAITERS : 0;
 		ret = flk_cmpxchg_value_locked(&cur, uaddr, uval, newval);
 		if (ret)

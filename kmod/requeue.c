@@ -287,9 +287,9 @@ retry:
 	more = nr_requeue > 0 && __flk_more_waiters(t1.hb, top, &t1.key);
 
 	/* take uaddr2 for the top waiter if it is free, else mark WAITERS */
-	ret = __flk_pi_claim(uaddr2, &uval2, task_pid_vnr(top->task), more,
-			    true);
-	if (ret == -EDEADLK)
+	ret = __flk_pi_claim(uaddr2, &uval2, __flk_pi_find(t2.hb, &t2.key),
+			     task_pid_vnr(top->task), more, true);
+	if (ret == -EDEADLK || ret == -EINVAL)
 		goto out_unlock;
 	if (ret < 0) {
 		flk_unlock_waiting(&t1, &t2);

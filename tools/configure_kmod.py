@@ -81,7 +81,7 @@ KMODTEST_SOURCES = ["kmodtest.c", "kmodtest_harness.c", "kmodtest_wait.c",
                     "kmodtest_owner_death.c",
                     "kmodtest_waitv.c", "kmodtest_adaptive.c",
                     "kmodtest_unmount.c", "kmodtest_boost_end.c",
-                    "kmodtest_tid_rights.c",
+                    "kmodtest_tid_rights.c", "kmodtest_pi_not_owner.c",
                     "kmodtest_intr_thread.c", "kmodtest_intr.c",
                     "kmodtest_intr_hostile.c"]
 

@@ -180,6 +180,86 @@ static void test_requeue_pi_same_word(void **state)
 			 -EINVAL);
 }
 
+/*
+ * A word that user space wrote while the kernel's PI state names another
+ * owner: the word is left as it was, the waiter stays queued and the
+ * owner keeps the lock. UNLOCK_PI is EPERM while the word names that
+ * owner, EINVAL once it names the caller; LOCK_PI and TRYLOCK_PI of the
+ * word stored free are EINVAL (the stock futex's attach_to_pi_state()).
+ * Given back, the word unlocks as usual.
+ */
+static void test_pi_word_not_owner(void **state)
+{
+	struct timespec dl = in_ns(FL_NSEC_PER_SEC);
+	uint32_t *w = word_a(), *release = word_b(), held;
+	uint32_t mine = (uint32_t)gettid() | FUTEX_WAITERS_BIT;
+	struct waiter *owner;
+
+	(void)state;
+	require(FL_CAP_PI | FL_CAP_SLEEP);
+	owner = start_waiter(0, OP_HOLD_PI, w, 0, release, 0);
+	wait_blocked(0, 1);
+	start_waiter(1, OP_LOCK_PI, w, 0, NULL, 0);
+	wait_blocked(1, 1);
+	held = (uint32_t)owner->tid | FUTEX_WAITERS_BIT;
+	assert_int_equal(*w, held);
+	assert_ret(fl_unlock_pi(w), -EPERM);
+	assert_int_equal(*w, held);
+	*w = mine;
+	assert_ret(fl_unlock_pi(w), -EINVAL);
+	assert_int_equal(*w, mine);
+	*w = 0;
+	assert_ret(fl_trylock_pi(w), -EINVAL);
+	assert_ret(fl_lock_pi(w, &dl), -EINVAL);
+	assert_int_equal(*w, 0);
+	assert_int_equal(count_done(1, 1), 0);
+	*w = held;
+	__atomic_store_n(release, 1, __ATOMIC_SEQ_CST);
+	fl_wake(release, 1);
+	assert_ret(join_waiter(0), 0);
+	assert_ret(owner->unlock_ret, 0);
+	assert_ret(join_waiter(1), 0);
+	assert_int_equal(waiters[1].seen & FUTEX_TID_BITS,
+			 (uint32_t)waiters[1].tid);
+	assert_ret(waiters[1].unlock_ret, 0);
+	assert_int_equal(*w, 0);
+}
+
+/*
+ * cmp_requeue_pi onto a PI word that disagrees with the kernel's owner
+ * (us, with a waiter queued): stored free, or naming that waiter, it is
+ * EINVAL and nobody moves; given back, the requeue queues its waiter.
+ */
+static void test_requeue_pi_word_not_owner(void **state)
+{
+	struct timespec dl = in_ns(FL_NSEC_PER_SEC);
+	uint32_t *a = word_a(), *b = word_b(), held;
+
+	(void)state;
+	require(FL_CAP_REQUEUE_PI | FL_CAP_PI | FL_CAP_SLEEP);
+	assert_ret(fl_lock_pi(b, &dl), 0);
+	start_waiter(0, OP_LOCK_PI, b, 0, NULL, 0);
+	start_waiter(1, OP_WAIT_REQUEUE_PI, a, 0, b, 0);
+	wait_blocked(0, 2);
+	held = *b;
+	assert_int_equal(held, (uint32_t)gettid() | FUTEX_WAITERS_BIT);
+	*b = 0;
+	assert_ret(fl_cmp_requeue_pi(a, b, 1, 0), -EINVAL);
+	assert_int_equal(*b, 0);
+	*b = (uint32_t)waiters[0].tid | FUTEX_WAITERS_BIT;
+	assert_ret(fl_cmp_requeue_pi(a, b, 1, 0), -EINVAL);
+	assert_int_equal(*b, (uint32_t)waiters[0].tid | FUTEX_WAITERS_BIT);
+	assert_int_equal(count_done(0, 2), 0);
+	*b = held;
+	assert_ret(fl_cmp_requeue_pi(a, b, 1, 0), 1);
+	assert_ret(fl_unlock_pi(b), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_ret(join_waiter(i), 0);
+		assert_ret(waiters[i].unlock_ret, 0);
+	}
+	assert_int_equal(*b, 0);
+}
+
 const struct CMUnitTest pi_cases[] = {
 	CASE(test_pi_lock_free),
 	CASE(test_pi_owner_relock),
@@ -190,5 +270,7 @@ const struct CMUnitTest pi_cases[] = {
 	CASE(test_requeue_pi_onto_held),
 	CASE(test_requeue_pi_eagain),
 	CASE(test_requeue_pi_same_word),
+	CASE(test_pi_word_not_owner),
+	CASE(test_requeue_pi_word_not_owner),
 };
 const size_t pi_ncases = sizeof(pi_cases) / sizeof(pi_cases[0]);

@@ -226,6 +226,19 @@ int t_pi_boost_setscheduler(uint32_t design);
 int t_pi_boost_own_choice(uint32_t design);
 /* kmodtest_tid_rights.c: a word names only tasks the caller may signal */
 int t_tid_rights(uint32_t design);
+/* kmodtest_pi_not_owner.c: a word's writer is not the lock's owner */
+int t_pi_not_owner_unlock(uint32_t design);
+int t_pi_not_owner_unlock_same_uid(uint32_t design);
+int t_pi_not_owner_take(uint32_t design);
+int t_pi_not_owner_take_same_uid(uint32_t design);
+int t_pi_not_owner_requeue(uint32_t design);
+int t_pi_not_owner_requeue_same_uid(uint32_t design);
+int t_pi_not_owner_leave(uint32_t design);
+int t_pi_not_owner_leave_same_uid(uint32_t design);
+int t_pi_not_owner_exit(uint32_t design);
+int t_pi_not_owner_exit_same_uid(uint32_t design);
+int t_pi_not_owner_adaptive(uint32_t design);
+int t_pi_not_owner_adaptive_same_uid(uint32_t design);
 /* kmodtest_fuzz.c: the seeded random-operation fuzzer */
 extern unsigned long fuzz_ops, fuzz_seed;
 extern unsigned int fuzz_seconds;

@@ -441,9 +441,16 @@ int t_pi_dl_waiter(uint32_t design)
 	return ret;
 }
 
-/* LOCK_PI takes a word found free while a waiter is queued: boost moves. */
+/*
+ * LOCK_PI on a word found free while a waiter is queued and its owner
+ * holds the lock in the kernel: user space wrote the word, so EINVAL, the
+ * word left free and the owner's boost kept, as the stock futex's
+ * attach_to_pi_state() answers (the module used to take the lock and
+ * move the boost to the caller).
+ */
 int t_pi_free_take(uint32_t design)
 {
+	struct sched_attr_k at;
 	struct pi_waiter a;
 	struct pi_case c;
 	uint32_t *w;
@@ -453,7 +460,7 @@ int t_pi_free_take(uint32_t design)
 	if (pi_case_open(&c, design, 0))
 		return -1;
 	w = &c.p[0];
-	pi_case_waiter(&c, &a, 30, now_ns() + 3 * SEC);
+	pi_case_waiter(&c, &a, 30, now_ns() + 5 * SEC);
 	start_pi_waiter(&a, &ta);
 	if (wait_fifo(c.h.tid, 30)) {
 		fail("owner not boosted");
@@ -461,22 +468,25 @@ int t_pi_free_take(uint32_t design)
 	}
 	*w = 0;			/* the word is free, the waiter still queued */
 	r = k_pi(c.fd, FUTEXLAB_IOC_LOCK_PI, w, now_ns() + SEC);
-	if (r || (*w & FUTEXLAB_TID_MASK) != (uint32_t)self_tid()) {
-		fail("LOCK_PI of the free word: %d, word %#x", r, *w);
+	if (r != -EINVAL || *w) {
+		fail("LOCK_PI of the free word: %d, word %#x; want EINVAL, word 0",
+		     r, *w);
 		goto out_a;
 	}
-	if (wait_fifo(c.h.tid, 0))
-		fail("the old owner kept its boost after the lock changed hands");
-	else if (wait_fifo(self_tid(), 30))
-		fail("the new owner was not boosted by the queued waiter");
+	if (get_attr(c.h.tid, &at) || at.sched_policy != SCHED_FIFO ||
+	    at.sched_priority != 30)
+		fail("the owner lost its boost: policy %u prio %u",
+		     at.sched_policy, at.sched_priority);
 	else
 		ret = 0;
-	k_pi(c.fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0);
-	pthread_join(ta, NULL);
-	if (!a.ret)
-		k_pi(c.fd, FUTEXLAB_IOC_UNLOCK_PI, w, 0);	/* (a's TID) */
-	set_fifo(0, 0);
+	*w = (uint32_t)c.h.tid | FUTEXLAB_WAITERS;	/* given back */
 	stop_holder(&c.h, c.th);
+	pthread_join(ta, NULL);
+	if (!ret && (c.h.ret || a.ret)) {
+		fail("the owner's UNLOCK_PI %d, the waiter's LOCK_PI %d",
+		     c.h.ret, a.ret);
+		ret = -1;
+	}
 	pi_case_free(&c);
 	return ret;
 out_a:
