@@ -77,7 +77,7 @@ LIBRARIES = [
     # campaigns: several runs of a matrix per side, interleaved, resumable
     ("campaign", ["compare.c", "drive.c", "execute.c", "hogs.c",
                   "manifest.c", "order.c", "prepare.c", "runs.c",
-                  "settings.c", "side.c", "spawn.c"]),
+                  "settings.c", "side.c", "spawn.c", "trust.c"]),
     # a matrix's shards, run on one machine or many, joined into one run
     ("merge", ["read.c", "write.c"]),
     # the matrix engine: matrix files, cells, visits, resume

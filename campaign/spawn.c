@@ -38,7 +38,10 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void child(char *const *argv, const char *cwd, int nice, int out_fd)
+extern char **environ;
+
+static void child(char *const *argv, int exe_fd, const char *cwd, int nice,
+		  int out_fd)
 {
 	if (cwd && chdir(cwd)) {
 		fprintf(stderr, "futexlab campaign: cannot enter %s: %s\n", cwd,
@@ -52,14 +55,20 @@ static void child(char *const *argv, const char *cwd, int nice, int out_fd)
 			"%s\n", nice, strerror(errno));
 		_exit(127);
 	}
-	execvp(argv[0], argv);
+	/* kept open through the exec: a script's interpreter reads it
+	 * as /dev/fd/N */
+	if (exe_fd >= 0 && fcntl(exe_fd, F_SETFD, 0) == 0)
+		fexecve(exe_fd, argv, environ);
+	else
+		execvp(argv[0], argv);
 	fprintf(stderr, "futexlab campaign: cannot run %s: %s\n", argv[0],
 		strerror(errno));
 	_exit(127);
 }
 
-int fl_campaign_spawn(char *const *argv, const char *cwd, int nice,
-		      int out_fd, double deadline_s, char *err, size_t errlen)
+int fl_campaign_spawn(char *const *argv, int exe_fd, const char *cwd,
+		      int nice, int out_fd, double deadline_s, char *err,
+		      size_t errlen)
 {
 	double end = now_s() + deadline_s, killed_at = 0;
 	int status, sent = 0;
@@ -73,7 +82,7 @@ int fl_campaign_spawn(char *const *argv, const char *cwd, int nice,
 		return -1;
 	}
 	if (pid == 0)
-		child(argv, cwd, nice, out_fd);
+		child(argv, exe_fd, cwd, nice, out_fd);
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 
