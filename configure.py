@@ -176,10 +176,13 @@ SHIM_TEST_SOURCES = ["test_shim.c", "run_case.c", "cases_checks.c",
 # Fuzz targets: tests/fuzz/<name>.c, each linked with the libraries below
 # built again by clang with libFuzzer, AddressSanitizer and UBSan; seed
 # inputs in tests/fuzz/<name>/seeds, crashes found in .../regressions.
-FUZZ_TARGETS = ["fuzz_rundir", "fuzz_matrix", "fuzz_options", "fuzz_resume"]
+FUZZ_TARGETS = ["fuzz_rundir", "fuzz_matrix", "fuzz_options", "fuzz_resume",
+                "fuzz_campaign"]
 # a target's files beside tests/fuzz/<name>.c
 FUZZ_TARGET_SOURCES = {
     "fuzz_resume": ["resume_build.c", "resume_spoils.c", "resume_checks.c"],
+    # a campaign folder, built with fuzz_resume's scaffolding
+    "fuzz_campaign": ["resume_build.c", "resume_checks.c"],
 }
 # what the targets reach: the readers and parsers, and what they call
 FUZZ_LIBRARIES = {
@@ -190,6 +193,9 @@ FUZZ_LIBRARIES = {
     "stats": LIBRARY_SOURCES["stats"],
     "rundir": LIBRARY_SOURCES["rundir"],
     "sweep": LIBRARY_SOURCES["sweep"],
+    "campaign": LIBRARY_SOURCES["campaign"],
+    "compare": LIBRARY_SOURCES["compare"],
+    "plot": LIBRARY_SOURCES["plot"],
     "cli": ["flags.c", "outputs.c", "run_args.c"],
 }
 # clang also warns of unused static inline functions in a .c file, which
