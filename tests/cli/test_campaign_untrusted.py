@@ -259,24 +259,22 @@ def test_links(tmp):
     os.unlink(mb)
     runs.write(mb, saved)
 
-    b = os.path.join(cdir, "builds", "B", "futexlab")
-    os.rename(b, b + ".real")
-    os.symlink(evil, b)
-    refused(["campaign", cdir, "--yes"], "builds/B/futexlab", cdir)
-    check(not os.path.exists(canary), "a linked build ran")
-    os.unlink(b)
-    os.rename(b + ".real", b)
+    def planted(path, target, what):
+        """path set aside for a link to target, refused with --yes and
+        nothing run, then put back"""
+        os.rename(path, path + ".real")
+        os.symlink(target, path)
+        refused(["campaign", cdir, "--yes"], what, cdir)
+        check(not os.path.exists(canary), "ran through the link %s" % path)
+        os.unlink(path)
+        os.rename(path + ".real", path)
 
+    planted(os.path.join(cdir, "builds", "B", "futexlab"), evil,
+            "builds/B/futexlab")
     folder = os.path.join(tmp, "elsewhere")
     os.mkdir(folder)
     shutil.copy(evil, os.path.join(folder, "futexlab"))
-    bdir = os.path.join(cdir, "builds", "B")
-    os.rename(bdir, bdir + ".real")
-    os.symlink(folder, bdir)
-    refused(["campaign", cdir, "--yes"], "builds/B", cdir)
-    check(not os.path.exists(canary), "a build in a linked folder ran")
-    os.unlink(bdir)
-    os.rename(bdir + ".real", bdir)
+    planted(os.path.join(cdir, "builds", "B"), folder, "builds/B")
     r = fl("campaign", cdir)
     check(r.returncode == 0, "mended, it does not resume: %s" %
           r.stderr[-500:])
