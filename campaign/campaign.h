@@ -87,6 +87,8 @@ struct fl_campaign_cmd {
 	double run_timeout_s;		/* a run's deadline */
 	int yes;			/* run what the folder names */
 	int restore_only;		/* --restore */
+	char self_build[128];		/* this futexlab as a run's meta.json
+					 * gives it: "VERSION (git COMMIT)" */
 	char sys_root[256];		/* "" (a test's folder standing for
 					 * / where proc/sys and sys/module
 					 * are) */
@@ -110,6 +112,8 @@ struct fl_campaign {
 	struct fl_campaign_saved saved[2];	/* "saved": to put back */
 	unsigned int nsaved;
 	struct fl_campaign_cmd cmd;	/* not saved */
+	int is_self[FL_CAMPAIGN_MAX_SIDES];	/* not saved: the side's copy
+						 * is this futexlab */
 };
 
 /* side.c: "NAME[:KIND=VALUE[,KIND=VALUE...]]" into s; 0, or -1 with

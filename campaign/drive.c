@@ -134,7 +134,10 @@ int fl_campaign_create(const char *dir, struct fl_campaign *c,
 		snprintf(err, errlen, "%s is %s: a campaign starts in a new "
 			 "or empty folder", dir, e ? "unreadable" :
 			 "not empty and not a campaign");
-	else if (!outside_runs(dir, err, errlen))
+	else if (!outside_runs(dir, err, errlen) &&
+		 /* a resume will ask it of the folder: before, not after,
+		  * anything is written */
+		 !fl_fd_trusted(fd, dir, err, errlen))
 		rc = 0;
 	if (rc) {
 		if (made)
@@ -270,14 +273,24 @@ static int put_back(int fd, const char *dir, struct fl_campaign *c,
 	return campaign_restore(fd, dir, c, err, errlen);
 }
 
-/* every recorded run the one recorded, and none twice */
-static int check_runs(int fd, const char *dir, const struct fl_campaign *c,
-		       char *err, size_t errlen)
+/* every recorded run the one recorded and its side's (a side whose copy
+ * is this futexlab has runs of this build), and none twice */
+static int check_runs(int fd, const char *dir, struct fl_campaign *c,
+		      char *err, size_t errlen)
 {
 	static char paths[FL_RUNS_MAX_SIDE][4200];
 
 	for (unsigned int k = 0; k < c->nsides; k++) {
 		unsigned int n;
+		int exe;
+
+		if (!*c->side[k].kernel) {
+			exe = campaign_open_binary(fd, dir, &c->side[k],
+						   &c->is_self[k], err, errlen);
+			if (exe < 0)
+				return -1;
+			close(exe);
+		}
 
 		if (fl_campaign_side_runs(fd, dir, c, k, paths,
 					  FL_RUNS_MAX_SIDE, &n, err, errlen))

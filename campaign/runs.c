@@ -101,6 +101,14 @@ int campaign_check_run(int dirfd, const char *dir,
 			 c->side[k].name);
 		goto out;
 	}
+	if (c->is_self[k] && *c->cmd.self_build &&
+	    strcmp(seen->build, c->cmd.self_build)) {
+		snprintf(err, errlen, "%s/%s is not a run of side %s: its "
+			 "futexlab build %s is not %s, this futexlab, which "
+			 "is the side's: a foreign run", dir, run,
+			 c->side[k].name, seen->build, c->cmd.self_build);
+		goto out;
+	}
 	for (unsigned int j = 0; j < c->nslots; j++) {
 		const struct fl_campaign_slot *o = &c->slot[j];
 

@@ -19,6 +19,7 @@
 #include "compare/compare.h"
 #include "compare/runs.h"
 #include "sweep/matrix.h"
+#include "version.h"
 
 #define RUN_TIMEOUT_DEFAULT_S	3600
 
@@ -331,6 +332,8 @@ int fl_cmd_campaign(int argc, char **argv)
 
 	c = (struct fl_campaign){ .seed = 1, .rounds = 5,
 				  .delta = FL_DELTA_DEFAULT };
+	snprintf(a.cmd.self_build, sizeof(a.cmd.self_build), "%s (git %s)",
+		 FL_VERSION, FL_GIT_COMMIT);
 	rc = parse(argc, argv, &a, &c);
 	if (rc >= 0)
 		return rc;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Campaign folders as an adversary makes them (issue 46's campaign part).
+"""Campaign folders as an adversary makes them.
 
   tests/cli/test_campaign_untrusted.py --builddir build [-k NAME] [-v]
 
@@ -8,8 +8,8 @@
                  set= (named with its side), set= twice, a sysctl key with
                  "." in its path or with no file, a bin= missing, not
                  executable, a FIFO or a folder; a folder that is a run,
-                 inside a run, or not empty: exit 2, one line, nothing
-                 created, the run's matrix.ini as it was
+                 inside a run, not empty, or writable by others: exit 2,
+                 one line, nothing created, the run's matrix.ini as it was
   gate           resuming a campaign whose manifest names a vm/run script
                  (kernel= side), whose side's build is a script, or whose
                  copy of this futexlab is not this futexlab: one line
@@ -18,8 +18,9 @@
   links          a matrix-SIDE.ini, builds/SIDE/futexlab or builds/SIDE
                  that is a link is refused, --yes or not, nothing run
   foreign        a run of another matrix at runs/NN-SIDE or under work/NN,
-                 and a copy of a finished run in another slot (recorded or
-                 not): refused naming it, nothing deleted
+                 one of another futexlab build for a side that runs this
+                 one, and a copy of a finished run in another slot
+                 (recorded or not): refused naming it, nothing deleted
   trust          a campaign folder owned by another user (as root: a copy
                  chowned to 65534), or a folder or manifest or matrix that
                  others may write: refused, saying how to override
@@ -189,6 +190,12 @@ def test_create_checks(tmp):
     runs.write(os.path.join(full, "notes.txt"), "mine")
     refused(["campaign", full, "--matrix", mfile, "--side", "A", "--side",
              "B"], "not empty and not a campaign", tmp)
+    # an empty folder others may write: refused before anything is made
+    shared = os.path.join(tmp, "shared")
+    os.mkdir(shared)
+    os.chmod(shared, 0o777)
+    refused(["campaign", shared, "--matrix", mfile, "--side", "A", "--side",
+             "B"], "writable by others", tmp)
     # an empty folder is fine
     os.mkdir(new)
     r = fl("campaign", new, "--matrix", mfile, "--rounds", "1", "--side",
@@ -297,6 +304,16 @@ def test_foreign(tmp):
     shutil.copytree(foreign, at)
     refused(["campaign", cdir], "work/03/somerun is not a run of side B's "
             "matrix", cdir)
+    shutil.rmtree(os.path.join(cdir, "work", "03"))
+
+    # side B's own run, but as another futexlab build made it
+    second = os.path.join(cdir, manifest(cdir)["slots"][1]["run"])
+    at = os.path.join(cdir, "work", "03", "older")
+    shutil.copytree(second, at)
+    meta = json.load(open(os.path.join(at, "meta.json")))
+    meta["futexlab_version"] = "0.0.9"
+    runs.write(os.path.join(at, "meta.json"), json.dumps(meta))
+    refused(["campaign", cdir], "its futexlab build 0.0.9", cdir)
     shutil.rmtree(os.path.join(cdir, "work", "03"))
 
     # slot 4 is side A's: side A's run of slot 1 copied into it
