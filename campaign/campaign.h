@@ -87,8 +87,9 @@ struct fl_campaign_cmd {
 	double run_timeout_s;		/* a run's deadline */
 	int yes;			/* run what the folder names */
 	int restore_only;		/* --restore */
-	char self_build[128];		/* this futexlab as a run's meta.json
-					 * gives it: "VERSION (git COMMIT)" */
+	char self_build[128];		/* this futexlab as a run's
+					 * meta.json gives it: "VERSION
+					 * (git COMMIT)" */
 	char sys_root[256];		/* "" (a test's folder standing for
 					 * / where proc/sys and sys/module
 					 * are) */

@@ -175,8 +175,9 @@ int fl_campaign_check_sides(const struct fl_campaign *c, char *err,
 			fd = fl_open_regular(AT_FDCWD, s->bin, s->bin, 0, why,
 					     sizeof(why));
 			if (fd < 0 || access(s->bin, X_OK)) {
-				snprintf(err, errlen, "side %s: bin=%s", s->name,
-					 fd < 0 ? why : "not executable");
+				snprintf(err, errlen, "side %s: bin=%s",
+					 s->name, fd < 0 ? why :
+					 "not executable");
 				if (fd >= 0)
 					close(fd);
 				return -1;
@@ -184,9 +185,9 @@ int fl_campaign_check_sides(const struct fl_campaign *c, char *err,
 			close(fd);
 		}
 		if (*s->kernel && access(c->vm, X_OK)) {
-			snprintf(err, errlen, "side %s: kernel= runs %s (--vm), "
-				 "which is not an executable file", s->name,
-				 c->vm);
+			snprintf(err, errlen, "side %s: kernel= runs %s "
+				 "(--vm), which is not an executable file",
+				 s->name, c->vm);
 			return -1;
 		}
 		if ((*s->commit && commit_known(c, s, err, errlen)) ||

@@ -158,7 +158,8 @@ int campaign_check_distinct(int dirfd, const char *dir,
 				    FL_MAX_INPUT_BYTES, &rows[i], &len, why,
 				    sizeof(why))) {
 			if (!*why)
-				snprintf(why, sizeof(why), "%s", strerror(errno));
+				snprintf(why, sizeof(why), "%s",
+					 strerror(errno));
 			snprintf(err, errlen, "the manifest names %s, which is "
 				 "missing or not a run: %s", run, why);
 			free(rows[i]);

@@ -100,7 +100,8 @@ static void usage(FILE *f)
 		"                      campaign left changed (a resume does it "
 		"first too)\n"
 		"DIR must be yours and writable by no one else to be resumed "
-		"(as ssh asks\nof its configuration).\n", RUN_TIMEOUT_DEFAULT_S);
+		"(as ssh asks\nof its configuration).\n",
+		RUN_TIMEOUT_DEFAULT_S);
 }
 
 struct args {

@@ -201,6 +201,11 @@ def test_create_checks(tmp):
     r = fl("campaign", new, "--matrix", mfile, "--rounds", "1", "--side",
            "A", "--side", "B")
     check(r.returncode == 0, "an empty folder refused: %s" % r.stderr)
+    # each run is named where it ends up, never under work/
+    check("/work/" not in r.stdout and
+          os.path.join(new, "runs", "01-") in r.stderr,
+          "the runs' paths: stdout %r, stderr %r" % (r.stdout,
+                                                      r.stderr[-500:]))
 
 
 def test_gate(tmp):
@@ -220,7 +225,7 @@ def test_gate(tmp):
     m["vm"] = evil
     m["sides"][1]["kernel"] = "debian"
     save_manifest(cdir, m)
-    line = refused(["campaign", cdir], evil, cdir)
+    line = refused(["campaign", cdir], evil, tmp)
     check("--yes" in line, "the refusal does not say --yes: %s" % line)
     check(not os.path.exists(canary), "the vm script ran")
 
@@ -232,7 +237,7 @@ def test_gate(tmp):
     target = os.path.join(cdir, "builds", "B", "futexlab")
     os.unlink(target)
     script(target, canary)
-    refused(["campaign", cdir], "builds/B/futexlab (side B's build)", cdir)
+    refused(["campaign", cdir], "builds/B/futexlab (side B's build)", tmp)
     check(not os.path.exists(canary), "the side's build ran")
 
     # a side with no build of its own whose copy is not this futexlab
@@ -240,7 +245,7 @@ def test_gate(tmp):
     target = os.path.join(cdir, "builds", "A", "futexlab")
     os.unlink(target)
     script(target, canary)
-    refused(["campaign", cdir], "not this futexlab", cdir)
+    refused(["campaign", cdir], "not this futexlab", tmp)
     check(not os.path.exists(canary), "the copy that is not this futexlab "
           "ran")
     # --yes is the user's say: it runs (and, a script, leaves no run)
@@ -260,7 +265,7 @@ def test_links(tmp):
     saved = open(mb).read()
     os.unlink(mb)
     os.symlink(other, mb)
-    refused(["campaign", cdir, "--yes"], "matrix-B.ini", cdir)
+    refused(["campaign", cdir, "--yes"], "matrix-B.ini", tmp)
     check(len(glob.glob(os.path.join(cdir, "runs", "*"))) == 2,
           "a run ran on the linked matrix")
     os.unlink(mb)
@@ -271,7 +276,7 @@ def test_links(tmp):
         nothing run, then put back"""
         os.rename(path, path + ".real")
         os.symlink(target, path)
-        refused(["campaign", cdir, "--yes"], what, cdir)
+        refused(["campaign", cdir, "--yes"], what, tmp)
         check(not os.path.exists(canary), "ran through the link %s" % path)
         os.unlink(path)
         os.rename(path + ".real", path)
@@ -298,12 +303,12 @@ def test_foreign(tmp):
     at = os.path.join(cdir, "runs", "03-B")
     shutil.copytree(foreign, at)
     refused(["campaign", cdir], "runs/03-B is not a run of side B's "
-            "matrix", cdir)
+            "matrix", tmp)
     shutil.rmtree(at)
     at = os.path.join(cdir, "work", "03", "somerun")
     shutil.copytree(foreign, at)
     refused(["campaign", cdir], "work/03/somerun is not a run of side B's "
-            "matrix", cdir)
+            "matrix", tmp)
     shutil.rmtree(os.path.join(cdir, "work", "03"))
 
     # side B's own run, but as another futexlab build made it
@@ -313,7 +318,7 @@ def test_foreign(tmp):
     meta = json.load(open(os.path.join(at, "meta.json")))
     meta["futexlab_version"] = "0.0.9"
     runs.write(os.path.join(at, "meta.json"), json.dumps(meta))
-    refused(["campaign", cdir], "its futexlab build 0.0.9", cdir)
+    refused(["campaign", cdir], "its futexlab build 0.0.9", tmp)
     shutil.rmtree(os.path.join(cdir, "work", "03"))
 
     # slot 4 is side A's: side A's run of slot 1 copied into it
@@ -336,7 +341,7 @@ def test_foreign(tmp):
     save_manifest(cdir, m)
     shutil.copytree(first, os.path.join(cdir, "runs", "04-A"))
     for args in (["campaign", cdir], ["compare", cdir, "--no-plot"]):
-        refused(args, "runs/01-A again", cdir)
+        refused(args, "runs/01-A again", tmp)
 
 
 def test_trust(tmp):
@@ -347,15 +352,15 @@ def test_trust(tmp):
         for d, dirs, files in os.walk(theirs):
             for f in dirs + files + ["."]:
                 os.lchown(os.path.join(d, f), 65534, 65534)
-        refused(["campaign", theirs], "owned by uid 65534", theirs)
+        refused(["campaign", theirs], "owned by uid 65534", tmp)
         os.chown(theirs, 0, 0)
         refused(["campaign", theirs], "campaign.json: owned by uid 65534",
-                theirs)
+                tmp)
     for path in (cdir, os.path.join(cdir, "campaign.json"),
                  os.path.join(cdir, "matrix-B.ini")):
         mode = os.stat(path).st_mode & 0o7777
         os.chmod(path, mode | 0o002)
-        line = refused(["campaign", cdir], "writable by others", cdir)
+        line = refused(["campaign", cdir], "writable by others", tmp)
         check("chmod go-w" in line, "how to override not said: %s" % line)
         os.chmod(path, mode)
     fl("campaign", cdir, check_rc=0)
