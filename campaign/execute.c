@@ -138,7 +138,7 @@ static char *guest_script(int dirfd, const char *dir, const char *side,
 /* a guest's boot of slot i's side: vm/run with the side's matrix */
 static int run_guest(int dirfd, const char *dir, struct fl_campaign *c,
 		     const struct fl_campaign_side *s, const char *work,
-		     int null, char *err, size_t errlen)
+		     char *err, size_t errlen)
 {
 	char *script = guest_script(dirfd, dir, s->name, err, errlen);
 	char *argv[16], timeout[32];
@@ -161,7 +161,7 @@ static int run_guest(int dirfd, const char *dir, struct fl_campaign *c,
 	argv[n++] = "-c";
 	argv[n++] = script;
 	argv[n] = NULL;
-	rc = fl_campaign_spawn(argv, -1, NULL, s->nice, null,
+	rc = fl_campaign_spawn(argv, -1, NULL, s->nice, STDERR_FILENO, NULL,
 			       c->cmd.run_timeout_s + VM_EXTRA_S, err, errlen);
 	free(script);
 	return rc;
@@ -172,21 +172,23 @@ static int run_guest(int dirfd, const char *dir, struct fl_campaign *c,
  * run, or a guest's boot; the side's settings set around it. The side's
  * futexlab is run from the descriptor it was checked through, and its
  * matrix checked to be the campaign's (trust.c). What the run prints on
- * stdout (its folder under work/, moved after) goes to /dev/null.
+ * stdout goes to stderr but the line naming its folder under work/,
+ * which is moved once it finished (fl_campaign_execute says where).
  */
 static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
 		    unsigned int i, const char *work, const char *partial,
 		    char *err, size_t errlen)
 {
 	const struct fl_campaign_side *s = &c->side[c->slot[i].side];
-	char bin[4300], matrix[4300], part[4400], *text;
-	int exe = -1, null, self, rc = -1;
+	char bin[4300], matrix[4300], part[4400], drop[4400], *text;
+	int exe = -1, self, rc = -1;
 	pid_t hogs[64];
 	size_t len;
 
 	snprintf(bin, sizeof(bin), "%s/builds/%s/futexlab", dir, s->name);
 	snprintf(matrix, sizeof(matrix), "%s/matrix-%s.ini", dir, s->name);
 	snprintf(part, sizeof(part), "%s/%s", work, partial);
+	snprintf(drop, sizeof(drop), "%s/", work);
 	if (campaign_side_matrix(dirfd, dir, s, 1, &text, &len, err, errlen))
 		return -1;
 	free(text);
@@ -195,11 +197,6 @@ static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
 		if (exe < 0)
 			return -1;
 	}
-	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (null < 0) {
-		snprintf(err, errlen, "/dev/null: %s", strerror(errno));
-		goto out;
-	}
 	if (campaign_apply(dirfd, dir, c, s, err, errlen))
 		goto out;
 	if (campaign_hogs_start(s->hogs, hogs, err, errlen)) {
@@ -207,26 +204,24 @@ static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
 		goto out;
 	}
 	if (*s->kernel) {
-		rc = run_guest(dirfd, dir, c, s, work, null, err, errlen);
+		rc = run_guest(dirfd, dir, c, s, work, err, errlen);
 	} else if (*partial) {
 		char *argv[] = { bin, "matrix", "--resume", part, matrix,
 				 NULL };
 
-		rc = fl_campaign_spawn(argv, exe, NULL, s->nice, null,
-				       c->cmd.run_timeout_s, err, errlen);
+		rc = fl_campaign_spawn(argv, exe, NULL, s->nice, STDERR_FILENO,
+				       drop, c->cmd.run_timeout_s, err, errlen);
 	} else {
 		char *argv[] = { bin, "matrix", matrix, "--results",
 				 (char *)work, NULL };
 
-		rc = fl_campaign_spawn(argv, exe, NULL, s->nice, null,
-				       c->cmd.run_timeout_s, err, errlen);
+		rc = fl_campaign_spawn(argv, exe, NULL, s->nice, STDERR_FILENO,
+				       drop, c->cmd.run_timeout_s, err, errlen);
 	}
 	campaign_hogs_stop(s->hogs, hogs);
 	if (campaign_restore(dirfd, dir, c, rc < 0 ? NULL : err, errlen))
 		rc = -1;
 out:
-	if (null >= 0)
-		close(null);
 	if (exe >= 0)
 		close(exe);
 	return rc;

@@ -132,8 +132,8 @@ static int build_commit(int dirfd, const char *dir, struct fl_campaign *c,
 		 ">&2", s->commit);
 	fprintf(stderr, "futexlab campaign: building commit %s of %s in "
 		"%s\n", s->commit, c->repo, src);
-	rc = fl_campaign_spawn(argv, -1, NULL, 0, -1, BUILD_DEADLINE_S, err,
-			       errlen);
+	rc = fl_campaign_spawn(argv, -1, NULL, 0, -1, NULL, BUILD_DEADLINE_S,
+			       err, errlen);
 	if (rc) {
 		if (rc > 0)
 			snprintf(err, errlen, "side %s: building commit %s "
@@ -154,7 +154,8 @@ static int commit_known(const struct fl_campaign *c,
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC), rc;
 
 	snprintf(rev, sizeof(rev), "%s^{commit}", s->commit);
-	rc = fl_campaign_spawn(argv, -1, NULL, 0, null, 60, err, errlen);
+	rc = fl_campaign_spawn(argv, -1, NULL, 0, null, NULL, 60, err,
+			       errlen);
 	if (null >= 0)
 		close(null);
 	if (rc > 0)
