@@ -69,31 +69,34 @@ int campaign_runs_going(int dirfd, const char *dir,
 			size_t errlen)
 {
 	char workname[32], work[4300], finished[256], partial[256];
-	char shown[4600];
+	char shown[4600], why[4600];
 	int rc = 0;
 
+	/* only a lock held stops it: whatever else is wrong in work/NN
+	 * the slot's run says when it comes (and --restore must work) */
 	for (unsigned int i = 0; i < c->nslots && !rc; i++) {
-		int workfd, fd;
+		int workfd, fd = -1;
 
 		snprintf(workname, sizeof(workname), "work/%02u", i + 1);
+		snprintf(work, sizeof(work), "%s/%s", dir, workname);
 		if (*c->slot[i].run || !fl_exists_at(dirfd, workname))
 			continue;
-		snprintf(work, sizeof(work), "%s/%s", dir, workname);
-		workfd = fl_open_folder(dirfd, workname, work, err, errlen);
+		workfd = fl_open_folder(dirfd, workname, work, why,
+					sizeof(why));
 		if (workfd < 0)
-			return -1;
-		rc = look_in(workfd, work, finished, partial, sizeof(finished),
-			     err, errlen);
-		snprintf(shown, sizeof(shown), "%s/%s", work, partial);
-		fd = rc || !*partial ? -1 :
-		     fl_open_folder(workfd, partial, shown, err, errlen);
+			continue;
+		if (!look_in(workfd, work, finished, partial, sizeof(partial),
+			     why, sizeof(why)) && *partial) {
+			snprintf(shown, sizeof(shown), "%s/%s", work, partial);
+			fd = fl_open_folder(workfd, partial, shown, why,
+					    sizeof(why));
+		}
 		if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB)) {
-			snprintf(err, errlen, "%s is still being written by a "
-				 "run a killed campaign started: wait until it "
-				 "ends, then run this again", shown);
+			snprintf(err, errlen, "%s/%s is still being written by "
+				 "a run a killed campaign started: wait until it "
+				 "ends, then run this again", work, partial);
 			rc = -1;
 		}
-		rc |= !rc && *partial && fd < 0 ? -1 : 0;
 		if (fd >= 0)
 			close(fd);
 		close(workfd);
