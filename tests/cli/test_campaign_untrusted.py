@@ -343,6 +343,11 @@ def test_foreign(tmp):
     shutil.copytree(first, os.path.join(cdir, "runs", "04-A"))
     for args in (["campaign", cdir], ["compare", cdir, "--no-plot"]):
         refused(args, "runs/01-A again", tmp)
+    # ... or reached again through a link
+    shutil.rmtree(os.path.join(cdir, "runs", "04-A"))
+    os.symlink(first, os.path.join(cdir, "runs", "04-A"))
+    for args in (["campaign", cdir], ["compare", cdir, "--no-plot"]):
+        refused(args, "runs/04-A", tmp)
 
 
 def test_trust(tmp):
