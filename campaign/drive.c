@@ -30,16 +30,24 @@ static int open_dir(const char *dir, char *err, size_t errlen)
 	return fd;
 }
 
-/* 0 when no folder above dir is a run or a partial run (a campaign
- * there would change a result), or -1 with err */
+/* 0 when no folder above dir (which may not exist yet) is a run or a
+ * partial run (a campaign there would change a result), or -1 with err */
 static int outside_runs(const char *dir, char *err, size_t errlen)
 {
-	char path[4200], *slash;
+	char path[4200], parent[4200], *slash;
 
-	if (!realpath(dir, path)) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (slash)
+		slash[slash == parent] = '\0';
+	if (!realpath(slash ? parent : ".", path) ||
+	    strlen(path) + 3 > sizeof(path)) {
+		snprintf(err, errlen, "%s: %s", slash ? parent : ".",
+			 strerror(errno));
 		return -1;
 	}
+	/* a name below the parent: the walk starts at the parent */
+	strcat(path, "/x");
 	while ((slash = strrchr(path, '/')) && slash != path) {
 		int fd;
 
@@ -114,7 +122,8 @@ int fl_campaign_create(const char *dir, struct fl_campaign *c,
 	int fd, rc = -1, made, e;
 	size_t len;
 
-	if (fl_read_regular(AT_FDCWD, matrix, matrix, 0, MATRIX_MAX, &text,
+	if (outside_runs(dir, err, errlen) ||
+	    fl_read_regular(AT_FDCWD, matrix, matrix, 0, MATRIX_MAX, &text,
 			    &len, err, errlen))
 		return -1;
 	made = !mkdir(dir, 0755);
@@ -134,10 +143,9 @@ int fl_campaign_create(const char *dir, struct fl_campaign *c,
 		snprintf(err, errlen, "%s is %s: a campaign starts in a new "
 			 "or empty folder", dir, e ? "unreadable" :
 			 "not empty and not a campaign");
-	else if (!outside_runs(dir, err, errlen) &&
-		 /* a resume will ask it of the folder: before, not after,
-		  * anything is written */
-		 !fl_fd_trusted(fd, dir, err, errlen))
+	/* a resume will ask it of the folder: before, not after,
+	 * anything is written */
+	else if (!fl_fd_trusted(fd, dir, err, errlen))
 		rc = 0;
 	if (rc) {
 		if (made)
