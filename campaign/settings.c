@@ -67,10 +67,15 @@ static int read_value(const char *path, char *buf, size_t len)
 
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, len - 1);
+	n = read(fd, buf, len);
 	close(fd);
 	if (n < 0)
 		return -1;
+	/* a value cut short could not be put back as it was */
+	if ((size_t)n == len) {
+		errno = EFBIG;
+		return -1;
+	}
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
