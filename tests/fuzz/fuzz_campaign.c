@@ -20,9 +20,10 @@
  * and asks for --restore; the rest is campaign.json. Then the campaign is
  * resumed without --yes. No script may run (nothing the folder names is
  * run without --yes, and the copies are not this program), nothing may
- * wait (seconds for what takes milliseconds), and nothing under outside/
- * may change. The scaffolding (put, remove_tree, snapshot) is
- * fuzz_resume's (resume_scratch.h).
+ * wait (seconds for what takes milliseconds), nothing under outside/
+ * may change, and nothing may appear in SCRATCH beside what it built.
+ * The scaffolding (put, remove_tree, snapshot, only) is fuzz_resume's
+ * (resume_scratch.h).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -151,6 +152,7 @@ static void build_folder(unsigned int flags, const uint8_t *json, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const char *const top[] = { "c", "evil.sh", "outside", "sys" };
 	struct fl_campaign_cmd cmd = { .run_timeout_s = 5 };
 	char dir[128], outside[128], canary[128], err[8192];
 	char *before, *after;
@@ -186,6 +188,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();	/* written, renamed or removed outside */
 	if (access(canary, F_OK) == 0)
 		abort();	/* ran what the folder names */
+	if (only(scratch, top, sizeof(top) / sizeof(top[0])) < 0)
+		abort();	/* wrote beside the campaign */
 	free(before);
 	free(after);
 	return 0;
