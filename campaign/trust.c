@@ -176,5 +176,8 @@ int campaign_gate(int dirfd, const char *dir, const struct fl_campaign *c,
 			 "%s; give --yes to run it", dir, what);
 		return -1;
 	}
+	if (*what)
+		fprintf(stderr, "futexlab campaign: running what %s names: "
+			"%s\n", dir, what);
 	return 0;
 }
