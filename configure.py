@@ -77,7 +77,7 @@ LIBRARIES = [
     # campaigns: several runs of a matrix per side, interleaved, resumable
     ("campaign", ["compare.c", "drive.c", "execute.c", "hogs.c",
                   "manifest.c", "order.c", "prepare.c", "runs.c",
-                  "settings.c", "side.c", "spawn.c"]),
+                  "settings.c", "side.c", "spawn.c", "trust.c"]),
     # a matrix's shards, run on one machine or many, joined into one run
     ("merge", ["read.c", "write.c"]),
     # the matrix engine: matrix files, cells, visits, resume
@@ -180,10 +180,13 @@ SHIM_TEST_SOURCES = ["test_shim.c", "run_case.c", "cases_checks.c",
 # Fuzz targets: tests/fuzz/<name>.c, each linked with the libraries below
 # built again by clang with libFuzzer, AddressSanitizer and UBSan; seed
 # inputs in tests/fuzz/<name>/seeds, crashes found in .../regressions.
-FUZZ_TARGETS = ["fuzz_rundir", "fuzz_matrix", "fuzz_options", "fuzz_resume"]
+FUZZ_TARGETS = ["fuzz_rundir", "fuzz_matrix", "fuzz_options", "fuzz_resume",
+                "fuzz_campaign"]
 # a target's files beside tests/fuzz/<name>.c
 FUZZ_TARGET_SOURCES = {
     "fuzz_resume": ["resume_build.c", "resume_spoils.c", "resume_checks.c"],
+    # a campaign folder, built with fuzz_resume's scaffolding
+    "fuzz_campaign": ["resume_build.c", "resume_checks.c"],
 }
 # what the targets reach: the readers and parsers, and what they call
 FUZZ_LIBRARIES = {
@@ -194,6 +197,9 @@ FUZZ_LIBRARIES = {
     "stats": LIBRARY_SOURCES["stats"],
     "rundir": LIBRARY_SOURCES["rundir"],
     "sweep": LIBRARY_SOURCES["sweep"],
+    "campaign": LIBRARY_SOURCES["campaign"],
+    "compare": LIBRARY_SOURCES["compare"],
+    "plot": LIBRARY_SOURCES["plot"],
     "cli": ["flags.c", "outputs.c", "run_args.c"],
 }
 # clang also warns of unused static inline functions in a .c file, which

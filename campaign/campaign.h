@@ -73,6 +73,28 @@ struct fl_campaign_slot {
 	char host[256], kernel[256], build[128];
 };
 
+/* A value a side's setting replaced, kept until it is put back. */
+#define FL_CAMPAIGN_SYSCTL	0
+#define FL_CAMPAIGN_MODPARAM	1
+struct fl_campaign_saved {
+	unsigned int side;		/* whose setting */
+	int kind;			/* FL_CAMPAIGN_SYSCTL or _MODPARAM */
+	char value[256];		/* the value before it */
+};
+
+/* What the command gives, never the manifest. */
+struct fl_campaign_cmd {
+	double run_timeout_s;		/* a run's deadline */
+	int yes;			/* run what the folder names */
+	int restore_only;		/* --restore */
+	char self_build[128];		/* this futexlab as a run's
+					 * meta.json gives it: "VERSION
+					 * (git COMMIT)" */
+	char sys_root[256];		/* "" (a test's folder standing for
+					 * / where proc/sys and sys/module
+					 * are) */
+};
+
 struct fl_campaign {
 	uint64_t seed;
 	unsigned int rounds;		/* the rounds asked for */
@@ -84,12 +106,15 @@ struct fl_campaign {
 	char setting[64];		/* the option cells may differ by */
 	char repo[4096];		/* where commit= builds come from */
 	char vm[4096];			/* vm/run, for kernel= sides */
-	double run_timeout_s;		/* a run's deadline (not saved: a
-					 * resume gives its own) */
 	struct fl_campaign_side side[FL_CAMPAIGN_MAX_SIDES];
 	unsigned int nsides;
 	struct fl_campaign_slot slot[FL_CAMPAIGN_MAX_SLOTS];
 	unsigned int nslots;
+	struct fl_campaign_saved saved[2];	/* "saved": to put back */
+	unsigned int nsaved;
+	struct fl_campaign_cmd cmd;	/* not saved */
+	int is_self[FL_CAMPAIGN_MAX_SIDES];	/* not saved: the side's copy
+						 * is this futexlab */
 };
 
 /* side.c: "NAME[:KIND=VALUE[,KIND=VALUE...]]" into s; 0, or -1 with
@@ -123,6 +148,18 @@ int fl_campaign_side_runs(int dirfd, const char *dir,
 			  char (*paths)[4200], unsigned int max,
 			  unsigned int *n, char *err, size_t errlen);
 
+/* prepare.c: the matrix text with side s's setting: its option's own
+ * lines dropped and "KEY = VALUE" under every [experiment ...] header.
+ * Malloc'd, or NULL. */
+char *fl_campaign_side_matrix(const char *text,
+			      const struct fl_campaign_side *s);
+/* prepare.c: what each side names is there before anything is made:
+ * a bin= a regular executable file, a sysctl's or module parameter's
+ * file, a commit= in c->repo, the vm/run of kernel= sides. 0, or -1
+ * with err naming the side. */
+int fl_campaign_check_sides(const struct fl_campaign *c, char *err,
+			    size_t errlen);
+
 /* prepare.c: each side's binary (builds/SIDE/futexlab: copied, or built
  * from its commit) and matrix (matrix-SIDE.ini); 0, or -1 with err. */
 int fl_campaign_prepare(int dirfd, const char *dir, struct fl_campaign *c,
@@ -149,19 +186,28 @@ int fl_campaign_compare(const char *dir, const struct fl_compare_opts *o,
 
 /*
  * drive.c: a new campaign in dir (which must not exist, or be an empty
- * folder) from c's settings and sides and the matrix file: the sides
- * prepared, the order drawn, the manifest written. 0, or -1 with err.
+ * folder, and not be inside a run directory) from c's settings and sides
+ * (checked by the caller: fl_campaign_check_sides and the matrix parsed
+ * with each side's setting) and the matrix file: the sides prepared, the
+ * order drawn, the manifest written. What it made is removed when it
+ * fails. 0, or -1 with err.
  */
 int fl_campaign_create(const char *dir, struct fl_campaign *c,
 		       const char *matrix, char *err, size_t errlen);
 /*
- * drive.c: every run of the campaign in dir not yet finished, in its
- * order; then, as its settings say, stop early when every cell is
- * decided or add rounds while cells need more runs. 0; 1 when a run had
- * a failed cell (kept, said on stderr); 130 when interrupted (resume
- * with the same call); -1 with err.
+ * drive.c: the campaign in dir resumed as cmd says: the folder and its
+ * manifest trusted (fl_fd_trusted) and locked against another campaign
+ * command, and no run a killed campaign started still going (the lock
+ * `matrix` holds on its partial run); a setting a killed campaign left
+ * changed put back (only that with cmd->restore_only); every recorded
+ * run checked; then, when something runs, what the folder names allowed
+ * (campaign_gate) and every run not yet finished run in its order; then,
+ * as its settings say, stop early when every cell is decided or add
+ * rounds while cells need more runs. 0; 1 when a run had a failed cell
+ * (kept, said on stderr); 130 when interrupted (resume with the same
+ * call); -1 with err.
  */
-int fl_campaign_continue(const char *dir, double run_timeout_s, char *err,
-			 size_t errlen);
+int fl_campaign_continue(const char *dir, const struct fl_campaign_cmd *cmd,
+			 char *err, size_t errlen);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "campaign/campaign.h"
+#include "campaign/internal.h"
 #include "rundir/write_at.h"
 
 int fl_campaign_is(const char *dir)
@@ -36,6 +36,7 @@ int fl_campaign_compare(const char *dir, const struct fl_compare_opts *o,
 		return -ENOENT;
 	}
 	if (fl_campaign_load(fd, dir, &c, err, errlen) ||
+	    campaign_check_distinct(fd, dir, &c, err, errlen) ||
 	    fl_campaign_side_runs(fd, dir, &c, 0, pa, FL_RUNS_MAX_SIDE, &na,
 				  err, errlen))
 		goto out;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,6 +64,46 @@ static int look_in(int workfd, const char *shown, char *finished,
 	return rc;
 }
 
+int campaign_runs_going(int dirfd, const char *dir,
+			const struct fl_campaign *c, char *err,
+			size_t errlen)
+{
+	char workname[32], work[4300], finished[256], partial[256];
+	char shown[4600], why[4600];
+	int rc = 0;
+
+	/* only a lock held stops it: whatever else is wrong in work/NN
+	 * the slot's run says when it comes (and --restore must work) */
+	for (unsigned int i = 0; i < c->nslots && !rc; i++) {
+		int workfd, fd = -1;
+
+		snprintf(workname, sizeof(workname), "work/%02u", i + 1);
+		snprintf(work, sizeof(work), "%s/%s", dir, workname);
+		if (*c->slot[i].run || !fl_exists_at(dirfd, workname))
+			continue;
+		workfd = fl_open_folder(dirfd, workname, work, why,
+					sizeof(why));
+		if (workfd < 0)
+			continue;
+		if (!look_in(workfd, work, finished, partial, sizeof(partial),
+			     why, sizeof(why)) && *partial) {
+			snprintf(shown, sizeof(shown), "%s/%s", work, partial);
+			fd = fl_open_folder(workfd, partial, shown, why,
+					    sizeof(why));
+		}
+		if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB)) {
+			snprintf(err, errlen, "%s/%s is still being written by "
+				 "a run a killed campaign started: wait until it "
+				 "ends, then run this again", work, partial);
+			rc = -1;
+		}
+		if (fd >= 0)
+			close(fd);
+		close(workfd);
+	}
+	return rc;
+}
+
 /* the script a guest runs: the side's matrix written where it runs
  * (/fl), then the matrix into /fl/results, which vm/run brings back */
 static char *guest_script(int dirfd, const char *dir, const char *side,
@@ -97,71 +138,95 @@ static char *guest_script(int dirfd, const char *dir, const char *side,
 	return out;
 }
 
-/* the command of slot i: its futexlab's matrix, a resume of its partial
- * run, or a guest's boot */
+/* a guest's boot of slot i's side: vm/run with the side's matrix */
+static int run_guest(int dirfd, const char *dir, struct fl_campaign *c,
+		     const struct fl_campaign_side *s, const char *work,
+		     char *err, size_t errlen)
+{
+	char *script = guest_script(dirfd, dir, s->name, err, errlen);
+	char *argv[16], timeout[32];
+	int n = 0, rc;
+
+	if (!script)
+		return -1;
+	snprintf(timeout, sizeof(timeout), "%.0f", c->cmd.run_timeout_s);
+	argv[n++] = c->vm;
+	argv[n++] = "--results-out";
+	argv[n++] = (char *)work;
+	argv[n++] = "--timeout";
+	argv[n++] = timeout;
+	if (strcmp(s->kernel, "debian")) {
+		argv[n++] = "--kernel";
+		argv[n++] = (char *)s->kernel;
+	}
+	argv[n++] = "--";
+	argv[n++] = "sh";
+	argv[n++] = "-c";
+	argv[n++] = script;
+	argv[n] = NULL;
+	rc = fl_campaign_spawn(argv, -1, NULL, s->nice, STDERR_FILENO, NULL,
+			       c->cmd.run_timeout_s + VM_EXTRA_S, err, errlen);
+	free(script);
+	return rc;
+}
+
+/*
+ * The command of slot i: its futexlab's matrix, a resume of its partial
+ * run, or a guest's boot; the side's settings set around it. The side's
+ * futexlab is run from the descriptor it was checked through, and its
+ * matrix checked to be the campaign's (trust.c). What the run prints on
+ * stdout goes to stderr but the line naming its folder under work/,
+ * which is moved once it finished (fl_campaign_execute says where).
+ */
 static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
 		    unsigned int i, const char *work, const char *partial,
 		    char *err, size_t errlen)
 {
 	const struct fl_campaign_side *s = &c->side[c->slot[i].side];
-	char bin[4300], matrix[4300], part[4400], timeout[32];
-	struct campaign_saved old;
+	char bin[4300], matrix[4300], part[4400], drop[4400], *text;
+	int exe = -1, self, rc = -1;
 	pid_t hogs[64];
-	int rc;
+	size_t len;
 
 	snprintf(bin, sizeof(bin), "%s/builds/%s/futexlab", dir, s->name);
 	snprintf(matrix, sizeof(matrix), "%s/matrix-%s.ini", dir, s->name);
 	snprintf(part, sizeof(part), "%s/%s", work, partial);
-	if (campaign_apply(s, &old, err, errlen))
+	snprintf(drop, sizeof(drop), "%s/", work);
+	if (campaign_side_matrix(dirfd, dir, s, 1, &text, &len, err, errlen))
 		return -1;
+	free(text);
+	if (!*s->kernel) {
+		exe = campaign_open_binary(dirfd, dir, s, &self, err, errlen);
+		if (exe < 0)
+			return -1;
+	}
+	if (campaign_apply(dirfd, dir, c, s, err, errlen))
+		goto out;
 	if (campaign_hogs_start(s->hogs, hogs, err, errlen)) {
-		campaign_restore(&old);
-		return -1;
+		campaign_restore(dirfd, dir, c, NULL, 0);
+		goto out;
 	}
 	if (*s->kernel) {
-		char *script = guest_script(dirfd, dir, s->name, err, errlen);
-		char *argv[16];
-		int n = 0;
-
-		if (!script) {
-			campaign_hogs_stop(s->hogs, hogs);
-			campaign_restore(&old);
-			return -1;
-		}
-		snprintf(timeout, sizeof(timeout), "%.0f", c->run_timeout_s);
-		argv[n++] = c->vm;
-		argv[n++] = "--results-out";
-		argv[n++] = (char *)work;
-		argv[n++] = "--timeout";
-		argv[n++] = timeout;
-		if (strcmp(s->kernel, "debian")) {
-			argv[n++] = "--kernel";
-			argv[n++] = (char *)s->kernel;
-		}
-		argv[n++] = "--";
-		argv[n++] = "sh";
-		argv[n++] = "-c";
-		argv[n++] = script;
-		argv[n] = NULL;
-		rc = fl_campaign_spawn(argv, NULL, s->nice, STDERR_FILENO,
-				       c->run_timeout_s + VM_EXTRA_S, err,
-				       errlen);
-		free(script);
+		rc = run_guest(dirfd, dir, c, s, work, err, errlen);
 	} else if (*partial) {
 		char *argv[] = { bin, "matrix", "--resume", part, matrix,
 				 NULL };
 
-		rc = fl_campaign_spawn(argv, NULL, s->nice, STDERR_FILENO,
-				       c->run_timeout_s, err, errlen);
+		rc = fl_campaign_spawn(argv, exe, NULL, s->nice, STDERR_FILENO,
+				       drop, c->cmd.run_timeout_s, err, errlen);
 	} else {
 		char *argv[] = { bin, "matrix", matrix, "--results",
 				 (char *)work, NULL };
 
-		rc = fl_campaign_spawn(argv, NULL, s->nice, STDERR_FILENO,
-				       c->run_timeout_s, err, errlen);
+		rc = fl_campaign_spawn(argv, exe, NULL, s->nice, STDERR_FILENO,
+				       drop, c->cmd.run_timeout_s, err, errlen);
 	}
 	campaign_hogs_stop(s->hogs, hogs);
-	campaign_restore(&old);
+	if (campaign_restore(dirfd, dir, c, rc < 0 ? NULL : err, errlen))
+		rc = -1;
+out:
+	if (exe >= 0)
+		close(exe);
 	return rc;
 }
 
@@ -192,6 +257,8 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 	struct fl_campaign_slot *s = &c->slot[i];
 	const char *side = c->side[s->side].name;
 	char run[64], workname[32], work[4300], finished[256], partial[256];
+	char found[300];
+	struct fl_campaign_slot seen = { 0 };
 	int workfd, rc = 0;
 
 	snprintf(run, sizeof(run), "runs/%02u-%s", i + 1, side);
@@ -234,15 +301,25 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 				goto out_fail;
 			}
 		}
-		if (take_in(dirfd, dir, workname, finished, run, err, errlen))
+		snprintf(found, sizeof(found), "%s/%s", workname, finished);
+		if (campaign_run_facts(dirfd, dir, found, &seen, err, errlen) ||
+		    campaign_check_run(dirfd, dir, c, s->side, i, found, &seen,
+				       err, errlen) ||
+		    take_in(dirfd, dir, workname, finished, run, err, errlen))
 			goto out_fail;
 		close(workfd);
 		/* emptied: gone, so work/ shows only what is in flight */
 		unlinkat(dirfd, workname, AT_REMOVEDIR);
 	}
-	if (campaign_run_facts(dirfd, dir, run, s, err, errlen))
+	if (campaign_run_facts(dirfd, dir, run, &seen, err, errlen) ||
+	    campaign_check_run(dirfd, dir, c, s->side, i, run, &seen, err,
+			       errlen))
 		return -1;
+	seen.side = s->side;
+	*s = seen;
 	snprintf(s->run, sizeof(s->run), "%s", run);
+	fprintf(stderr, "futexlab campaign: run %u of %u, side %s: %s/%s\n",
+		i + 1, c->nslots, side, dir, run);
 	return rc;
 out_fail:
 	rc = -1;

@@ -15,16 +15,70 @@ int campaign_run_facts(int dirfd, const char *dir, const char *run,
 		       struct fl_campaign_slot *out, char *err,
 		       size_t errlen);
 
-/* settings.c: the side's sysctl and module parameter written, their old
- * values kept in old (restore them with campaign_restore); 0, or -1
- * with err. */
-struct campaign_saved {
-	char path[2][512];
-	char value[2][256];
-};
-int campaign_apply(const struct fl_campaign_side *s,
-		   struct campaign_saved *old, char *err, size_t errlen);
-void campaign_restore(const struct campaign_saved *old);
+/* runs.c: run (a finished run's folder) checked to be one of side k's:
+ * its matrix.ini is the side's matrix, its build and matrix those of the
+ * side's runs c records (but slot skip's). 0, or -1 with err. */
+int campaign_check_run(int dirfd, const char *dir,
+		       const struct fl_campaign *c, unsigned int k,
+		       unsigned int skip, const char *run,
+		       const struct fl_campaign_slot *seen, char *err,
+		       size_t errlen);
+/* runs.c: no run recorded twice (one folder, or a copy of one run's
+ * rows, under two slots); 0, or -1 with err naming both. */
+int campaign_check_distinct(int dirfd, const char *dir,
+			    const struct fl_campaign *c, char *err,
+			    size_t errlen);
+
+/* execute.c: 0 when no unfinished slot's partial run is being written
+ * (its matrix holds its lock: a killed campaign's run goes on), or -1
+ * with err saying to wait */
+int campaign_runs_going(int dirfd, const char *dir,
+			const struct fl_campaign *c, char *err,
+			size_t errlen);
+
+/* settings.c: "sysctl" or "modparam"; a side's KEY=VALUE of that kind
+ * ("" when none); its file (under c->cmd.sys_root) into path */
+const char *campaign_kind_name(int kind);
+const char *campaign_setting(const struct fl_campaign_side *s, int kind);
+void campaign_setting_path(const struct fl_campaign *c,
+			   const struct fl_campaign_side *s, int kind,
+			   char *path, size_t len);
+/* settings.c: the side's settings' files there and writable; 0, or -1
+ * with err */
+int campaign_settings_check(const struct fl_campaign *c,
+			    const struct fl_campaign_side *s, char *err,
+			    size_t errlen);
+/* settings.c: the side's sysctl and module parameter set, their old
+ * values saved in the manifest first (c->saved); 0, or -1 with err */
+int campaign_apply(int dirfd, const char *dir, struct fl_campaign *c,
+		   const struct fl_campaign_side *s, char *err,
+		   size_t errlen);
+/* settings.c: c->saved put back and the manifest saved without them;
+ * 0, or -1 with err (a warning said each that failed; err may be
+ * NULL) */
+int campaign_restore(int dirfd, const char *dir, struct fl_campaign *c,
+		     char *err, size_t errlen);
+
+/* trust.c: dir/name a regular file, no link on the way, the user's and
+ * writable by no one else; 0, or -1 with err saying how to trust it */
+int campaign_file_trusted(int dirfd, const char *dir, const char *name,
+			  char *err, size_t errlen);
+/* trust.c: the side's matrix-SIDE.ini (no link, trusted when asked) in
+ * *text (free it), checked to be matrix.ini with the side's setting;
+ * 0, or -1 with err */
+int campaign_side_matrix(int dirfd, const char *dir,
+			 const struct fl_campaign_side *s, int trusted,
+			 char **text, size_t *len, char *err, size_t errlen);
+/* trust.c: builds/SIDE/futexlab opened to run (no link, trusted), *self
+ * 1 when it is this futexlab byte for byte; the descriptor, or -1 */
+int campaign_open_binary(int dirfd, const char *dir,
+			 const struct fl_campaign_side *s, int *self,
+			 char *err, size_t errlen);
+/* trust.c: 0 when a resume may run every side (each runs this futexlab
+ * and changes nothing of the machine, or --yes was given), or -1 with
+ * one line naming what it would run */
+int campaign_gate(int dirfd, const char *dir, const struct fl_campaign *c,
+		  char *err, size_t errlen);
 
 /* hogs.c: n busy loops at nice -5, the i-th pinned to CPU i, their pids
  * into pid; 0, or -1 with err (none left running). */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* campaign.json: written whole after every run, validated on every read
  * (campaign.h says what it holds). */
-#include "campaign/campaign.h"
+#include "campaign/internal.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -55,6 +55,17 @@ int fl_campaign_save(int dirfd, const char *dir,
 	for (unsigned int i = 0; i < c->nslots; i++)
 		json_array_append_new(json_object_get(m, "slots"),
 				      slot_json(c, &c->slot[i]));
+	if (c->nsaved) {
+		json_t *saved = json_array();
+
+		for (unsigned int i = 0; i < c->nsaved; i++)
+			json_array_append_new(saved, json_pack(
+				"{s:s, s:s, s:s}", "side",
+				c->side[c->saved[i].side].name, "kind",
+				campaign_kind_name(c->saved[i].kind), "value",
+				c->saved[i].value));
+		json_object_set_new(m, "saved", saved);
+	}
 	text = json_dumps(m, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	snprintf(shown, sizeof(shown), "%s/%s", dir, FL_CAMPAIGN_MANIFEST);
 	if (text) {
@@ -233,6 +244,60 @@ static int load_settings(json_t *m, struct fl_campaign *c, const char *file,
 	       get_str(m, "vm", c->vm, sizeof(c->vm), file, err, errlen);
 }
 
+/* "saved": the values a killed campaign left to put back, each of a
+ * setting its side declares (so no other file is ever written) and a
+ * value of printable characters or tabs, as the file gave it */
+static int load_saved(json_t *m, struct fl_campaign *c, const char *file,
+		      char *err, size_t errlen)
+{
+	json_t *saved = json_object_get(m, "saved"), *v;
+	char where[4300], side[64], kind[16];
+	size_t i;
+
+	c->nsaved = 0;
+	if (!saved)
+		return 0;
+	if (!json_is_array(saved) || json_array_size(saved) > 2) {
+		snprintf(err, errlen, "%s: saved: not an array of at most 2 "
+			 "values", file);
+		return -1;
+	}
+	json_array_foreach(saved, i, v) {
+		struct fl_campaign_saved *s = &c->saved[i];
+		unsigned int k;
+
+		snprintf(where, sizeof(where), "%s: saved[%zu]", file, i);
+		if (!json_is_object(v) ||
+		    get_str(v, "side", side, sizeof(side), where, err,
+			    errlen) ||
+		    get_str(v, "kind", kind, sizeof(kind), where, err,
+			    errlen) ||
+		    get_str(v, "value", s->value, sizeof(s->value), where,
+			    err, errlen))
+			return -1;
+		for (k = 0; k < c->nsides && strcmp(c->side[k].name, side);)
+			k++;
+		s->side = k;
+		s->kind = !strcmp(kind, "modparam") ? FL_CAMPAIGN_MODPARAM :
+			  FL_CAMPAIGN_SYSCTL;
+		if (k == c->nsides || (strcmp(kind, "sysctl") &&
+				       strcmp(kind, "modparam")) ||
+		    !*campaign_setting(&c->side[k], s->kind)) {
+			snprintf(err, errlen, "%s: not a sysctl or modparam "
+				 "of a side of the campaign", where);
+			return -1;
+		}
+		for (const char *p = s->value; *p; p++)
+			if ((*p < 0x20 && *p != '\t') || *p > 0x7e) {
+				snprintf(err, errlen, "%s.value: not printable",
+					 where);
+				return -1;
+			}
+	}
+	c->nsaved = (unsigned int)json_array_size(saved);
+	return 0;
+}
+
 int fl_campaign_load(int dirfd, const char *dir, struct fl_campaign *c,
 		     char *err, size_t errlen)
 {
@@ -240,9 +305,11 @@ int fl_campaign_load(int dirfd, const char *dir, struct fl_campaign *c,
 	json_t *m = NULL, *slots, *schema, *v;
 	json_error_t je;
 	size_t len, i;
+	struct fl_campaign_cmd cmd = c->cmd;	/* the command's stays */
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
+	c->cmd = cmd;
 	snprintf(file, sizeof(file), "%s/%s", dir, FL_CAMPAIGN_MANIFEST);
 	if (fl_read_regular(dirfd, FL_CAMPAIGN_MANIFEST, file, FL_NOFOLLOW,
 			    MANIFEST_MAX, &text, &len, err, errlen))
@@ -260,7 +327,8 @@ int fl_campaign_load(int dirfd, const char *dir, struct fl_campaign *c,
 		goto out;
 	}
 	if (load_settings(m, c, file, err, errlen) ||
-	    load_sides(m, c, file, err, errlen))
+	    load_sides(m, c, file, err, errlen) ||
+	    load_saved(m, c, file, err, errlen))
 		goto out;
 	slots = json_object_get(m, "slots");
 	if (!json_is_array(slots) ||

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Each side's futexlab and matrix file, made once, inside the campaign. */
-#include "campaign/campaign.h"
+#include "campaign/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,11 +38,8 @@ static int line_has_key(const char *line, size_t len, const char *key)
 	return len && *line == '=';
 }
 
-/*
- * The matrix with the side's setting: its option's own lines dropped and
- * "KEY = VALUE" under every [experiment ...] header. Malloc'd, or NULL.
- */
-static char *side_matrix(const char *text, const struct fl_campaign_side *s)
+char *fl_campaign_side_matrix(const char *text,
+			      const struct fl_campaign_side *s)
 {
 	size_t n = strlen(text), cap = n * 2 + 4096, used = 0;
 	char *out = malloc(cap), key[256];
@@ -127,8 +124,6 @@ static int build_commit(int dirfd, const char *dir, struct fl_campaign *c,
 		return -1;
 	close(fd);
 	snprintf(bin, len, "%s/build/futexlab", src);
-	if (!access(bin, X_OK))
-		return 0;	/* built before a kill */
 	/* the commit is [A-Za-z0-9_-] (side.c); the paths are passed as
 	 * the script's own arguments, never pasted into it */
 	snprintf(script, sizeof(script), "set -e; rm -rf \"$2\"; git clone "
@@ -137,13 +132,68 @@ static int build_commit(int dirfd, const char *dir, struct fl_campaign *c,
 		 ">&2", s->commit);
 	fprintf(stderr, "futexlab campaign: building commit %s of %s in "
 		"%s\n", s->commit, c->repo, src);
-	rc = fl_campaign_spawn(argv, NULL, 0, -1, BUILD_DEADLINE_S, err,
-			       errlen);
+	rc = fl_campaign_spawn(argv, -1, NULL, 0, -1, NULL, BUILD_DEADLINE_S,
+			       err, errlen);
 	if (rc) {
 		if (rc > 0)
 			snprintf(err, errlen, "side %s: building commit %s "
 				 "failed (exit %d)", s->name, s->commit, rc);
 		return -1;
+	}
+	return 0;
+}
+
+/* the commit is one of the repository's: git rev-parse, nothing built */
+static int commit_known(const struct fl_campaign *c,
+			const struct fl_campaign_side *s, char *err,
+			size_t errlen)
+{
+	char rev[96];
+	char *argv[] = { "git", "-C", (char *)c->repo, "rev-parse",
+			 "--verify", "--quiet", rev, NULL };
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC), rc;
+
+	snprintf(rev, sizeof(rev), "%s^{commit}", s->commit);
+	rc = fl_campaign_spawn(argv, -1, NULL, 0, null, NULL, 60, err,
+			       errlen);
+	if (null >= 0)
+		close(null);
+	if (rc > 0)
+		snprintf(err, errlen, "side %s: commit=%s: no such commit in "
+			 "%s", s->name, s->commit, c->repo);
+	return rc ? -1 : 0;
+}
+
+int fl_campaign_check_sides(const struct fl_campaign *c, char *err,
+			    size_t errlen)
+{
+	for (unsigned int i = 0; i < c->nsides; i++) {
+		const struct fl_campaign_side *s = &c->side[i];
+		char why[4400];
+		int fd;
+
+		if (*s->bin) {
+			fd = fl_open_regular(AT_FDCWD, s->bin, s->bin, 0, why,
+					     sizeof(why));
+			if (fd < 0 || access(s->bin, X_OK)) {
+				snprintf(err, errlen, "side %s: bin=%s",
+					 s->name, fd < 0 ? why :
+					 "not executable");
+				if (fd >= 0)
+					close(fd);
+				return -1;
+			}
+			close(fd);
+		}
+		if (*s->kernel && access(c->vm, X_OK)) {
+			snprintf(err, errlen, "side %s: kernel= runs %s "
+				 "(--vm), which is not an executable file",
+				 s->name, c->vm);
+			return -1;
+		}
+		if ((*s->commit && commit_known(c, s, err, errlen)) ||
+		    campaign_settings_check(c, s, err, errlen))
+			return -1;
 	}
 	return 0;
 }
@@ -159,7 +209,7 @@ int fl_campaign_prepare(int dirfd, const char *dir, struct fl_campaign *c,
 	close(fd);
 	for (unsigned int i = 0; i < c->nsides; i++) {
 		struct fl_campaign_side *s = &c->side[i];
-		char *text = side_matrix(matrix_text, s);
+		char *text = fl_campaign_side_matrix(matrix_text, s);
 
 		if (!text) {
 			snprintf(err, errlen, "out of memory");

@@ -2,16 +2,19 @@
 /* A campaign's finished runs: their facts, and each checked to be the
  * run its slot recorded before anything reads it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "campaign/internal.h"
 #include "rundir/regular.h"
 
 #define META_MAX	(64u << 20)
+#define MATRIX_MAX	(1u << 20)
 
 static void str_at(json_t *m, const char *a, const char *b, char *buf,
 		   size_t len)
@@ -70,6 +73,120 @@ out:
 	return rc;
 }
 
+int campaign_check_run(int dirfd, const char *dir,
+		       const struct fl_campaign *c, unsigned int k,
+		       unsigned int skip, const char *run,
+		       const struct fl_campaign_slot *seen, char *err,
+		       size_t errlen)
+{
+	char shown[4400], *want = NULL, *got = NULL;
+	size_t wlen, glen;
+	int fd, rc = -1;
+
+	if (campaign_side_matrix(dirfd, dir, &c->side[k], 0, &want, &wlen,
+				 err, errlen))
+		return -1;
+	snprintf(shown, sizeof(shown), "%s/%s", dir, run);
+	fd = fl_open_folder(dirfd, run, shown, err, errlen);
+	if (fd < 0)
+		goto out;
+	snprintf(shown, sizeof(shown), "%s/%s/matrix.ini", dir, run);
+	if (fl_read_regular(fd, "matrix.ini", shown, FL_NOFOLLOW, MATRIX_MAX,
+			    &got, &glen, err, errlen))
+		goto out;
+	if (glen != wlen || memcmp(got, want, glen)) {
+		snprintf(err, errlen, "%s/%s is not a run of side %s's matrix "
+			 "(its matrix.ini is not %s/matrix-%s.ini): a foreign "
+			 "run", dir, run, c->side[k].name, dir,
+			 c->side[k].name);
+		goto out;
+	}
+	if (c->is_self[k] && *c->cmd.self_build &&
+	    strcmp(seen->build, c->cmd.self_build)) {
+		snprintf(err, errlen, "%s/%s is not a run of side %s: its "
+			 "futexlab build %s is not %s, this futexlab, which "
+			 "is the side's: a foreign run", dir, run,
+			 c->side[k].name, seen->build, c->cmd.self_build);
+		goto out;
+	}
+	for (unsigned int j = 0; j < c->nslots; j++) {
+		const struct fl_campaign_slot *o = &c->slot[j];
+
+		if (j == skip || o->side != k || !*o->run)
+			continue;
+		if (strcmp(o->matrix_hash, seen->matrix_hash) ||
+		    strcmp(o->build, seen->build)) {
+			snprintf(err, errlen, "%s/%s is not a run of side %s: "
+				 "its %s is not that of %s/%s (%s): a foreign "
+				 "run", dir, run, c->side[k].name,
+				 strcmp(o->build, seen->build) ? "futexlab "
+				 "build" : "matrix", dir, o->run,
+				 strcmp(o->build, seen->build) ? o->build :
+				 o->matrix_hash);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(want);
+	free(got);
+	return rc;
+}
+
+int campaign_check_distinct(int dirfd, const char *dir,
+			    const struct fl_campaign *c, char *err,
+			    size_t errlen)
+{
+	static char *rows[FL_CAMPAIGN_MAX_SLOTS];
+	static struct stat st[FL_CAMPAIGN_MAX_SLOTS];
+	int rc = 0;
+
+	for (unsigned int i = 0; i < c->nslots && !rc; i++) {
+		const char *run = c->slot[i].run;
+		char shown[4400], name[128], why[4400] = "";
+		size_t len;
+
+		rows[i] = NULL;
+		if (!*run)
+			continue;
+		snprintf(shown, sizeof(shown), "%s/%s/cells.csv", dir, run);
+		snprintf(name, sizeof(name), "%s/cells.csv", run);
+		if (fstatat(dirfd, run, &st[i], AT_SYMLINK_NOFOLLOW) ||
+		    fl_read_regular(dirfd, name, shown, FL_NOFOLLOW,
+				    FL_MAX_INPUT_BYTES, &rows[i], &len, why,
+				    sizeof(why))) {
+			if (!*why)
+				snprintf(why, sizeof(why), "%s",
+					 strerror(errno));
+			snprintf(err, errlen, "the manifest names %s, which is "
+				 "missing or not a run: %s", run, why);
+			free(rows[i]);
+			rows[i] = NULL;
+			rc = -1;
+			break;
+		}
+		for (unsigned int j = 0; j < i && !rc; j++) {
+			if (!rows[j] || ((st[i].st_dev != st[j].st_dev ||
+					  st[i].st_ino != st[j].st_ino) &&
+					 strcmp(rows[i], rows[j])))
+				continue;
+			snprintf(err, errlen, "%s/%s is %s/%s again (%s): one "
+				 "run counted twice; take out the copy", dir,
+				 run, dir, c->slot[j].run,
+				 st[i].st_ino == st[j].st_ino ? "one folder" :
+				 "the same rows");
+			rc = -1;
+		}
+	}
+	for (unsigned int i = 0; i < c->nslots; i++) {
+		free(rows[i]);
+		rows[i] = NULL;
+	}
+	return rc;
+}
+
 int fl_campaign_side_runs(int dirfd, const char *dir,
 			  const struct fl_campaign *c, unsigned int k,
 			  char (*paths)[4200], unsigned int max,
@@ -99,6 +216,9 @@ int fl_campaign_side_runs(int dirfd, const char *dir,
 				 s->matrix_hash);
 			return -1;
 		}
+		if (campaign_check_run(dirfd, dir, c, k, i, s->run, &seen, err,
+				       errlen))
+			return -1;
 		if (*n == max) {
 			snprintf(err, errlen, "side %s has more than %u runs",
 				 c->side[k].name, max);

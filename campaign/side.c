@@ -20,19 +20,25 @@ static int plain_name(const char *s, size_t n, size_t max)
 	return 1;
 }
 
-/* KEY=VALUE with a KEY of [A-Za-z0-9_.-/] (a sysctl's path, an option's
- * name) and a VALUE of printable characters without quotes or ';' */
+/* KEY=VALUE with a KEY of names of [A-Za-z0-9_-] joined by '.' or '/'
+ * (a sysctl's path, an option's name: no empty part, so never "." or
+ * ".." or a leading '/') and a VALUE of printable characters without
+ * quotes or ';' */
 static int key_value(const char *s)
 {
 	const char *eq = strchr(s, '=');
 
-	if (!eq || eq == s)
+	if (!eq || eq == s || !eq[1])
 		return 0;
-	for (const char *p = s; p < eq; p++)
-		if (!plain_name(p, 1, 1) && *p != '.' && *p != '/')
+	for (const char *p = s; p < eq; p++) {
+		int sep = *p == '.' || *p == '/';
+
+		if (!sep && !plain_name(p, 1, 1))
 			return 0;
-	if (strstr(s, "..") || *s == '/' || !eq[1])
-		return 0;
+		if (sep && (p == s || p + 1 == eq || p[1] == '.' ||
+			    p[1] == '/'))
+			return 0;
+	}
 	for (const char *p = eq + 1; *p; p++)
 		if (*p < 0x20 || *p > 0x7e || *p == '\'' || *p == '"' ||
 		    *p == ';' || *p == '\\')
@@ -53,6 +59,16 @@ static int one_kind(const char *kv, struct fl_campaign_side *s, char *err,
 		return -1;
 	}
 	v++;
+	if ((IS("bin") && *s->bin) || (IS("commit") && *s->commit) ||
+	    (IS("kernel") && *s->kernel) || (IS("set") && *s->set) ||
+	    (IS("sysctl") && *s->sysctl) ||
+	    (IS("modparam") && *s->modparam) || (IS("nice") && s->nice) ||
+	    (IS("hogs") && s->hogs)) {
+		snprintf(err, errlen, "%.*s= given twice: a side has one of "
+			 "each (a campaign declares one setting)", (int)klen,
+			 kv);
+		return -1;
+	}
 	if (IS("bin") && strlen(v) < sizeof(s->bin)) {
 		snprintf(s->bin, sizeof(s->bin), "%s", v);
 	} else if (IS("commit") && *v != '-' &&

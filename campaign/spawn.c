@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +39,59 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void child(char *const *argv, const char *cwd, int nice, int out_fd)
+extern char **environ;
+
+/* a child's stdout passed on, a line at a time, but those beginning with
+ * drop */
+struct relay {
+	int from, to;
+	const char *drop;
+	char buf[8192];
+	size_t n;
+};
+
+static void pass_on(const struct relay *r, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(r->to, p, len);
+
+		if (n <= 0 && errno != EINTR)
+			return;	/* a reader gone: the rest is dropped */
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+		}
+	}
+}
+
+/* what the pipe holds now (never waiting); at the end, a last line
+ * without its newline too */
+static void relay(struct relay *r, int end)
+{
+	ssize_t got;
+
+	do {
+		char *p = r->buf, *nl;
+
+		got = read(r->from, r->buf + r->n, sizeof(r->buf) - r->n);
+		r->n += got > 0 ? (size_t)got : 0;
+		while ((nl = memchr(p, '\n', r->n - (size_t)(p - r->buf)))) {
+			if (strncmp(p, r->drop, strlen(r->drop)))
+				pass_on(r, p, (size_t)(nl + 1 - p));
+			p = nl + 1;
+		}
+		r->n -= (size_t)(p - r->buf);
+		memmove(r->buf, p, r->n);
+		/* a line longer than the buffer goes on in pieces */
+		if (r->n == sizeof(r->buf) || (end && got <= 0 && r->n)) {
+			pass_on(r, r->buf, r->n);
+			r->n = 0;
+		}
+	} while (got > 0 || (got < 0 && errno == EINTR));
+}
+
+static void child(char *const *argv, int exe_fd, const char *cwd, int nice,
+		  int out_fd)
 {
 	if (cwd && chdir(cwd)) {
 		fprintf(stderr, "futexlab campaign: cannot enter %s: %s\n", cwd,
@@ -52,28 +105,54 @@ static void child(char *const *argv, const char *cwd, int nice, int out_fd)
 			"%s\n", nice, strerror(errno));
 		_exit(127);
 	}
-	execvp(argv[0], argv);
+	/* kept open through the exec: a script's interpreter reads it
+	 * as /dev/fd/N */
+	if (exe_fd >= 0 && fcntl(exe_fd, F_SETFD, 0) == 0)
+		fexecve(exe_fd, argv, environ);
+	else
+		execvp(argv[0], argv);
 	fprintf(stderr, "futexlab campaign: cannot run %s: %s\n", argv[0],
 		strerror(errno));
 	_exit(127);
 }
 
-int fl_campaign_spawn(char *const *argv, const char *cwd, int nice,
-		      int out_fd, double deadline_s, char *err, size_t errlen)
+int fl_campaign_spawn(char *const *argv, int exe_fd, const char *cwd,
+		      int nice, int out_fd, const char *drop,
+		      double deadline_s, char *err, size_t errlen)
 {
 	double end = now_s() + deadline_s, killed_at = 0;
-	int status, sent = 0;
+	struct relay r = { .from = -1, .drop = drop,
+			   .to = out_fd >= 0 ? out_fd : STDOUT_FILENO };
+	int status, sent = 0, pipefd[2] = { -1, -1 };
 	pid_t pid;
 
+	if (drop && pipe2(pipefd, O_CLOEXEC | O_NONBLOCK)) {
+		snprintf(err, errlen, "cannot start %s: %s", argv[0],
+			 strerror(errno));
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start %s: %s", argv[0],
 			 strerror(errno));
+		if (drop) {
+			close(pipefd[0]);
+			close(pipefd[1]);
+		}
 		return -1;
 	}
-	if (pid == 0)
-		child(argv, cwd, nice, out_fd);
+	if (pid == 0) {
+		/* the write end as stdout, blocking: the child's writes
+		 * wait for the relay, never fail */
+		if (drop && fcntl(pipefd[1], F_SETFL, 0))
+			_exit(127);
+		child(argv, exe_fd, cwd, nice, drop ? pipefd[1] : out_fd);
+	}
+	if (drop) {
+		close(pipefd[1]);
+		r.from = pipefd[0];
+	}
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 
@@ -96,7 +175,18 @@ int fl_campaign_spawn(char *const *argv, const char *cwd, int nice,
 		} else if (killed_at && now_s() > killed_at + 10) {
 			kill(pid, SIGKILL);
 		}
-		usleep(50000);
+		if (drop) {
+			struct pollfd p = { .fd = r.from, .events = POLLIN };
+
+			poll(&p, 1, 50);
+			relay(&r, 0);
+		} else {
+			usleep(50000);
+		}
+	}
+	if (drop) {
+		relay(&r, 1);
+		close(r.from);
 	}
 	if (killed_at) {
 		snprintf(err, errlen, "%s ran past its deadline of %.0f s and "

@@ -18,6 +18,8 @@
 #include "cli/flags.h"
 #include "compare/compare.h"
 #include "compare/runs.h"
+#include "sweep/matrix.h"
+#include "version.h"
 
 #define RUN_TIMEOUT_DEFAULT_S	3600
 
@@ -31,7 +33,9 @@ static void usage(FILE *f)
 		"                [--stop-when-decided] [--delta PCT] "
 		"[--run-timeout S]\n"
 		"                [--vm PATH] [--repo PATH]\n"
-		"       futexlab campaign DIR [--run-timeout S]    (resume)\n\n"
+		"       futexlab campaign DIR [--run-timeout S] [--yes]   "
+		"(resume)\n"
+		"       futexlab campaign DIR --restore\n\n"
 		"Run one matrix several times per side, the sides interleaved "
 		"in rounds (each\nround every side once, in an order shuffled "
 		"from the seed; every side leads\nas many rounds as another), "
@@ -81,12 +85,28 @@ static void usage(FILE *f)
 		"  --vm PATH           vm/run, for kernel= sides (default "
 		"vm/run)\n"
 		"  --repo PATH         the git repository of commit= "
-		"(default .)\n", RUN_TIMEOUT_DEFAULT_S);
+		"(default .)\n"
+		"  --yes               resuming, run what the folder names: "
+		"a side's own\n"
+		"                      build (bin=, commit=, or a copy that is "
+		"not this\n"
+		"                      futexlab), the --vm of kernel= sides, a "
+		"side's sysctl=\n"
+		"                      or modparam=; without it the resume "
+		"names them and\n"
+		"                      stops (exit 2)\n"
+		"  --restore           only put back the sysctl or module "
+		"parameter a killed\n"
+		"                      campaign left changed (a resume does it "
+		"first too)\n"
+		"DIR must be yours and writable by no one else to be resumed "
+		"(as ssh asks\nof its configuration).\n",
+		RUN_TIMEOUT_DEFAULT_S);
 }
 
 struct args {
 	const char *dir, *matrix;
-	double run_timeout_s;
+	struct fl_campaign_cmd cmd;
 	int given;		/* any option that only a new campaign takes */
 };
 
@@ -143,6 +163,7 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 		{ "stop-when-decided", 0, NULL, 'x' },
 		{ "delta", 1, NULL, 'd' }, { "run-timeout", 1, NULL, 't' },
 		{ "vm", 1, NULL, 'v' }, { "repo", 1, NULL, 'R' },
+		{ "yes", 0, NULL, 'y' }, { "restore", 0, NULL, 'X' },
 		{ "help", 0, NULL, 'h' }, { 0 },
 	};
 	double v, max = 0;
@@ -154,7 +175,7 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 
 		if (o == -1)
 			break;
-		a->given |= o != 't' && o != 'h';
+		a->given |= o != 't' && o != 'h' && o != 'y' && o != 'X';
 		switch (o) {
 		case 'm':
 			a->matrix = optarg;
@@ -198,8 +219,14 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 			break;
 		case 't':
 			if (number("--run-timeout", optarg, 1, 1e7,
-				   &a->run_timeout_s))
+				   &a->cmd.run_timeout_s))
 				return 2;
+			break;
+		case 'y':
+			a->cmd.yes = 1;
+			break;
+		case 'X':
+			a->cmd.restore_only = 1;
 			break;
 		case 'v':
 		case 'R':
@@ -221,10 +248,50 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 		c->max_rounds = c->rounds;
 	if (max && max < c->rounds)
 		return bad("--max-rounds is below --rounds%s", "");
+	if (a->cmd.restore_only && a->given)
+		return bad("--restore takes only the campaign's folder%s", "");
 	return -1;	/* parsed: go on */
 }
 
-/* the defaults a new campaign takes where the flags say nothing */
+/*
+ * The matrix as each side runs it: parsed with the side's setting, so a
+ * misspelt or bad set= is named with its side before anything is made.
+ * 0, or -1 said on stderr.
+ */
+static int check_matrix(const char *file, const struct fl_campaign *c)
+{
+	static struct fl_matrix m, ms;
+	char err[4096], name[64];
+	int rc = fl_matrix_load(file, &m, err, sizeof(err));
+
+	if (rc)
+		fprintf(stderr, "futexlab campaign: %s\n", err);
+	for (unsigned int i = 0; i < c->nsides && !rc; i++) {
+		const struct fl_campaign_side *s = &c->side[i];
+		char *text, *why;
+
+		if (!*s->set)
+			continue;
+		text = fl_campaign_side_matrix(m.text, s);
+		snprintf(name, sizeof(name), "matrix-%s.ini", s->name);
+		rc = text ? fl_matrix_parse(name, text, strlen(text), &ms, err,
+					    sizeof(err)) : -1;
+		fl_matrix_free(&ms);
+		free(text);
+		if (rc) {
+			/* the line is the side's copy's: name the flag */
+			why = strstr(err, ": ");
+			fprintf(stderr, "futexlab campaign: --side %s: set=%s: "
+				"%s\n", s->name, s->set, text && why ?
+				why + 2 : "out of memory");
+		}
+	}
+	fl_matrix_free(&m);
+	return rc ? -1 : 0;
+}
+
+/* the defaults a new campaign takes where the flags say nothing, every
+ * flag, side and matrix key checked, then the campaign made */
 static int new_campaign(struct args *a, struct fl_campaign *c)
 {
 	char err[8192];
@@ -246,6 +313,10 @@ static int new_campaign(struct args *a, struct fl_campaign *c)
 		snprintf(c->vm, sizeof(c->vm), "vm/run");
 	if (!*c->repo && !realpath(".", c->repo))
 		return bad("cannot resolve the current folder%s", "");
+	if (fl_campaign_check_sides(c, err, sizeof(err)))
+		return bad("%s", err);
+	if (check_matrix(a->matrix, c))
+		return 2;
 	if (fl_campaign_create(a->dir, c, a->matrix, err, sizeof(err))) {
 		fprintf(stderr, "futexlab campaign: %s\n", err);
 		return 2;
@@ -256,12 +327,14 @@ static int new_campaign(struct args *a, struct fl_campaign *c)
 int fl_cmd_campaign(int argc, char **argv)
 {
 	static struct fl_campaign c;
-	struct args a = { .run_timeout_s = RUN_TIMEOUT_DEFAULT_S };
+	struct args a = { .cmd.run_timeout_s = RUN_TIMEOUT_DEFAULT_S };
 	char err[8192];
 	int rc;
 
 	c = (struct fl_campaign){ .seed = 1, .rounds = 5,
 				  .delta = FL_DELTA_DEFAULT };
+	snprintf(a.cmd.self_build, sizeof(a.cmd.self_build), "%s (git %s)",
+		 FL_VERSION, FL_GIT_COMMIT);
 	rc = parse(argc, argv, &a, &c);
 	if (rc >= 0)
 		return rc;
@@ -269,9 +342,11 @@ int fl_cmd_campaign(int argc, char **argv)
 		rc = new_campaign(&a, &c);
 		if (rc >= 0)
 			return rc;
+		/* what it runs the command line named */
+		a.cmd.yes = 1;
 	}
 	fl_campaign_catch_signals();
-	rc = fl_campaign_continue(a.dir, a.run_timeout_s, err, sizeof(err));
+	rc = fl_campaign_continue(a.dir, &a.cmd, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "futexlab campaign: %s\n", err);
 		return 2;

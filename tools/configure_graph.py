@@ -187,10 +187,14 @@ def fuzz_targets(n, version_h, lists):
                       ["-DFL_DESCRIBE"]) for w in lists.WORKLOADS]
     objs.append(fuzz_obj(built("gen/registry_describe.c")))
     lib = n.build(built("fuzz/libfuzzed.a"), "ar", objs)[0]
+    # a file beside a target may serve several (one object each)
+    beside = {f: fuzz_obj(src("tests/fuzz/%s" % f))
+              for f in sorted({f for t in lists.FUZZ_TARGETS
+                               for f in lists.FUZZ_TARGET_SOURCES.get(t, [])})}
     return [n.build(built("fuzz/" + t), "fuzz_link",
-                    [fuzz_obj(src("tests/fuzz/%s" % f))
-                     for f in [t + ".c"]
-                     + lists.FUZZ_TARGET_SOURCES.get(t, [])] + [lib])[0]
+                    [fuzz_obj(src("tests/fuzz/%s.c" % t))]
+                    + [beside[f] for f in lists.FUZZ_TARGET_SOURCES.get(t, [])]
+                    + [lib])[0]
             for t in lists.FUZZ_TARGETS]
 
 
