@@ -49,6 +49,10 @@ UNIT_TIMEOUT = 60
 UNIT_TIMEOUTS = {"test_compare_sim": 300}
 CONFORMANCE_TIMEOUT = 120
 SCRIPT_TIMEOUT = 180
+# the campaign suites run real matrices several times a side: about 50 s
+# each alone, and 165 s seen beside a guest boot and six builds
+SCRIPT_TIMEOUTS = {"matrix/test_campaign.py": 480,
+                   "cli/test_campaign_untrusted.py": 480}
 GUEST_TIMEOUT = 1800
 # each fuzz target's time in CI (they run at the same time): about a
 # minute, as `ninja fuzz` gives them ten
@@ -318,7 +322,7 @@ def main():
         rel = os.path.relpath(path, os.path.join(ROOT, "tests"))
         suites.append((rel, lambda p=path, n=rel: run_counted(
             n, [sys.executable, p, "--builddir", builddir],
-            SCRIPT_TIMEOUT)))
+            SCRIPT_TIMEOUTS.get(n, SCRIPT_TIMEOUT))))
 
     fuzz = os.path.join(ROOT, "tests", "fuzz", "run.py")
     if os.path.exists(fuzz):

@@ -93,8 +93,11 @@ def token():
 
 
 def futexlab_args(b, tmp, *flags):
+    """run app's command line: SIZE, but for a flag the case gives (a
+    flag given twice is refused)."""
+    size = [x for i, x in enumerate(SIZE) if SIZE[i - (i % 2)] not in flags]
     return [os.path.join(b, "futexlab"), "run", "app", "--results", tmp] + \
-        SIZE + list(flags)
+        size + list(flags)
 
 
 def interrupted(b, tmp, to_group):
