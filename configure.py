@@ -126,7 +126,7 @@ LIBRARIES = [
     # sampler, the machine's facts, the hook a program's output is kept by,
     # the escape of text a terminal would act on
     ("base", ["clock.c", "hist.c", "keeper.c", "result.c", "sample.c",
-              "text.c"]),
+              "say.c", "text.c"]),
 ]
 LIBRARY_SOURCES = dict(LIBRARIES)
 
