@@ -66,7 +66,8 @@ WORKLOADS = [
 # A folder includes only the folders below it (the table in
 # docs/architecture.md, which tests/layout/test_includes.py holds every
 # #include to), so the libraries link in this order, each before the
-# ones it needs, and no library needs one that comes before it.
+# ones it needs, and no library needs one that comes before it: the
+# table's order, read from its end (the test fails where they differ).
 LIBRARIES = [
     # the subcommands: parse flags, call a library, map to exit statuses
     ("cli", ["cell_output.c", "cmd_campaign.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
