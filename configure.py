@@ -247,11 +247,14 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 
 
 def load_kmod_part():
-    """The module and VM runner's part of the build (tools/configure_kmod)."""
+    """The module and VM runner's part of the build (tools/configure_kmod).
+    Its failing to load fails configure, in one line: a build.ninja
+    without the module, lint and the guest's targets would look whole."""
     try:
         import configure_kmod
-    except ImportError:
-        return None
+    except ImportError as e:
+        sys.exit("configure: cannot load tools/configure_kmod.py, the "
+                 "module's and VM runner's part of the build: %s" % e)
     return configure_kmod
 
 
