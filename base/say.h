@@ -3,8 +3,8 @@
  * What a library has to say beyond its result: a warning, a note, a
  * cell that failed while a run goes on. Only cli/ prints (docs/
  * architecture.md), so a library hands each line to a callback its
- * caller supplies, and the command decides where it goes (cli/say.c:
- * stderr, as the line was always printed). A line is whole, without
+ * caller supplies, and the command decides where it goes (cli/main.c's
+ * fl_say_stderr: a line on stderr, as it was always printed). A line is whole, without
  * its newline.
  */
 #ifndef FUTEXLAB_BASE_SAY_H

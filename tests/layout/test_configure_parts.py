@@ -11,7 +11,6 @@ without those targets and said nothing. Ends with `configure parts: N
 passed, N failed`.
 """
 
-import argparse
 import glob
 import os
 import shutil
@@ -19,17 +18,11 @@ import subprocess
 import sys
 import tempfile
 
-from cases import report
-from test_includes import DEFAULT_ROOT
+from cases import report, tree
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--root", default=DEFAULT_ROOT,
-                    help="the tree to check (default: this clone)")
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
+    root, _ = tree(__doc__)
     problems = []
     with tempfile.TemporaryDirectory(prefix="fl-configure-") as tmp:
         shutil.copy(os.path.join(root, "configure.py"), tmp)

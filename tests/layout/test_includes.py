@@ -27,16 +27,13 @@ for each of the two orders, one for the folders' coverage and one per
 row.
 """
 
-import argparse
 import importlib.util
 import os
 import re
 import sys
 
-from cases import report
+from cases import report, tree
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
 PAGE = os.path.join("docs", "architecture.md")
 SECTION = "## Boundaries the folders keep"
 # the generated headers (configure.py writes them into BUILDDIR/gen)
@@ -152,15 +149,7 @@ def resolve(root, builddir, rel, target):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--root", default=DEFAULT_ROOT,
-                    help="the tree to check (default: this clone)")
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
-    builddir = os.path.abspath(os.path.join(root, args.builddir)
-                               if not os.path.isabs(args.builddir)
-                               else args.builddir)
+    root, builddir = tree(__doc__)
     cases = []
     rows = read_table(root)
     folders = [f for f, _ in rows]
