@@ -4,8 +4,8 @@
  * cell that failed while a run goes on. Only cli/ prints (docs/
  * architecture.md), so a library hands each line to a callback its
  * caller supplies, and the command decides where it goes (cli/main.c's
- * fl_say_stderr: a line on stderr, as it was always printed). A line is whole, without
- * its newline.
+ * fl_say_stderr: a line on stderr, as it was always printed). A line is
+ * whole, without its newline.
  */
 #ifndef FUTEXLAB_BASE_SAY_H
 #define FUTEXLAB_BASE_SAY_H
