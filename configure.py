@@ -66,7 +66,8 @@ WORKLOADS = [
 # A folder includes only the folders below it (the table in
 # docs/architecture.md, which tests/layout/test_includes.py holds every
 # #include to), so the libraries link in this order, each before the
-# ones it needs, and no library needs one that comes before it.
+# ones it needs, and no library needs one that comes before it: the
+# table's order, read from its end (the test fails where they differ).
 LIBRARIES = [
     # the subcommands: parse flags, call a library, map to exit statuses
     ("cli", ["cell_output.c", "cmd_campaign.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
@@ -126,7 +127,7 @@ LIBRARIES = [
     # sampler, the machine's facts, the hook a program's output is kept by,
     # the escape of text a terminal would act on
     ("base", ["clock.c", "hist.c", "keeper.c", "result.c", "sample.c",
-              "text.c"]),
+              "say.c", "text.c"]),
 ]
 LIBRARY_SOURCES = dict(LIBRARIES)
 
@@ -252,11 +253,14 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 
 
 def load_kmod_part():
-    """The module and VM runner's part of the build (tools/configure_kmod)."""
+    """The module and VM runner's part of the build (tools/configure_kmod).
+    Its failing to load fails configure, in one line: a build.ninja
+    without the module, lint and the guest's targets would look whole."""
     try:
         import configure_kmod
-    except ImportError:
-        return None
+    except ImportError as e:
+        sys.exit("configure: cannot load tools/configure_kmod.py, the "
+                 "module's and VM runner's part of the build: %s" % e)
     return configure_kmod
 
 

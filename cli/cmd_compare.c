@@ -184,7 +184,8 @@ static int compare_main(int argc, char **argv, struct sides *sides)
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
-	struct fl_compare_opts o = { .delta = FL_DELTA_DEFAULT, .plot = 1,
+	struct fl_compare_opts o = { .say = &fl_say_stderr,
+				     .delta = FL_DELTA_DEFAULT, .plot = 1,
 				     .adjust = 1 };
 
 	char outdir[PATH_MAX + 300], err[2048], *end;

@@ -194,7 +194,7 @@ static int run_usable(const struct fl_rd_run *run, const char *outdir,
 
 int fl_cmd_plot(int argc, char **argv)
 {
-	struct fl_plot_opts o = { 0 };
+	struct fl_plot_opts o = { .say = &fl_say_stderr };
 	static struct fl_rd_run run;
 	char out[PATH_MAX + 16], err[2048];
 	const char *outdir = NULL;

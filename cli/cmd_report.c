@@ -117,8 +117,8 @@ int fl_cmd_report(int argc, char **argv)
 			outdir = out;
 		}
 		rc = fl_report_fleet((const char *const *)argv + optind,
-				     (unsigned int)n, outdir, path,
-				     sizeof(path), err, sizeof(err));
+				     (unsigned int)n, outdir, &fl_say_stderr,
+				     path, sizeof(path), err, sizeof(err));
 	}
 	if (rc) {
 		fprintf(stderr, "futexlab report: %s\n", err);

@@ -19,6 +19,11 @@ enum fl_exit {
 extern int fl_main_argc;
 extern char **fl_main_argv;
 
+/* What a library says beyond its result (base/say.h): a line on stderr.
+ * Handed to each library that takes one; cli/main.c. */
+struct fl_say;
+extern const struct fl_say fl_say_stderr;
+
 int fl_cmd_list(int argc, char **argv);
 int fl_cmd_run(int argc, char **argv);
 int fl_cmd_matrix(int argc, char **argv);

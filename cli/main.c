@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/say.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "measure/cell.h"
 #include "version.h"
 
 static const struct {
@@ -41,6 +43,14 @@ static void usage(FILE *f)
 
 int fl_main_argc;
 char **fl_main_argv;
+
+static void say_line(void *arg, const char *text)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", text);
+}
+
+const struct fl_say fl_say_stderr = { say_line, NULL };
 
 /* --version alone, or a usage error naming what came with it. */
 static int version(int argc, char **argv, int at)
@@ -117,6 +127,8 @@ int main(int argc, char **argv)
 	}
 	fl_main_argc = argc;
 	fl_main_argv = argv;
+	/* a failed or aborted cell is said as the run goes on */
+	fl_cell_say = &fl_say_stderr;
 	rc = run_command(argc, argv);
 	/* output that never arrived is a failure: `futexlab list >/dev/full`
 	 * must not exit 0 (a command that failed already said why) */

@@ -183,18 +183,19 @@ static int apply(const struct fl_rd_run *r, const struct cmp_adjust *a,
 	return 0;
 }
 
-static void note(const struct cmp_adjust *a, FILE *md)
+static void note(const struct cmp_adjust *a, const struct fl_say *say,
+		 FILE *md)
 {
 	double f = covariates[a->probe].scale;
 	const char *u = covariates[a->probe].unit;
 
-	fprintf(stderr, "futexlab compare: %s on %s follows %s (Spearman rho "
-		"%.2f, p %.2g, over %zu repetitions; slope %.2f): each "
-		"repetition is compared as if it had read %.1f %s, the runs' "
-		"common median (A's median %.1f, B's %.1f)\n", a->workload,
-		a->backend, covariates[a->probe].what, a->cv.rho, a->cv.p,
-		a->cv.n, a->cv.slope, exp(a->ref) * f, u, a->med[0] * f,
-		a->med[1] * f);
+	fl_say(say, "futexlab compare: %s on %s follows %s (Spearman rho "
+	       "%.2f, p %.2g, over %zu repetitions; slope %.2f): each "
+	       "repetition is compared as if it had read %.1f %s, the runs' "
+	       "common median (A's median %.1f, B's %.1f)", a->workload,
+	       a->backend, covariates[a->probe].what, a->cv.rho, a->cv.p,
+	       a->cv.n, a->cv.slope, exp(a->ref) * f, u, a->med[0] * f,
+	       a->med[1] * f);
 	if (md)
 		fprintf(md, "- %s on %s follows %s (rho %.2f, p %.2g, slope "
 			"%.2f): compared at the runs' common %.1f %s (A %.1f, "
@@ -243,7 +244,7 @@ static int adjust_group(struct cmp_pair *p, const struct fl_rd_cell *c,
 	}
 	if (a->probe < 0)
 		return 0;
-	note(a, md);
+	note(a, p->say, md);
 	if (apply(p->a, a, a->med[0], p->vals_a) ||
 	    apply(p->b, a, a->med[1], p->vals_b))
 		return -1;

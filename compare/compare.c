@@ -71,10 +71,11 @@ static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
 
 		*p = (struct cmp_pair){ .a = &runs[0], .b = &runs[k],
 					.delta = opt->delta,
-					.use_adjust = opt->adjust };
+					.use_adjust = opt->adjust,
+					.say = opt->say };
 		fprintf(o.md, "## %s against %s\n\n", p->b->name,
 			p->a->name);
-		cmp_setup_warnings(p->a, p->b, o.md);
+		cmp_setup_warnings(p->a, p->b, opt->say, o.md);
 		if (cmp_match(p) || cmp_adjust(p, o.md) ||
 		    cmp_drift(p, o.md)) {
 			snprintf(err, errlen, "out of memory");
@@ -86,7 +87,8 @@ static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
 	}
 	rc = 0;
 	if (opt->plot) {
-		int n = cmp_ratio_plot(dir, pairs, nruns - 1, err, errlen);
+		int n = cmp_ratio_plot(dir, pairs, nruns - 1, opt->say, err,
+				       errlen);
 
 		if (n < 0)
 			rc = -EIO;

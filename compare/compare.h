@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/say.h"
 #include "stats/shift.h"
 
 #define FL_DELTA_DEFAULT	0.02
@@ -75,6 +76,9 @@ struct fl_compare_opts {
 	int setting_given;	/* fl_compare_runs' ignore is a user's
 				 * --setting: refused when no cell has it
 				 * (a campaign's may set another key) */
+	const struct fl_say *say;	/* where the warnings and notes go,
+					 * a line each: the command's (NULL:
+					 * nowhere) */
 };
 
 /*
@@ -87,7 +91,7 @@ void fl_compare_default_out(const char *a, const char *b, int more,
 
 /*
  * Compare dirs[1..] against dirs[0]: the table and summaries on out,
- * warnings on stderr, compare.csv, compare.md and the plot in the output
+ * warnings to o->say, compare.csv, compare.md and the plot in the output
  * directory (its path into outdir). 0; -ENOENT when a run cannot be read;
  * -EINVAL for runs whose comparison could not mean anything (one run
  * given twice, no cell in common) or an output inside a run; -EIO when

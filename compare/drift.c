@@ -18,16 +18,16 @@
 #include "stats/stats.h"
 
 static void warn(const struct cmp_drift *w, const struct fl_rd_run *r,
-		 const struct fl_drift *d, FILE *md)
+		 const struct fl_drift *d, const struct fl_say *say, FILE *md)
 {
-	fprintf(stderr, "futexlab compare: warning: %s's figures drifted "
-		"together over the time of %s (Kruskal-Wallis p %.2g across "
-		"%d blocks of its repetitions; their medians up to %.0f%% "
-		"apart): a change of the machine that the runs may have "
-		"caught in different shares, so %s's cell intervals and "
-		"summary are widened by %.0f%%\n", w->workload, r->name, d->p,
-		FL_DRIFT_BLOCKS, (exp(d->spread) - 1) * 100, w->workload,
-		(exp(w->widen) - 1) * 100);
+	fl_say(say, "futexlab compare: warning: %s's figures drifted "
+	       "together over the time of %s (Kruskal-Wallis p %.2g across "
+	       "%d blocks of its repetitions; their medians up to %.0f%% "
+	       "apart): a change of the machine that the runs may have "
+	       "caught in different shares, so %s's cell intervals and "
+	       "summary are widened by %.0f%%", w->workload, r->name, d->p,
+	       FL_DRIFT_BLOCKS, (exp(d->spread) - 1) * 100, w->workload,
+	       (exp(w->widen) - 1) * 100);
 	if (md)
 		fprintf(md, "- **warning**: %s drifted over the time of %s "
 			"(p %.2g; block medians up to %.0f%% apart): its "
@@ -67,13 +67,14 @@ static double busy_spread(const struct fl_rd_run *r)
 	return spread;
 }
 
-static void busy_warn(const struct fl_rd_run *r, double spread, FILE *md)
+static void busy_warn(const struct fl_rd_run *r, double spread,
+		      const struct fl_say *say, FILE *md)
 {
-	fprintf(stderr, "futexlab compare: warning: the CPU's speed during "
-		"%s ranged over %.0f%% (10th to 90th percentile of its "
-		"busy-loop calibrations): every cell's interval and every "
-		"summary are widened by that much\n", r->name,
-		(exp(spread) - 1) * 100);
+	fl_say(say, "futexlab compare: warning: the CPU's speed during "
+	       "%s ranged over %.0f%% (10th to 90th percentile of its "
+	       "busy-loop calibrations): every cell's interval and every "
+	       "summary are widened by that much", r->name,
+	       (exp(spread) - 1) * 100);
 	if (md)
 		fprintf(md, "- **warning**: the CPU's speed during %s ranged "
 			"over %.0f%%: every interval is widened by that much\n",
@@ -85,9 +86,9 @@ int cmp_drift(struct cmp_pair *p, FILE *md)
 	double ba = busy_spread(p->a), bb = busy_spread(p->b);
 
 	if (ba > 0)
-		busy_warn(p->a, ba, md);
+		busy_warn(p->a, ba, p->say, md);
 	if (bb > 0)
-		busy_warn(p->b, bb, md);
+		busy_warn(p->b, bb, p->say, md);
 	p->busy_widen = fmax(ba, bb);
 	p->ndrift = 0;
 	p->drift = calloc(p->n + 1, sizeof(*p->drift));
@@ -106,9 +107,9 @@ int cmp_drift(struct cmp_pair *p, FILE *md)
 		fl_rd_drift(p->b, c->workload, p->vals_b, &w->b);
 		w->widen = fl_drift_widen(&w->a, &w->b);
 		if (w->a.drifted)
-			warn(w, p->a, &w->a, md);
+			warn(w, p->a, &w->a, p->say, md);
 		if (w->b.drifted)
-			warn(w, p->b, &w->b, md);
+			warn(w, p->b, &w->b, p->say, md);
 	}
 	return 0;
 }

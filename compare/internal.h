@@ -62,6 +62,7 @@ struct cmp_pair {
 	unsigned int nadjust;
 	double **vals_a, **vals_b;	/* per cell of run A (B): its primary
 					 * values adjusted, or NULL */
+	const struct fl_say *say;	/* fl_compare_opts' say */
 };
 
 struct cmp_outputs {
@@ -79,17 +80,17 @@ int cmp_open_outputs(const char *dir, struct cmp_outputs *o, char *err,
 int cmp_unique_setups(const struct fl_rd_run *r, char *err, size_t errlen);
 /* match.c: the pair's cells, A's in order, then B's own; 0 or -1. */
 int cmp_match(struct cmp_pair *p);
-/* match.c: warn (stderr, and md when not NULL) where the setups differ;
+/* match.c: warn (to say, and md when not NULL) where the setups differ;
  * the count of warnings. */
 int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
-		       FILE *md);
+		       const struct fl_say *say, FILE *md);
 /* match.c: where the settings of a and b differ, "sample_every 512
  * against 64, ...", or "" */
 void cmp_settings_diff(const struct fl_rd_run *a, const struct fl_rd_run *b,
 		       char *buf, size_t len);
 /* adjust.c: each workload's figures, a backend at a time, set against
  * the idle-wake probe and the busy loop's speed, and adjusted where they
- * follow one, said on stderr (and md when not NULL); 0 or -1 (no
+ * follow one, said to p->say (and md when not NULL); 0 or -1 (no
  * memory). Before cmp_drift, which sees the adjusted values. */
 int cmp_adjust(struct cmp_pair *p, FILE *md);
 /* adjust.c: the values a cell of either run is compared by: its primary
@@ -103,7 +104,7 @@ const struct cmp_adjust *cmp_adjust_of(const struct cmp_pair *p,
 				       const char *backend);
 void cmp_adjust_free(struct cmp_pair *p);
 /* drift.c: each workload's drift in either run, and a busy host's spread
- * of CPU speeds, warned about (stderr, and md when not NULL); 0 or -1
+ * of CPU speeds, warned about (p->say, and md when not NULL); 0 or -1
  * (no memory). */
 int cmp_drift(struct cmp_pair *p, FILE *md);
 /* drift.c: how much (log) the workload's intervals widen; -1: unknown
@@ -145,8 +146,10 @@ void cmp_label(const struct fl_rd_cell *c, char *buf, size_t len);
 struct fl_gp;
 void cmp_plot_frame(struct fl_gp *g, const char *title, const char *ylabel,
 		    const char *xlabel, unsigned long per, int px, int height);
-/* plot.c: ratios.{gp,png,svg}; 1 drawn, 0 nothing to draw, -1 err */
+/* plot.c: ratios.{gp,png,svg}, gnuplot's warnings to say; 1 drawn, 0
+ * nothing to draw, -1 err */
 int cmp_ratio_plot(const char *dir, const struct cmp_pair *pairs,
-		   unsigned int npairs, char *err, size_t errlen);
+		   unsigned int npairs, const struct fl_say *say, char *err,
+		   size_t errlen);
 
 #endif

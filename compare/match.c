@@ -104,11 +104,11 @@ static const char *const settings[][2] = {
 };
 
 static void warn_one(const struct fl_rd_run *a, const struct fl_rd_run *b,
-		     FILE *md, const char *what, const char *va,
-		     const char *vb)
+		     const struct fl_say *say, FILE *md, const char *what,
+		     const char *va, const char *vb)
 {
-	fprintf(stderr, "futexlab compare: warning: %s and %s differ in %s: "
-		"'%s' against '%s'\n", a->name, b->name, what, va, vb);
+	fl_say(say, "futexlab compare: warning: %s and %s differ in %s: "
+	       "'%s' against '%s'", a->name, b->name, what, va, vb);
 	if (md)
 		fprintf(md, "- **warning**: %s differs: `%s` (%s) against "
 			"`%s` (%s)\n", what, va, a->name, vb, b->name);
@@ -196,7 +196,8 @@ void cmp_settings_diff(const struct fl_rd_run *a, const struct fl_rd_run *b,
  * machines even where the hosts of the two runs agree.
  */
 static int machine_names_differ(const struct fl_rd_run *a,
-				const struct fl_rd_run *b, FILE *md)
+				const struct fl_rd_run *b,
+				const struct fl_say *say, FILE *md)
 {
 	static const char *const keys[][2] = {
 		{ "machine.label", "machine label" },
@@ -212,7 +213,7 @@ static int machine_names_differ(const struct fl_rd_run *a,
 
 		if ((i ? va && vb : va || vb) &&
 		    strcmp(va ? va : "", vb ? vb : "")) {
-			warn_one(a, b, md, keys[i][1], va ? va : "",
+			warn_one(a, b, say, md, keys[i][1], va ? va : "",
 				 vb ? vb : "");
 			n++;
 		}
@@ -247,10 +248,10 @@ static int machine_names_differ(const struct fl_rd_run *a,
 		}
 		if (!many)
 			continue;
-		fprintf(stderr, "futexlab compare: warning: %s is merged from "
-			"shards that ran on different hosts (%s): its cells "
-			"are of different machines (meta.json cells_reps "
-			"names each cell's)\n", x->name, hosts);
+		fl_say(say, "futexlab compare: warning: %s is merged from "
+		       "shards that ran on different hosts (%s): its cells "
+		       "are of different machines (meta.json cells_reps "
+		       "names each cell's)", x->name, hosts);
 		if (md)
 			fprintf(md, "- **warning**: %s is merged from shards "
 				"that ran on different hosts (%s)\n", x->name,
@@ -261,7 +262,8 @@ static int machine_names_differ(const struct fl_rd_run *a,
 }
 
 static int setup_differs(const struct fl_rd_run *a,
-			 const struct fl_rd_run *b, FILE *md)
+			 const struct fl_rd_run *b, const struct fl_say *say,
+			 FILE *md)
 {
 	char va[256], vb[256];
 	int n = 0;
@@ -271,10 +273,10 @@ static int setup_differs(const struct fl_rd_run *a,
 		fl_rd_meta(b, facts[i][0], vb, sizeof(vb));
 		if (strcmp(va, vb) == 0)
 			continue;
-		warn_one(a, b, md, facts[i][1], va, vb);
+		warn_one(a, b, say, md, facts[i][1], va, vb);
 		n++;
 	}
-	n += machine_names_differ(a, b, md);
+	n += machine_names_differ(a, b, say, md);
 	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
 		const json_t *ja = fl_rd_meta_json(a, settings[i][0]);
 		const json_t *jb = fl_rd_meta_json(b, settings[i][0]);
@@ -285,9 +287,8 @@ static int setup_differs(const struct fl_rd_run *a,
 		json_diff("", ja, jb, diff, sizeof(diff), 0);
 		if (!*diff)
 			continue;
-		fprintf(stderr, "futexlab compare: warning: %s and %s "
-			"differ in %s: %s\n", a->name, b->name, settings[i][1],
-			diff);
+		fl_say(say, "futexlab compare: warning: %s and %s differ in "
+		       "%s: %s", a->name, b->name, settings[i][1], diff);
 		if (md)
 			fprintf(md, "- **warning**: %s differ between %s and "
 				"%s: %s\n", settings[i][1], a->name, b->name,
@@ -305,7 +306,7 @@ static int setup_differs(const struct fl_rd_run *a,
  * another state, which no interval inside the run accounts for.
  */
 static int drift_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
-			  FILE *md)
+			  const struct fl_say *say, FILE *md)
 {
 	int n = 0;
 
@@ -315,11 +316,11 @@ static int drift_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 
 		if (!fl_rd_busy_host(x, &drifted, &reps))
 			continue;
-		fprintf(stderr, "futexlab compare: warning: the CPU's speed "
-			"moved by more than %.0f%% during %lu of %lu "
-			"repetitions of %s (a busy host?): its verdicts and "
-			"summaries may reflect the machine, not the code\n",
-			FL_BUSY_DRIFT_MAX * 100, drifted, reps, x->name);
+		fl_say(say, "futexlab compare: warning: the CPU's speed "
+		       "moved by more than %.0f%% during %lu of %lu "
+		       "repetitions of %s (a busy host?): its verdicts and "
+		       "summaries may reflect the machine, not the code",
+		       FL_BUSY_DRIFT_MAX * 100, drifted, reps, x->name);
 		if (md)
 			fprintf(md, "- **warning**: the CPU's speed moved by "
 				"more than %.0f%% during %lu of %lu repetitions "
@@ -331,9 +332,9 @@ static int drift_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 }
 
 int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
-		       FILE *md)
+		       const struct fl_say *say, FILE *md)
 {
-	int n = setup_differs(a, b, md);
+	int n = setup_differs(a, b, say, md);
 
 	/* a workload that gained an option in between: none of its cells
 	 * can match, which the one-run-only lists would leave unexplained */
@@ -350,17 +351,17 @@ int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 		option_names(bc->options, nb, sizeof(nb));
 		if (!strcmp(na, nb))
 			continue;
-		fprintf(stderr, "futexlab compare: warning: workload %s has "
-			"options '%s' in %s but '%s' in %s (another futexlab "
-			"version?): its cells cannot match\n",
-			a->cells[i].workload, na, a->name, nb, b->name);
+		fl_say(say, "futexlab compare: warning: workload %s has "
+		       "options '%s' in %s but '%s' in %s (another futexlab "
+		       "version?): its cells cannot match",
+		       a->cells[i].workload, na, a->name, nb, b->name);
 		if (md)
 			fprintf(md, "- **warning**: workload %s has options "
 				"`%s` in %s but `%s` in %s\n",
 				a->cells[i].workload, na, a->name, nb, b->name);
 		n++;
 	}
-	n += drift_warnings(a, b, md);
+	n += drift_warnings(a, b, say, md);
 	/* the intervals inside a run cannot show another user's load that
 	 * came or went between the runs */
 	for (int k = 0; k < 2; k++) {
@@ -369,9 +370,9 @@ int cmp_setup_warnings(const struct fl_rd_run *a, const struct fl_rd_run *b,
 
 		if (fl_rd_foreign_share(x, &fs) || fs <= FL_BUSY_WARN)
 			continue;
-		fprintf(stderr, "futexlab compare: warning: other processes "
-			"used %.0f%% of the CPU time during %s: verdicts may "
-			"reflect that load\n", fs * 100, x->name);
+		fl_say(say, "futexlab compare: warning: other processes used "
+		       "%.0f%% of the CPU time during %s: verdicts may "
+		       "reflect that load", fs * 100, x->name);
 		if (md)
 			fprintf(md, "- **warning**: other processes used "
 				"%.0f%% of the CPU time during %s\n",

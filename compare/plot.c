@@ -74,7 +74,8 @@ void cmp_plot_frame(struct fl_gp *g, const char *title, const char *ylabel,
 }
 
 int cmp_ratio_plot(const char *dir, const struct cmp_pair *pairs,
-		   unsigned int npairs, char *err, size_t errlen)
+		   unsigned int npairs, const struct fl_say *say, char *err,
+		   size_t errlen)
 {
 	unsigned int have[FL_COMPARE_MAX_RUNS][FL_NVERDICTS];
 	char title[1024];
@@ -111,7 +112,7 @@ int cmp_ratio_plot(const char *dir, const struct cmp_pair *pairs,
 			fl_gp_str(g.f, t);
 		}
 	fprintf(g.f, "\n");
-	if (fl_gp_close(&g, err, errlen) || fl_gp_run(&g, err, errlen))
+	if (fl_gp_close(&g, err, errlen) || fl_gp_run(&g, say, err, errlen))
 		return -1;
 	return 1;
 }

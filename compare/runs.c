@@ -95,7 +95,8 @@ static int write_all(struct runs_cmp *c, const struct fl_compare_opts *o,
 		goto out;
 	fprintf(f.md, "# futexlab compare, runs as the unit\n\n");
 	md_legend(f.md, c);
-	cmp_setup_warnings(&c->side[0].run[0], &c->side[1].run[0], f.md);
+	cmp_setup_warnings(&c->side[0].run[0], &c->side[1].run[0], o->say,
+			   f.md);
 	fprintf(out, "%u runs of B against %u runs of A:\n", c->side[1].n,
 		c->side[0].n);
 	if (c->side[0].n == 1 || c->side[1].n == 1) {
@@ -105,7 +106,7 @@ static int write_all(struct runs_cmp *c, const struct fl_compare_opts *o,
 	runs_write(c, out, f.csv, f.md);
 	rc = 0;
 	if (o->plot) {
-		int n = runs_plot(dir, c, err, errlen);
+		int n = runs_plot(dir, c, o->say, err, errlen);
 
 		if (n < 0)
 			rc = -EIO;

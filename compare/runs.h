@@ -98,7 +98,7 @@ enum fl_verdict fl_runs_verdict_of(const struct fl_shift *s,
 
 /*
  * Compare the runs of side B against those of side A: the table and
- * summaries on out, warnings on stderr, compare.csv, compare.md and the
+ * summaries on out, warnings to o->say, compare.csv, compare.md and the
  * plot in the output directory (its path into outdir). ignore: an option
  * name cells may differ by and still match (the campaign's declared
  * setting), or NULL. 0; -EINVAL for a side that is not one matrix of one

@@ -52,9 +52,9 @@ void runs_match_key(const struct fl_rd_cell *c, const char *ignore,
 void runs_judge(struct runs_cmp *c);
 /* runs_output.c: the table, compare.csv, compare.md and the summaries */
 void runs_write(const struct runs_cmp *c, FILE *out, FILE *csv, FILE *md);
-/* runs_plot.c: ratios.{gp,png,svg} with each run's ratio as a point; 1
- * drawn, 0 nothing to draw, -1 err */
-int runs_plot(const char *dir, const struct runs_cmp *c, char *err,
-	      size_t errlen);
+/* runs_plot.c: ratios.{gp,png,svg} with each run's ratio as a point,
+ * gnuplot's warnings to say; 1 drawn, 0 nothing to draw, -1 err */
+int runs_plot(const char *dir, const struct runs_cmp *c,
+	      const struct fl_say *say, char *err, size_t errlen);
 
 #endif

@@ -113,8 +113,8 @@ static void groups(FILE *f, const struct runs_cmp *c)
 	}
 }
 
-int runs_plot(const char *dir, const struct runs_cmp *c, char *err,
-	      size_t errlen)
+int runs_plot(const char *dir, const struct runs_cmp *c,
+	      const struct fl_say *say, char *err, size_t errlen)
 {
 	unsigned int have[sizeof(shown) / sizeof(shown[0])] = { 0 };
 	unsigned long per = 0;
@@ -150,7 +150,7 @@ int runs_plot(const char *dir, const struct runs_cmp *c, char *err,
 		fl_gp_str(g.f, fl_verdict_name(shown[k]));
 	}
 	fprintf(g.f, "\n");
-	if (fl_gp_close(&g, err, errlen) || fl_gp_run(&g, err, errlen))
+	if (fl_gp_close(&g, err, errlen) || fl_gp_run(&g, say, err, errlen))
 		return -1;
 	return 1;
 }

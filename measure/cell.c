@@ -18,12 +18,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/say.h"
 #include "measure/busy_loop.h"
 #include "measure/cell.h"
 #include "measure/program.h"
 #include "spec/placement.h"
 
 volatile int fl_interrupted;
+const struct fl_say *fl_cell_say;
 int fl_cell_parent_only_fd = -1;
 
 static void set_all(struct fl_cell_result *res, enum fl_status st,
@@ -315,8 +317,13 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 	res->reps = calloc(cell->reps, sizeof(*res->reps));
 	fl_hist_init(&res->merged);
 	if (!res->reps) {
-		fprintf(stderr, "futexlab: out of memory\n");
-		exit(1);
+		res->nreps = 0;
+		set_all(res, FL_STATUS_FAILED, "out of memory");
+		fl_say(fl_cell_say, "futexlab: failed cell: workload %s, "
+		       "backend %s, %u threads: out of memory",
+		       cell->workload->name, cell->backend->name,
+		       cell->threads);
+		return;
 	}
 	if (!impl) {
 		set_all(res, FL_STATUS_SKIPPED, "no implementation built");
@@ -377,9 +384,9 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 		set_all(res, FL_STATUS_SKIPPED, sh->setup_reason);
 	} else if (rc == 1) {
 		set_all(res, FL_STATUS_FAILED, why);
-		fprintf(stderr, "futexlab: failed cell: workload %s, backend "
-			"%s, %u threads: %s\n", cell->workload->name,
-			cell->backend->name, cell->threads, why);
+		fl_say(fl_cell_say, "futexlab: failed cell: workload %s, "
+		       "backend %s, %u threads: %s", cell->workload->name,
+		       cell->backend->name, cell->threads, why);
 	} else if (rc) {
 		char msg[512];
 
@@ -391,10 +398,10 @@ void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res)
 					 r + 1, res->reps[r].reason);
 		set_all(res, FL_STATUS_ABORTED, msg);
 		if (!fl_interrupted)
-			fprintf(stderr, "futexlab: aborted cell: workload %s, "
-				"backend %s, %u threads: %s\n",
-				cell->workload->name, cell->backend->name,
-				cell->threads, msg);
+			fl_say(fl_cell_say, "futexlab: aborted cell: "
+			       "workload %s, backend %s, %u threads: %s",
+			       cell->workload->name, cell->backend->name,
+			       cell->threads, msg);
 	}
 	munmap(sh, shsize);
 	fl_cell_note(cell, res);

@@ -31,7 +31,8 @@
 	 (uint64_t)(nthreads) * FL_GRACE_PER_THREAD_NS)
 #define FL_SETUP_TIMEOUT_NS 15000000000ull
 
-/* Run a cell (all its repetitions); never fails: the status says how. */
+/* Run a cell (all its repetitions); never fails: the status says how
+ * (FL_STATUS_FAILED, no repetitions, when there is no memory for them). */
 void fl_cell_run(const struct fl_cell *cell, struct fl_cell_result *res);
 /* The cell's note from what res holds: oversubscribed, the busy loop's
  * drift from busy_start to busy_end, and the workload's verdict over
@@ -84,6 +85,12 @@ struct fl_cell_shared {
 
 /* Set by SIGINT/SIGTERM in the parent: finish no more cells. */
 extern volatile int fl_interrupted;
+
+/* Where fl_cell_run() says a failed or aborted cell as it happens, a
+ * line each (base/say.h); set by the command (cli/main.c), NULL:
+ * nowhere. The cell's status and reason say it too. */
+struct fl_say;
+extern const struct fl_say *fl_cell_say;
 
 /*
  * A descriptor of the process that runs cells which a cell's child must

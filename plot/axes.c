@@ -109,7 +109,7 @@ int plot_finish(struct fl_gp *g, const struct fl_plot_opts *o, FILE *log,
 		return -1;
 	if (o->no_render)
 		fl_gp_release(g);
-	else if (fl_gp_run(g, err, errlen))
+	else if (fl_gp_run(g, o->say, err, errlen))
 		return -1;
 	if (log)
 		fprintf(log, "%s/%s.%s\n", g->dir, g->name,

@@ -308,7 +308,8 @@ static int run_gnuplot(int fd, const char *script, char *out, size_t len,
 	return status;
 }
 
-int fl_gp_run(struct fl_gp *g, char *err, size_t errlen)
+int fl_gp_run(struct fl_gp *g, const struct fl_say *say, char *err,
+	      size_t errlen)
 {
 	char script[200], rname[200], out[1024] = "";
 	int fd = render_dir(g, rname, sizeof(rname)), status, rc = 0;
@@ -340,7 +341,7 @@ int fl_gp_run(struct fl_gp *g, char *err, size_t errlen)
 	if (status == -1)
 		rc = -1;
 	else if (*out)	/* warnings (e.g. an empty range) fail no plot */
-		fprintf(stderr, "futexlab: gnuplot %s.gp: %s\n", g->name, out);
+		fl_say(say, "futexlab: gnuplot %s.gp: %s", g->name, out);
 	remove_render_dir(g, fd, rname);
 	fl_gp_release(g);
 	return rc;

@@ -22,6 +22,8 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "base/say.h"
+
 /* An output directory: its descriptor, and its path for messages. */
 struct fl_gp_dir {
 	int fd;
@@ -67,8 +69,10 @@ void fl_gp_dstr(FILE *f, const char *s);
 /* s as comment lines ("# ..."), one per line of s. */
 void fl_gp_comment(FILE *f, const char *s);
 /* Draw a closed script: gnuplot in a private directory below dir, its
- * PNG and SVG renamed into dir; g is released. 0, or -1 with gnuplot's
- * messages in err. */
-int fl_gp_run(struct fl_gp *g, char *err, size_t errlen);
+ * PNG and SVG renamed into dir; g is released. 0 (what gnuplot warned
+ * of, which fails no plot, said to say), or -1 with gnuplot's messages
+ * in err. */
+int fl_gp_run(struct fl_gp *g, const struct fl_say *say, char *err,
+	      size_t errlen);
 
 #endif

@@ -20,6 +20,7 @@
 
 #include <stdio.h>
 
+#include "base/say.h"
 #include "rundir/read.h"
 
 struct fl_plot_opts {
@@ -29,6 +30,8 @@ struct fl_plot_opts {
 	int no_render;			/* write the scripts only */
 	const char *timeline_cells;	/* throughput over time of these
 					 * cell indices, "3,7"; NULL none */
+	const struct fl_say *say;	/* where gnuplot's warnings go, a
+					 * line each (NULL: nowhere) */
 };
 
 /*

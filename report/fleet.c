@@ -232,13 +232,13 @@ static int fleet_refused(const struct fleet *fl, const char *const *dirs,
 }
 
 int fl_report_fleet(const char *const *dirs, unsigned int n,
-		    const char *outdir, char *path, size_t pathlen,
-		    char *err, size_t errlen)
+		    const char *outdir, const struct fl_say *say, char *path,
+		    size_t pathlen, char *err, size_t errlen)
 {
 	struct fleet fl = { calloc(n, sizeof(*fl.runs)),
 			    calloc(n, sizeof(*fl.names)),
 			    calloc(n, sizeof(*fl.name_of)), 0 };
-	struct fl_plot_opts o = { 0 };
+	struct fl_plot_opts o = { .say = say };
 	char tmp[PATH_MAX + 32];
 	int rc = -ENOENT;
 	FILE *f;

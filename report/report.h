@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "base/say.h"
 #include "rundir/read.h"
 
 /* Write the run's report.md into its folder, its path into path. 0, or
@@ -25,12 +26,13 @@ int fl_report_write_run(const struct fl_rd_run *run, char *path,
 /*
  * A fleet: the runs in dirs (one matrix on n machines, each named by its
  * label or host name) side by side in OUTDIR/report.md, with their plots
- * in OUTDIR/plots/ (a line per machine). Its path into path. 0; -ENOENT
+ * in OUTDIR/plots/ (a line per machine), gnuplot's warnings to say.
+ * Its path into path. 0; -ENOENT
  * when a directory is not a readable run; -EINVAL for a run given twice
  * or an OUTDIR inside a run; -EIO when writing failed.
  */
 int fl_report_fleet(const char *const *dirs, unsigned int n,
-		    const char *outdir, char *path, size_t pathlen,
-		    char *err, size_t errlen);
+		    const char *outdir, const struct fl_say *say, char *path,
+		    size_t pathlen, char *err, size_t errlen);
 
 #endif

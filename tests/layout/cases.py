@@ -1,5 +1,26 @@
-"""The closing part the layout tests share: each case's line, then its
-problems, then the counts line tests/run.py reads."""
+"""What the layout tests share: the command line they take, and the
+closing part: each case's line, then its problems, then the counts line
+tests/run.py reads."""
+
+import argparse
+import os
+
+# this clone, the tree checked unless --root names another
+DEFAULT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+
+def tree(doc):
+    """--builddir and --root, as every layout test takes them (doc: the
+    test's docstring, whose first line is its --help): (root, builddir),
+    both absolute, builddir below root unless given absolute."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--builddir", default="build")
+    ap.add_argument("--root", default=DEFAULT_ROOT,
+                    help="the tree to check (default: this clone)")
+    args = ap.parse_args()
+    root = os.path.abspath(args.root)
+    return root, os.path.join(root, args.builddir)
 
 
 def report(label, cases):

@@ -15,20 +15,25 @@ fails on:
   - a file in a folder that has no row;
   - a row that allows a folder not above it in the table: folders then
     include only those below them, so no two include each other.
-A header of a file's own folder is always allowed. Ends with
-`includes: N passed, N failed`, one case for the table, one for the
-folders' coverage and one per row.
+A header of a file's own folder is always allowed. The table is the one
+place the folders' order is written; two others must follow it, and
+this fails where they do not:
+  - configure.py's LIBRARIES, which lists the libraries in link order,
+    highest first: the table's order reversed;
+  - the page's list of folders ("The folders, lowest first"), each
+    folder it names in bold in the table's order.
+Ends with `includes: N passed, N failed`, one case for the table, one
+for each of the two orders, one for the folders' coverage and one per
+row.
 """
 
-import argparse
+import importlib.util
 import os
 import re
 import sys
 
-from cases import report
+from cases import report, tree
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
 PAGE = os.path.join("docs", "architecture.md")
 SECTION = "## Boundaries the folders keep"
 # the generated headers (configure.py writes them into BUILDDIR/gen)
@@ -36,6 +41,10 @@ GENERATED = "gen/"
 ANY = "any folder"
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 FOLDER_RE = re.compile(r"`([\w./-]+/)`")
+CONFIGURE = "configure.py"
+# the page's list of the folders, and a folder it names
+LIST_START = "The folders, lowest first"
+BOLD_FOLDER_RE = re.compile(r"\*\*([\w./-]+/)\*\*")
 
 
 def read_table(root):
@@ -61,6 +70,49 @@ def read_table(root):
         rows.append((folder.group(1),
                      None if allowed == ANY else FOLDER_RE.findall(allowed)))
     return rows
+
+
+def read_list(root):
+    """The folders the page's list names in bold, in its order."""
+    with open(os.path.join(root, PAGE), encoding="utf-8") as f:
+        text = f.read()
+    at = text.find("\n" + LIST_START)
+    if at < 0:
+        raise SystemExit("includes: %s has no list starting %r"
+                         % (PAGE, LIST_START))
+    lines = text[at + 1:].split("\n")[1:]
+    named, started = [], False
+    for line in lines:
+        if line.startswith("- "):
+            started = True
+        elif started and not line.startswith("  "):
+            break               # the list's end
+        if started:
+            named += BOLD_FOLDER_RE.findall(line)
+    return named
+
+
+def read_libraries(root):
+    """configure.py's LIBRARIES' folders, in its order."""
+    spec = importlib.util.spec_from_file_location(
+        "configure", os.path.join(root, CONFIGURE))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [name + "/" for name, _ in module.LIBRARIES]
+
+
+def order_problems(what, named, folders):
+    """Where named (folders, in a text's order) leaves the table's."""
+    problems, last = [], None
+    for f in named:
+        if f not in folders:
+            continue            # vm/: no C source, no row
+        if last is not None and folders.index(f) < folders.index(last):
+            problems.append("%s names %s after %s, but the table (%s, "
+                            '"%s") has %s first'
+                            % (what, f, last, PAGE, SECTION[3:], f))
+        last = f
+    return problems
 
 
 def folder_of(rel, folders):
@@ -97,15 +149,7 @@ def resolve(root, builddir, rel, target):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--root", default=DEFAULT_ROOT,
-                    help="the tree to check (default: this clone)")
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
-    builddir = os.path.abspath(os.path.join(root, args.builddir)
-                               if not os.path.isabs(args.builddir)
-                               else args.builddir)
+    root, builddir = tree(__doc__)
     cases = []
     rows = read_table(root)
     folders = [f for f, _ in rows]
@@ -119,6 +163,18 @@ def main():
                 problems.append("%s: %s may include %s, which is not "
                                 "below it in the table" % (PAGE, folder, a))
     cases.append(("the table is layered, lowest folder first", problems))
+
+    libraries = read_libraries(root)
+    problems = ["%s: LIBRARIES has %s, which has no row in %s"
+                % (CONFIGURE, f, PAGE) for f in libraries
+                if f not in folders]
+    problems += order_problems("%s's LIBRARIES, read from its end"
+                               % CONFIGURE, libraries[::-1], folders)
+    cases.append(("configure.py links the libraries in the table's order",
+                  problems))
+    cases.append(("the page's list of folders follows the table's order",
+                  order_problems("%s's list" % PAGE, read_list(root),
+                                 folders)))
 
     by_folder = {f: [] for f in folders}
     problems = []
