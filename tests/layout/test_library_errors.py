@@ -109,6 +109,7 @@ OWED = {
     "campaign/prepare.c": CAMPAIGN,
     "campaign/settings.c": CAMPAIGN,
     "campaign/spawn.c": CAMPAIGN,
+    "campaign/trust.c": CAMPAIGN,
     # its "output not kept" lines: the app workload's keeping of a
     # program's output (base/keeper), another branch's
     "measure/program.c": "the branch that changes base/keeper",
