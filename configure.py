@@ -169,7 +169,7 @@ SHIM_SOURCES = ["device.c", "futex2.c", "futex_op.c", "interpose.c",
 INTERPOSE_SOURCES = ["clock.c", "cond.c", "config.c", "mutex.c", "real.c"]
 # its conformance suite (tests/interpose/): glibc's outcomes are the
 # expectations
-INTERPOSE_TEST_SOURCES = ["conform.c", "cases.c"]
+INTERPOSE_TEST_SOURCES = ["conform.c", "cases.c", "cases_fork.c"]
 INTERPOSE_BACKENDS = ["futex-private", "futex-shared", "kmod-global",
                       "kmod-private", "kmod-numa"]
 

@@ -122,6 +122,19 @@ static int kill_children(pid_t *pid, int max)
 }
 
 /*
+ * Whether this process has a child, living or dead, without reaping it.
+ * Most cells started no program and leave none: their parent then need
+ * not read the stat file of every process on the host (kill_children()).
+ */
+static int has_children(void)
+{
+	siginfo_t info;
+
+	return waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT |
+		      __WALL) == 0 || errno != ECHILD;
+}
+
+/*
  * A killed child's own children come to this process (it adopts orphans)
  * by the time its wait returns: each round kills and reaps one generation
  * until none is left. A dying process cannot fork, so the rounds end.
@@ -131,7 +144,7 @@ void fl_program_end_children(void)
 	pid_t pid[KILL_BATCH];
 	int n;
 
-	while ((n = kill_children(pid, KILL_BATCH)) > 0)
+	while (has_children() && (n = kill_children(pid, KILL_BATCH)) > 0)
 		for (int i = 0; i < n && i < KILL_BATCH; i++)
 			waitpid(pid[i], NULL, 0);
 }

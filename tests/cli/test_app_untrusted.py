@@ -35,7 +35,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 PR_SET_CHILD_SUBREAPER = 36
-SIZE = ["--reps", "1", "--warmup", "0", "--backend", "futex-private"]
+SIZE = ["--warmup", "0", "--backend", "futex-private"]
 
 passed = failed = 0
 
@@ -93,11 +93,10 @@ def token():
 
 
 def futexlab_args(b, tmp, *flags):
-    """run app's command line: SIZE, but for a flag the case gives (a
-    flag given twice is refused)."""
-    size = [x for i, x in enumerate(SIZE) if SIZE[i - (i % 2)] not in flags]
+    """One repetition unless flags say how many (a flag is given once)."""
+    reps = [] if "--reps" in flags else ["--reps", "1"]
     return [os.path.join(b, "futexlab"), "run", "app", "--results", tmp] + \
-        size + list(flags)
+        reps + SIZE + list(flags)
 
 
 def interrupted(b, tmp, to_group):

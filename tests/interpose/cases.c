@@ -5,7 +5,9 @@
  * glibc's own outcome for the same calls (conform.c runs every case with
  * and without the interposer and compares the lines). A case records only
  * what glibc defines: return values, counts, which thread holds a lock,
- * never a time.
+ * never a time. The cases that fork, find a PI owner elsewhere or gone,
+ * or use a destroyed mutex are cases_fork.c's; the table of every case
+ * is at the end of this file.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -19,7 +21,7 @@
 
 #include "tests/interpose/conform.h"
 
-static void add(char *out, const char *fmt, ...)
+void add(char *out, const char *fmt, ...)
 {
 	size_t n = strlen(out);
 	va_list ap;
@@ -29,7 +31,7 @@ static void add(char *out, const char *fmt, ...)
 	va_end(ap);
 }
 
-static struct timespec in_ms(clockid_t clock, long ms)
+struct timespec in_ms(clockid_t clock, long ms)
 {
 	struct timespec t;
 
@@ -113,7 +115,7 @@ static void static_errorcheck(char *out)
 	add(out, "%d", pthread_mutex_unlock(&m));
 }
 
-static void init_type(pthread_mutex_t *m, int type, int protocol)
+void init_type(pthread_mutex_t *m, int type, int protocol)
 {
 	pthread_mutexattr_t a;
 
@@ -125,8 +127,8 @@ static void init_type(pthread_mutex_t *m, int type, int protocol)
 }
 
 /* one(m) on a mutex of each type, without and with PRIO_INHERIT */
-static void each_kind(void (*one)(pthread_mutex_t *m, int type, char *out),
-		      char *out)
+void each_kind(void (*one)(pthread_mutex_t *m, int type, char *out),
+	       char *out)
 {
 	static const int types[] = { PTHREAD_MUTEX_NORMAL,
 		PTHREAD_MUTEX_RECURSIVE, PTHREAD_MUTEX_ERRORCHECK,
@@ -165,11 +167,6 @@ static void attr_types(char *out)
 }
 
 /* another thread holds the mutex while the main thread tries deadlines */
-struct holder {
-	pthread_mutex_t *m;
-	int fd[2];
-};
-
 static void *hold(void *arg)
 {
 	struct holder *h = arg;
@@ -430,188 +427,6 @@ static void cond_cancel(char *out)
 	add(out, "%d %d %d", r == PTHREAD_CANCELED, s.unlocked,
 	    pthread_mutex_trylock(&s.m));
 	pthread_mutex_unlock(&s.m);
-}
-
-/* fork() holding a normal and an errorcheck mutex: the child inherits
- * both held, may unlock the normal one, and is refused the other */
-static void fork_held(char *out)
-{
-	static pthread_mutex_t normal = PTHREAD_MUTEX_INITIALIZER;
-	static pthread_mutex_t checked = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
-	int status = -1;
-	pid_t pid;
-
-	pthread_mutex_lock(&normal);
-	pthread_mutex_lock(&checked);
-	pid = fork();
-	if (pid == 0) {
-		int a = pthread_mutex_trylock(&normal);
-		int b = pthread_mutex_unlock(&normal);
-		int c = pthread_mutex_lock(&normal);
-		int d = pthread_mutex_unlock(&checked);
-
-		pthread_mutex_unlock(&normal);
-		_exit(a == EBUSY && b == 0 && c == 0 && d == EPERM ? 0 : 1);
-	}
-	waitpid(pid, &status, 0);
-	add(out, "%d %d %d", status, pthread_mutex_unlock(&normal),
-	    pthread_mutex_unlock(&checked));
-}
-
-/* how a forked child that makes one call ended: its result, or the
- * signal that ended it (an abort, or its alarm: still blocked) */
-static void in_child(pthread_mutex_t *m, char op, char *out)
-{
-	struct timespec soon;
-	int status = -1, r = -1;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		alarm(1);
-		soon = in_ms(CLOCK_REALTIME, 20);
-		if (op == 'l')
-			r = pthread_mutex_lock(m);
-		else if (op == 't')
-			r = pthread_mutex_timedlock(m, &soon);
-		else if (op == 'y')
-			r = pthread_mutex_trylock(m);
-		else
-			r = pthread_mutex_unlock(m);
-		_exit(r);
-	}
-	waitpid(pid, &status, 0);
-	if (WIFSIGNALED(status))
-		add(out, "%c:signal %d ", op, WTERMSIG(status));
-	else
-		add(out, "%c:%d ", op, WEXITSTATUS(status));
-}
-
-static void *hold_pi(void *arg)
-{
-	struct holder *h = arg;
-	char c = 0;
-
-	pthread_mutex_lock(h->m);
-	if (write(h->fd[1], &c, 1) != 1)
-		return NULL;
-	if (h->fd[0] >= 0 && read(h->fd[0], &c, 1) != 1)
-		c = 1;
-	return NULL;
-}
-
-/*
- * fork() while another thread holds a PI mutex: in the child the word
- * names a thread of the parent, which the kernel refuses to attach to,
- * and glibc aborts the child's lock and timedlock ("The futex facility
- * returned an unexpected error code."); it never goes on unlocked. The
- * same when the forking thread holds it: the child is not its owner.
- */
-static void fork_pi_live_owner(char *out)
-{
-	static pthread_mutex_t m, mine, plain = PTHREAD_MUTEX_INITIALIZER;
-	struct holder h = { .m = &m };
-	int back[2];
-	pthread_t t;
-	char c = 0;
-
-	init_type(&m, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_INHERIT);
-	if (pipe(h.fd) || pipe(back))
-		return;
-	int to_holder = h.fd[1];
-
-	h.fd[1] = back[1];
-	pthread_create(&t, NULL, hold_pi, &h);
-	if (read(back[0], &c, 1) != 1)
-		add(out, "holder? ");
-	in_child(&m, 'y', out);
-	in_child(&m, 'u', out);
-	in_child(&m, 'l', out);
-	in_child(&m, 't', out);
-	if (write(to_holder, &c, 1) != 1)
-		add(out, "holder? ");
-	pthread_join(t, NULL);
-	init_type(&mine, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_INHERIT);
-	add(out, "| %d ", pthread_mutex_lock(&mine));
-	in_child(&mine, 'y', out);
-	in_child(&mine, 'u', out);
-	in_child(&mine, 'l', out);
-	add(out, "%d", pthread_mutex_unlock(&mine));
-	/* a plain mutex held so waits in the child, as glibc's does (on
-	 * the PI lock with FUTEXLAB_ALGO=pi or adaptive) */
-	add(out, " | %d ", pthread_mutex_lock(&plain));
-	in_child(&plain, 'l', out);
-	in_child(&plain, 't', out);
-	add(out, "%d", pthread_mutex_unlock(&plain));
-}
-
-/*
- * A PI mutex whose owner is gone (a thread that ended holding it): the
- * kernel finds no owner and glibc waits for ever, a timedlock until its
- * deadline (ETIMEDOUT), in this process and in a forked child; so does
- * a normal PI mutex's owner locking it again (a deadlock, as POSIX
- * has a normal mutex do).
- */
-static void pi_dead_owner(char *out)
-{
-	static pthread_mutex_t m, self;
-	struct holder h = { .m = &m };
-	struct timespec soon;
-	int said[2];
-	pthread_t t;
-
-	init_type(&m, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_INHERIT);
-	if (pipe(said))
-		return;
-	h.fd[0] = -1;		/* it ends at once, holding m */
-	h.fd[1] = said[1];
-	pthread_create(&t, NULL, hold_pi, &h);
-	pthread_join(t, NULL);
-	close(said[0]);
-	close(said[1]);
-	soon = in_ms(CLOCK_REALTIME, 20);
-	add(out, "%d ", pthread_mutex_timedlock(&m, &soon));
-	add(out, "%d ", pthread_mutex_trylock(&m));
-	in_child(&m, 'l', out);
-	in_child(&m, 't', out);
-	in_child(&m, 'u', out);
-	init_type(&self, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_INHERIT);
-	add(out, "| %d ", pthread_mutex_lock(&self));
-	soon = in_ms(CLOCK_REALTIME, 20);
-	add(out, "%d ", pthread_mutex_timedlock(&self, &soon));
-	add(out, "%d", pthread_mutex_unlock(&self));
-}
-
-/* a mutex used after pthread_mutex_destroy: glibc's destroy leaves an
- * invalid kind, and every later call but init and destroy says EINVAL */
-static void use_destroyed(pthread_mutex_t *m, int type, char *out)
-{
-	struct timespec soon = in_ms(CLOCK_REALTIME, 10);
-
-	(void)type;
-	add(out, "%d:", pthread_mutex_destroy(m));
-	add(out, "%d,", pthread_mutex_lock(m));
-	add(out, "%d,", pthread_mutex_trylock(m));
-	add(out, "%d,", pthread_mutex_timedlock(m, &soon));
-	add(out, "%d,", pthread_mutex_clocklock(m, CLOCK_MONOTONIC, &soon));
-	add(out, "%d,", pthread_mutex_unlock(m));
-	add(out, "%d ", pthread_mutex_destroy(m));
-}
-
-static void destroyed(char *out)
-{
-	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-
-	each_kind(use_destroyed, out);
-	pthread_mutex_lock(&fresh);
-	add(out, "| %d ", pthread_mutex_destroy(&fresh));
-	pthread_mutex_unlock(&fresh);
-	add(out, "%d ", pthread_mutex_destroy(&fresh));
-	add(out, "%d ", pthread_mutex_lock(&fresh));
-	add(out, "%d ", pthread_mutex_unlock(&fresh));
-	/* initialised again, it is a mutex again */
-	add(out, "%d ", pthread_mutex_init(&fresh, NULL));
-	add(out, "%d ", pthread_mutex_lock(&fresh));
-	add(out, "%d", pthread_mutex_unlock(&fresh));
 }
 
 /* what goes to glibc: robust (owner death) and process-shared objects */
