@@ -27,6 +27,9 @@ Ends with `newcomer_output: N passed, N failed`.
 """
 
 import argparse
+import csv
+import glob
+import io
 import os
 import re
 import shutil
@@ -145,6 +148,127 @@ def test_progress(fl, tmp):
               "announced" % name, problems + progress_problems(err + out))
 
 
+def tiny_run(fl, tmp, name, extra=()):
+    results = os.path.join(tmp, name)
+    os.makedirs(results)
+    st, out, err = run(fl, ["run", "mutex", "--backend", "futex-private",
+                            "--threads", "1", "--duration", "0.01",
+                            "--warmup", "0.005", "--reps", "3",
+                            "--results", results] + list(extra), tmp)
+    return st, run_dir(out), err
+
+
+def report_text(fl, tmp, rundir):
+    st, out, err = run(fl, ["report", rundir], tmp)
+    if st != 0:
+        return None, "report exit %s: %r" % (st, err[-300:])
+    with open(os.path.join(rundir, "report.md")) as f:
+        return f.read(), None
+
+
+def table_row(report, name):
+    m = re.search(r"^\| %s \| (.*) \|$" % re.escape(name), report, re.M)
+    return m.group(1) if m else None
+
+
+def test_report_numbers(fl, tmp):
+    st, rundir, err = tiny_run(fl, tmp, "numbers")
+    if st != 0:
+        check("report: numbers as a person reads them",
+              ["run exit %s: %r" % (st, err[-300:])])
+        return
+    text, why = report_text(fl, tmp, rundir)
+    if text is None:
+        check("report: numbers as a person reads them", [why])
+        return
+    problems = []
+    cpus = table_row(text, "CPUs") or ""
+    for noun in ("core", "package", "NUMA node"):
+        m = re.search(r"\b(\d+) %ss?\b" % noun, cpus)
+        if not m:
+            problems.append("CPUs row has no count of %ss: %r"
+                            % (noun, cpus))
+        elif (m.group(0).endswith("s")) != (m.group(1) != "1"):
+            problems.append("CPUs row says %r" % m.group(0))
+    over = table_row(text, "harness overhead") or ""
+    if not re.search(r"clock read \d+(\.\d)? ns", over):
+        problems.append("harness overhead: %r" % over)
+    load = table_row(text, "load average") or ""
+    if not re.fullmatch(r"\d+\.\d\d at the start, \d+\.\d\d at the end",
+                        load):
+        problems.append("load average: %r" % load)
+    settings = table_row(text, "settings") or ""
+    if re.search(r"\d\.\d{9,}", settings) or "noisy_halfwidth\":0.05" \
+            not in settings:
+        problems.append("settings: %r" % settings)
+    check("report: machine table's numbers rounded, singular where one",
+          problems)
+
+    # a fleet of the run and a copy of it: its figures are the run's
+    copy = rundir + "-copy"
+    shutil.copytree(rundir, copy, symlinks=True)
+    out_dir = os.path.join(tmp, "fleet")
+    st, out, err = run(fl, ["report", rundir, copy, "--out", out_dir], tmp)
+    problems = [] if st == 0 else ["fleet exit %s: %r" % (st, err[-300:])]
+    fleet = ""
+    if st == 0:
+        with open(os.path.join(out_dir, "report.md")) as f:
+            fleet = f.read()
+    rows = [line for line in fleet.splitlines()
+            if line.startswith("| futex-private |")]
+    if not rows:
+        problems.append("no cell row in the fleet's report")
+    for row in rows:
+        if re.search(r"\de[+-]\d", row):
+            problems.append("a figure in e-notation: %r" % row)
+        if not re.search(r"\| [\d.]+[kMG]? (\[|\(interval n/a)", row):
+            problems.append("not the run's rate format: %r" % row)
+    check("report: a fleet's figures as the run's report writes them",
+          problems)
+
+
+DRIFT = ("busy-loop speed drifted %+d%% (100 to %d loops/us): "
+         "--critical/--think were not the lengths asked")
+
+
+def test_report_notes(fl, tmp):
+    """Cells whose notes differ only in the drift's figure: one line."""
+    results = os.path.join(tmp, "notes")
+    os.makedirs(results)
+    st, out, err = run(fl, ["run", "mutex", "--backend", "futex-private",
+                            "--threads", "1,2", "--critical", "0,100",
+                            "--duration", "0.01", "--warmup", "0.005",
+                            "--reps", "1", "--results", results], tmp)
+    rundir = run_dir(out)
+    if st != 0:
+        check("report: a note many cells share is said once",
+              ["run exit %s: %r" % (st, err[-300:])])
+        return
+    path = os.path.join(rundir, "cells.csv")
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    note = rows[0].index("note")
+    drifts = [-20, 15, 30, -12]
+    for i, row in enumerate(rows[1:]):
+        row[note] = DRIFT % (drifts[i], 100 + drifts[i])
+    # one cell has a second note beside its drift
+    rows[1][note] += "; oversubscribed: 2 threads on 1 CPU"
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    write(path, buf.getvalue())
+    text, why = report_text(fl, tmp, rundir)
+    problems = [why] if why else []
+    notes = re.findall(r"^- .*$", (text or "").split("## Notes")[-1], re.M)
+    want = ["- busy-loop speed drifted -20% to +30%: --critical/--think "
+            "were not the lengths asked (cells 0-3)",
+            "- oversubscribed: 2 threads on 1 CPU (cell 0: mutex "
+            "futex-private, 1 thread)"]
+    if notes != want:
+        problems.append("notes %r, not %r" % (notes, want))
+    check("report: a note many cells share is said once with its cells",
+          problems)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--builddir", default="build")
@@ -155,6 +279,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="fl-newcomer-")
     try:
         test_progress(fl, tmp)
+        test_report_numbers(fl, tmp)
+        test_report_notes(fl, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("newcomer_output: %d passed, %d failed" % (passed, failed))
