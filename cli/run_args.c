@@ -138,7 +138,8 @@ static int parse_flags(int argc, char **argv, const struct fl_workload *w,
 		if (c == -1)
 			break;
 		if (c != ':' && c != '?' &&
-		    fl_getopt_once("run", longopts, index, optarg))
+		    (fl_getopt_exact("run", argv, longopts, index) ||
+		     fl_getopt_once("run", longopts, index, optarg)))
 			return 2;
 		if (c >= OPT_COMMON_BASE) {
 			if (fl_common_key_apply(&fl_common_keys[c -
