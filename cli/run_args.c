@@ -169,6 +169,12 @@ static int parse_flags(int argc, char **argv, const struct fl_workload *w,
 			const struct fl_option *o =
 				&w->options[c - OPT_WORKLOAD_BASE];
 
+			if (o->type == FL_OPT_BOOL && optind < argc &&
+			    argv[optind][0] != '-')
+				return usage_error("--%s takes no value ('%s' "
+						   "follows it): give it alone "
+						   "for yes, leave it out for "
+						   "no", o->name, argv[optind]);
 			if (o->type == FL_OPT_BOOL) {
 				a->spec.opts[c - OPT_WORKLOAD_BASE].n = 1;
 				a->spec.opts[c - OPT_WORKLOAD_BASE].v[0] = 1;
