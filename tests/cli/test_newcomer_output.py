@@ -269,6 +269,174 @@ def test_report_notes(fl, tmp):
           problems)
 
 
+def one_line_error(st, err, says):
+    """Exit 2 with one line on stderr that holds each of says."""
+    problems = []
+    if st != 2:
+        problems.append("exit %s, not 2" % st)
+    if len(err.splitlines()) != 1:
+        problems.append("not one line on stderr: %r" % err[:300])
+    for s in says:
+        if s not in err:
+            problems.append("stderr does not say %r: %r" % (s, err[:300]))
+    return problems
+
+
+def test_flags(fl, tmp):
+    results = os.path.join(tmp, "flags")
+    cases = (
+        (["run", "mutex", "--thread", "2", "--results", results],
+         ["unknown option '--thread'", "--threads"]),
+        (["run", "hash", "--b", "futex-private", "--results", results],
+         ["unknown option '--b'"]),
+        (["report", "--ou", results, results],
+         ["unknown option '--ou'", "--out"]),
+        (["run", "hash", "--shared", "yes", "--results", results],
+         ["--shared takes no value", "'yes'"]),
+    )
+    for args, says in cases:
+        os.makedirs(results)
+        st, out, err = run(fl, args, tmp)
+        problems = one_line_error(st, err, says)
+        if os.listdir(results):
+            problems.append("wrote %s" % os.listdir(results))
+        shutil.rmtree(results)
+        check("flags: `%s` is refused, saying so" % " ".join(args[:3]),
+              problems)
+
+
+def fenced_lines(path):
+    """The commands of path's ``` blocks (a line ending in a backslash
+    joined to the next), with their first line's number."""
+    inside, joined, first = False, "", 0
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if line.startswith("```"):
+                inside = not inside
+                continue
+            if not inside:
+                continue
+            line = line.rstrip("\n")
+            if not joined:
+                first = n
+            if line.endswith("\\"):
+                joined += line[:-1]
+                continue
+            yield first, joined + line
+            joined = ""
+
+
+# the docs whose commands run on the host, where nothing puts futexlab
+# on the PATH (a guest's, docs/numa.md, and the notebook's records of
+# past commands aside)
+HOST_DOCS = ("README.md", "docs/statistics.md", "docs/fleet.md",
+             "docs/kernels.md", "docs/matrix.md", "docs/measurement.md",
+             "docs/workloads-primitives.md")
+
+
+def test_docs(fl, tmp):
+    problems = []
+    for doc in HOST_DOCS:
+        for n, line in fenced_lines(os.path.join(ROOT, doc)):
+            if re.match(r"\s*futexlab (run|matrix|campaign|compare|report|"
+                        r"plot|merge|list) ", line):
+                problems.append("%s:%d: %s" % (doc, n, line[:80]))
+        for n, line in fenced_lines(os.path.join(ROOT, doc)):
+            if line.startswith("sbatch ") and "slurm-shard" in line and \
+                    "FUTEXLAB=" not in line:
+                problems.append("%s:%d: sbatch without FUTEXLAB" % (doc, n))
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    if "spelled in full" not in readme:
+        problems.append("README's flags paragraph does not say that flags "
+                        "are spelled in full")
+    check("docs: host commands name build/futexlab, sbatch exports "
+          "FUTEXLAB", problems)
+
+    # the script without FUTEXLAB: refused before it makes anything
+    script = os.path.join(ROOT, "tools", "slurm-shard.sbatch")
+    out_dir = os.path.join(tmp, "slurm-results")
+    env = {k: v for k, v in os.environ.items() if k != "FUTEXLAB"}
+    env["SLURM_ARRAY_TASK_ID"] = "0"
+    env["PATH"] = os.path.dirname(fl) + ":" + env.get("PATH", "")
+    r = subprocess.run(["bash", script, "1", "none.ini", out_dir],
+                       capture_output=True, text=True, env=env,
+                       timeout=TIMEOUT)
+    problems = one_line_error(r.returncode, r.stderr,
+                              ["FUTEXLAB is not set", "--export="])
+    if os.path.exists(out_dir):
+        problems.append("made %s" % out_dir)
+    check("slurm-shard.sbatch: without FUTEXLAB, refused (no futexlab "
+          "from the PATH)", problems)
+
+
+FIXED = """[defaults]
+duration = 0.1
+reps = 3
+backend = futex-private
+threads = 1
+
+[experiment mutex]
+workload = mutex
+"""
+
+
+def test_estimate(fl, tmp):
+    for reps, promise in (("3", False), ("auto", True)):
+        ini = write(os.path.join(tmp, "estimate-%s.ini" % reps),
+                    FIXED.replace("reps = 3", "reps = " + reps))
+        st, out, err = run(fl, ["matrix", ini, "--estimate"], tmp)
+        problems = [] if st == 0 else ["exit %s: %r" % (st, err[:300])]
+        if ("s more for the cells" in out) != promise:
+            problems.append("%s adaptive repetitions: %r"
+                            % ("does not promise" if promise else
+                               "promises", out[-300:]))
+        check("matrix --estimate with reps = %s: %s" % (
+              reps, "what the budget adds" if promise else
+              "no adaptive repetitions promised"), problems)
+
+
+def test_not_a_run(fl, tmp):
+    folder = os.path.join(tmp, "not-a-run")
+    os.makedirs(folder)
+    write(os.path.join(folder, "notes.txt"), "hello\n")
+    for cmd in ("report", "plot"):
+        st, out, err = run(fl, [cmd, folder], tmp)
+        problems = one_line_error(st, err, ["not a run directory"])
+        if sorted(os.listdir(folder)) != ["notes.txt"]:
+            problems.append("wrote %s" % os.listdir(folder))
+        check("%s on a folder that is not a run: 'not a run directory'"
+              % cmd, problems)
+
+
+def test_help_and_notes(fl, tmp):
+    st, out, err = run(fl, ["run", "mutex", "--help"], tmp)
+    spin = [line for line in out.splitlines() if "--spin" in line]
+    problems = [] if spin else ["no --spin in mutex --help: %r" % out]
+    for line in spin:
+        if line.count("default") != 1:
+            problems.append("--spin's default said %d times: %r"
+                            % (line.count("default"), line))
+    check("mutex --help: --spin's default said once", problems)
+
+    st, a, err = tiny_run(fl, tmp, "one-run-a")
+    st2, b, err2 = tiny_run(fl, tmp, "one-run-b")
+    out_dir = os.path.join(tmp, "one-run-compare")
+    st3, out, err3 = run(fl, ["compare", "--a", a, "--b", b, "--out",
+                              out_dir], tmp)
+    m = re.search(r"give (\d+) or more runs per side", out + err3)
+    problems = []
+    if st or st2:
+        problems.append("runs exit %s, %s" % (st, st2))
+    if not m:
+        problems.append("no one-run note: %r" % (out + err3)[-400:])
+    elif m.group(1) != "4":
+        problems.append("asks for %s runs per side; an interval needs 4 "
+                        "(docs/statistics.md)" % m.group(1))
+    check("compare of one run a side: asks for the 4 runs an interval "
+          "needs", problems)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--builddir", default="build")
@@ -281,6 +449,11 @@ def main():
         test_progress(fl, tmp)
         test_report_numbers(fl, tmp)
         test_report_notes(fl, tmp)
+        test_flags(fl, tmp)
+        test_docs(fl, tmp)
+        test_estimate(fl, tmp)
+        test_not_a_run(fl, tmp)
+        test_help_and_notes(fl, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("newcomer_output: %d passed, %d failed" % (passed, failed))
