@@ -437,6 +437,44 @@ def test_help_and_notes(fl, tmp):
           "needs", problems)
 
 
+def test_app_output(fl, tmp):
+    """What run prints of an app cell says what was measured."""
+    prog = ("sysbench mutex --threads=2 --mutex-loops=1000 run"
+            if shutil.which("sysbench") else "true")
+    for metric in ("", "total time: +([0-9.]+)s"):
+        if metric and not prog.startswith("sysbench"):
+            continue
+        results = os.path.join(tmp, "app" + ("-metric" if metric else ""))
+        os.makedirs(results)
+        args = ["run", "app", "--cmd", prog, "--backend", "futex-private",
+                "--algo", "mutex3", "--reps", "3", "--duration", "0.5",
+                "--results", results]
+        if metric:
+            args += ["--metric", metric]
+        st, out, err = run(fl, args, tmp)
+        problems = [] if st == 0 else ["exit %s: %r" % (st, err[-300:])]
+        header = [line for line in out.splitlines()
+                  if line.startswith("app ")]
+        if not header:
+            problems.append("no cell printed: %r" % out[-300:])
+        for line in header:
+            if "threads=" in line:
+                problems.append("a thread count the program does not "
+                                "have: %r" % line)
+            if not metric and "metric=none" not in line:
+                problems.append("no --metric, but %r" % line)
+        want = "(--metric '%s')" % metric if metric else "(wall time)"
+        if want not in out:
+            problems.append("the figure does not say %r: %r"
+                            % (want, out[-400:]))
+        for noise in ("runs/s", "n/e"):
+            if noise in out:
+                problems.append("prints %r: %r" % (noise, out[-400:]))
+        check("run app%s: the figure says which, no thread count, rate "
+              "or withheld percentiles" % (" --metric" if metric else ""),
+              problems)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--builddir", default="build")
@@ -454,6 +492,7 @@ def main():
         test_estimate(fl, tmp)
         test_not_a_run(fl, tmp)
         test_help_and_notes(fl, tmp)
+        test_app_output(fl, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("newcomer_output: %d passed, %d failed" % (passed, failed))
