@@ -28,7 +28,6 @@ Ends with `newcomer_output: N passed, N failed`.
 
 import argparse
 import csv
-import glob
 import io
 import os
 import re
@@ -38,24 +37,13 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+import test_untrusted as tu  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TIMEOUT = 120
 
-passed = 0
-failed = 0
-
-
-def check(name, problems):
-    global passed, failed
-    if problems:
-        failed += 1
-        print("FAIL %s" % name)
-        for p in problems:
-            print("     %s" % p)
-    else:
-        passed += 1
-        print("ok   %s" % name)
-    sys.stdout.flush()
+check = tu.check  # counts into tu.passed and tu.failed
 
 
 def run(fl, args, cwd, env=None):
@@ -495,8 +483,8 @@ def main():
         test_app_output(fl, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("newcomer_output: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    print("newcomer_output: %d passed, %d failed" % (tu.passed, tu.failed))
+    return 1 if tu.failed else 0
 
 
 if __name__ == "__main__":
