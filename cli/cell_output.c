@@ -4,18 +4,82 @@
 #include "cli/cell_output.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "stats/format.h"
+
+/*
+ * A workload whose one thread of its own makes one operation a
+ * repetition (app: one run of a program, with the program's threads):
+ * its thread count and its rate say nothing of what ran.
+ */
+static int one_run_a_rep(const struct fl_workload *w)
+{
+	return w->fixed_threads == 1;
+}
+
+/* What the figure is: the workload's words, and for a cell whose
+ * --metric chooses it, which one this cell's is. */
+static void figure_name(const struct fl_cell *cell, char *buf, size_t len)
+{
+	const struct fl_workload *w = cell->workload;
+
+	for (unsigned int i = 0; i < w->noptions; i++) {
+		const char *text;
+
+		if (strcmp(w->options[i].name, "metric") ||
+		    w->options[i].type != FL_OPT_TEXT)
+			continue;
+		text = fl_opt_text(cell->opt[i]);
+		if (*text)
+			snprintf(buf, len, "%s (--metric '%s')", w->latency,
+				 text);
+		else
+			snprintf(buf, len, "%s (wall time)",
+				 w->latency);
+		return;
+	}
+	snprintf(buf, len, "%s", w->latency);
+}
+
+/* The percentiles of the merged histogram, or that there are too few
+ * samples for any. */
+static void print_percentiles(FILE *out, const struct fl_cell_figures *f,
+			      const char *what)
+{
+	char a[96];
+	int any = 0;
+
+	for (int i = 0; i < FL_NPCT; i++)
+		any |= f->pct[i].enough;
+	fprintf(out, "  %s (%llu sample%s", what,
+		(unsigned long long)f->lat_count, f->lat_count == 1 ? "" : "s");
+	if (!any) {
+		fl_fmt_ns(f->max, a, sizeof(a));
+		fprintf(out, ", too few for percentiles): max %s\n", a);
+		return;
+	}
+	fprintf(out, "):");
+	for (int i = 0; i < FL_NPCT; i++) {
+		fl_pct_format(&f->pct[i], a, sizeof(a));
+		fprintf(out, " %s %s;", fl_pct_name[i], a);
+	}
+	fl_fmt_ns(f->max, a, sizeof(a));
+	fprintf(out, " max %s\n", a);
+}
 
 void fl_cell_print(FILE *out, const struct fl_cell *cell,
 		   const struct fl_cell_result *res,
 		   const struct fl_cell_figures *f)
 {
 	const struct fl_workload *w = cell->workload;
-	char rate[32], per[32], prim[128], a[96];
+	char rate[32], per[32], prim[128], what[512], threads[32] = "";
 
-	fprintf(out, "%s %s threads=%u placement=%s %s\n", w->name,
-	       cell->backend->name, cell->threads, cell->placement,
+	if (!one_run_a_rep(w))
+		snprintf(threads, sizeof(threads), " threads=%u",
+			 cell->threads);
+	fprintf(out, "%s %s%s placement=%s %s\n", w->name,
+	       cell->backend->name, threads, cell->placement,
 	       cell->options);
 	if (res->note[0])
 		fprintf(out, "  note: %s\n", res->note);
@@ -27,8 +91,13 @@ void fl_cell_print(FILE *out, const struct fl_cell *cell,
 	fl_fmt_rate(f->ops_per_sec, rate, sizeof(rate));
 	fl_fmt_rate(f->ops_per_sec_per_thread, per, sizeof(per));
 	fl_fmt_ci(&f->primary, f->latency_primary, prim, sizeof(prim));
-	if (f->latency_primary)
-		fprintf(out, "  %s p50 %s%s, %u reps; %s/s %s\n", w->latency,
+	figure_name(cell, what, sizeof(what));
+	if (f->latency_primary && one_run_a_rep(w))
+		fprintf(out, "  %s p50 %s%s, %u rep%s\n", what, prim,
+			f->noisy ? " NOISY" : "", f->nreps,
+			f->nreps == 1 ? "" : "s");
+	else if (f->latency_primary)
+		fprintf(out, "  %s p50 %s%s, %u reps; %s/s %s\n", what,
 			prim, f->noisy ? " NOISY" : "", f->nreps, w->ops_unit,
 			rate);
 	else
@@ -37,14 +106,7 @@ void fl_cell_print(FILE *out, const struct fl_cell *cell,
 			w->ops_by_one_thread ? "" : "; per thread ",
 			w->ops_by_one_thread ? "" : per,
 			w->ops_by_one_thread ? "" : "/s");
-	fprintf(out, "  %s (%llu samples):", w->latency,
-		(unsigned long long)f->lat_count);
-	for (int i = 0; i < FL_NPCT; i++) {
-		fl_pct_format(&f->pct[i], a, sizeof(a));
-		fprintf(out, " %s %s;", fl_pct_name[i], a);
-	}
-	fl_fmt_ns(f->max, a, sizeof(a));
-	fprintf(out, " max %s\n", a);
+	print_percentiles(out, f, what);
 	if (!w->ops_by_one_thread)
 		fprintf(out, "  fairness: jain %.3f, per-thread %s min %llu "
 			"max %llu\n", f->jain, w->ops_unit,

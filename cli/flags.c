@@ -62,6 +62,23 @@ int fl_getopt_once(const char *cmd, const struct option *longopts,
 	return 0;
 }
 
+int fl_getopt_exact(const char *cmd, char **argv,
+		    const struct option *longopts, int index)
+{
+	const char *name = longopts[index].name;
+	/* a value in the next argument: the flag is the one before it */
+	const char *text = argv[optind - 1 - (optarg &&
+					      optarg == argv[optind - 1])];
+	size_t len = strcspn(text + 2, "=");
+
+	if (!strncmp(text, "--", 2) && len == strlen(name) &&
+	    !strncmp(text + 2, name, len))
+		return 0;
+	fprintf(stderr, "futexlab %s: unknown option '%.*s': options are "
+		"spelled in full (--%s?)\n", cmd, (int)(len + 2), text, name);
+	return -1;
+}
+
 int fl_getopt(const char *cmd, int argc, char **argv,
 	      const struct option *longopts)
 {
@@ -75,13 +92,15 @@ int fl_getopt(const char *cmd, int argc, char **argv,
 			argv[optind - 1]);
 		return FL_GETOPT_BAD;
 	case '?':
+		/* an ambiguous prefix is as unknown as any other */
 		fprintf(stderr, "futexlab %s: unknown option '%s' "
 			"(see --help)\n", cmd, argv[optind - 1]);
 		return FL_GETOPT_BAD;
 	case -1:
 		return c;
 	default:
-		return fl_getopt_once(cmd, longopts, index, optarg) ?
+		return fl_getopt_exact(cmd, argv, longopts, index) ||
+		       fl_getopt_once(cmd, longopts, index, optarg) ?
 		       FL_GETOPT_BAD : c;
 	}
 }

@@ -23,13 +23,24 @@
 void fl_getopt_start(void);
 
 /*
- * The next option's val from longopts (no short options), -1 after the
- * last one, or FL_GETOPT_BAD after "futexlab CMD: --x needs a value",
- * "futexlab CMD: unknown option '--x' (see --help)" or
- * fl_getopt_once()'s message on stderr.
+ * The next option's val from longopts (no short options, names only in
+ * full), -1 after the last one, or FL_GETOPT_BAD after "futexlab CMD: --x
+ * needs a value", "futexlab CMD: unknown option '--x' (see --help)",
+ * fl_getopt_exact()'s or fl_getopt_once()'s message on stderr.
  */
 int fl_getopt(const char *cmd, int argc, char **argv,
 	      const struct option *longopts);
+
+/*
+ * Options are spelled in full: getopt_long would take "--thread" for
+ * --threads and call "--b" ambiguous, so a name typed short could mean
+ * another option once one is added. For a parser of its own: 0 when
+ * longopts[index], just parsed, was spelled in full; else -1 after
+ * "futexlab CMD: unknown option '--thread': options are spelled in
+ * full (--threads?)".
+ */
+int fl_getopt_exact(const char *cmd, char **argv,
+		    const struct option *longopts, int index);
 
 /*
  * A flag that takes a value says one thing: given again, which value

@@ -28,9 +28,11 @@ static void print_machine(const char *topology, const struct fl_topology *t)
 
 /* Each experiment's threads and cells; the minimum's seconds and visits
  * into *seconds and *visits, the largest time budget asked into
- * *budget. */
+ * *budget, and whether any experiment's repetitions adapt into
+ * *adaptive. */
 static void print_experiments(const struct fl_matrix *m, double *seconds,
-			      unsigned long *visits, double *budget)
+			      unsigned long *visits, double *budget,
+			      int *adaptive)
 {
 	for (unsigned int x = 0; x < m->nexps; x++) {
 		const struct fl_spec *s = &m->exps[x].spec;
@@ -44,16 +46,25 @@ static void print_experiments(const struct fl_matrix *m, double *seconds,
 		*visits += m->exps[x].ncells * s->reps;
 		if (s->budget_s > *budget)
 			*budget = s->budget_s;
+		*adaptive |= s->reps_auto;
 	}
 }
 
 /* What --reps auto may add within the budget, as the run would spend it
  * (sweep/job_passes.c: every minimum visit first, then extra ones while
- * they fit). */
-static void print_budget(double minimum_s, double asked_s)
+ * they fit); with every experiment's reps fixed, nothing. */
+static void print_budget(double minimum_s, double asked_s, int adaptive)
 {
 	double budget = fl_budget_seconds(asked_s, minimum_s);
 	char t[64];
+
+	if (!adaptive) {
+		fl_format_duration(minimum_s, t, sizeof(t));
+		printf("repetitions fixed (no experiment has reps = auto): "
+		       "no cell gets more than its reps, about %s in all "
+		       "(estimated)\n", t);
+		return;
+	}
 
 	printf("time budget %.0f s", budget);
 	if (asked_s <= 0)
@@ -81,6 +92,7 @@ int fl_matrix_estimate(const char *file, const char *topology)
 	unsigned long visits = 0;
 	double seconds = 0, budget = 0;
 	char err[2048], d[64];
+	int adaptive = 0;
 
 	if (topology && fl_topology_file("matrix", topology, &t))
 		return 2;
@@ -94,11 +106,11 @@ int fl_matrix_estimate(const char *file, const char *topology)
 		return 2;
 	}
 	print_machine(topology, &t);
-	print_experiments(&m, &seconds, &visits, &budget);
+	print_experiments(&m, &seconds, &visits, &budget, &adaptive);
 	fl_format_duration(seconds, d, sizeof(d));
 	printf("%lu cells in %u experiment(s), %lu repetitions at least: "
 	       "about %s (estimated)\n", m.ncells, m.nexps, visits, d);
-	print_budget(seconds, budget);
+	print_budget(seconds, budget, adaptive);
 	fl_matrix_free(&m);
 	return 0;
 }

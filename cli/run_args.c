@@ -138,7 +138,8 @@ static int parse_flags(int argc, char **argv, const struct fl_workload *w,
 		if (c == -1)
 			break;
 		if (c != ':' && c != '?' &&
-		    fl_getopt_once("run", longopts, index, optarg))
+		    (fl_getopt_exact("run", argv, longopts, index) ||
+		     fl_getopt_once("run", longopts, index, optarg)))
 			return 2;
 		if (c >= OPT_COMMON_BASE) {
 			if (fl_common_key_apply(&fl_common_keys[c -
@@ -168,6 +169,12 @@ static int parse_flags(int argc, char **argv, const struct fl_workload *w,
 			const struct fl_option *o =
 				&w->options[c - OPT_WORKLOAD_BASE];
 
+			if (o->type == FL_OPT_BOOL && optind < argc &&
+			    argv[optind][0] != '-')
+				return usage_error("--%s takes no value ('%s' "
+						   "follows it): give it alone "
+						   "for yes, leave it out for "
+						   "no", o->name, argv[optind]);
 			if (o->type == FL_OPT_BOOL) {
 				a->spec.opts[c - OPT_WORKLOAD_BASE].n = 1;
 				a->spec.opts[c - OPT_WORKLOAD_BASE].v[0] = 1;

@@ -41,10 +41,11 @@
 #include "compare/compare.h"
 #include "stats/shift.h"
 
-/* what compare says of a side of one run */
+/* what compare says of a side of one run; its 4 is
+ * FL_RUNS_MIN_INTERVAL, the fewest runs an interval has */
 #define FL_ONE_RUN_NOTE "note: one run on a side: no interval here can " \
 	"see a change of the machine between runs, only the spread of " \
-	"repetitions inside a run (give 3 or more runs per side)"
+	"repetitions inside a run (give 4 or more runs per side)"
 
 /* the most runs a side may have */
 #define FL_RUNS_MAX_SIDE	64

@@ -22,6 +22,7 @@
 #include "report/internal.h"
 #include "rundir/regular.h"
 #include "rundir/same_dir.h"
+#include "stats/format.h"
 #include "stats/stats.h"
 
 /* The facts a reader sets machines side by side by: rows of the
@@ -106,18 +107,22 @@ static void machines(FILE *f, const struct fleet *fl)
 	fprintf(f, "\n\n");
 }
 
-/* One machine's figure for a cell: median [interval], or why not. */
+/* One machine's figure for a cell: median [interval], or why not,
+ * written as the run's own report writes it (stats/format.h). */
 static void figure(FILE *f, const struct fl_rd_cell *c)
 {
-	if (!c)
+	char text[128];
+
+	if (!c) {
 		fprintf(f, " (not run) |");
-	else if (strcmp(c->status, "ok"))
+		return;
+	}
+	if (strcmp(c->status, "ok")) {
 		fprintf(f, " %s |", c->status);
-	else if (!c->ci.ok)
-		fprintf(f, " %.4g (n/a: %u reps) |", c->ci.mid, c->nok);
-	else
-		fprintf(f, " %.4g [%.4g, %.4g]%s |", c->ci.mid, c->ci.lo,
-			c->ci.hi, c->noisy ? " NOISY" : "");
+		return;
+	}
+	fl_fmt_ci(&c->ci, c->lower_is_better, text, sizeof(text));
+	fprintf(f, " %s%s |", text, c->noisy ? " NOISY" : "");
 }
 
 /* The first run (from the first) that has this cell's setup, is this
@@ -146,7 +151,6 @@ static void workload(FILE *f, const struct fleet *fl, const char *w,
 	if (latency) {
 		fprintf(f, "p50 ");
 		report_md(f, fl_rd_latency_what(r0, w));
-		fprintf(f, " (ns)");
 	} else {
 		report_md(f, fl_rd_ops_unit(r0, w));
 		fprintf(f, "/s");

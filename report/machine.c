@@ -11,7 +11,9 @@
 /*
  * The machine and kernel table, as data: each row's value is its template
  * with every {dotted.path} replaced by that value of meta.json ("?" when
- * absent, see fl_rd_meta).
+ * absent, see fl_rd_meta); {path:N} writes a number with N decimals, as
+ * a person reads it, and {path#noun} the count with its noun, singular
+ * where it is one ("1 package", "2 packages").
  */
 static const char *const machine_rows[][2] = {
 	{ "host", "{machine.hostname}" },
@@ -19,8 +21,9 @@ static const char *const machine_rows[][2] = {
 	  "{machine.kernel_version}" },
 	{ "CPU", "{machine.cpu_model}" },
 	{ "CPUs", "{machine.topology.cpus_online} online, "
-	  "{machine.topology.cores} cores, {machine.topology.packages} "
-	  "packages, {machine.topology.numa_nodes} NUMA nodes" },
+	  "{machine.topology.cores#core}, "
+	  "{machine.topology.packages#package}, "
+	  "{machine.topology.numa_nodes#NUMA node}" },
 	{ "governor", "{machine.governor}" },
 	{ "futex features", "futex2 {machine.futex.futex2}, FUTEX2_NUMA "
 	  "{machine.futex.futex2_numa}, FUTEX_LOCK_PI2 "
@@ -32,9 +35,9 @@ static const char *const machine_rows[][2] = {
 	{ "time (UTC)", "{start_time} to {end_time}" },
 	{ "cells", "{cells.total}: {cells.ok} ok, {cells.skipped} skipped, "
 	  "{cells.failed} failed, {cells.aborted} aborted" },
-	{ "harness overhead", "clock read {harness_overhead.clock_read_ns} "
-	  "ns, empty iteration {harness_overhead.empty_iteration_ns} ns, "
-	  "histogram record {harness_overhead.hist_record_ns} ns" },
+	{ "harness overhead", "clock read {harness_overhead.clock_read_ns:1} "
+	  "ns, empty iteration {harness_overhead.empty_iteration_ns:1} ns, "
+	  "histogram record {harness_overhead.hist_record_ns:1} ns" },
 	{ "compiler", "{build.compiler}: `{build.cflags}`" },
 	{ "libc", "{machine.libc}" },
 	{ "clock", "{machine.clock.read} from {machine.clock.source}, "
@@ -42,8 +45,8 @@ static const char *const machine_rows[][2] = {
 	{ "SMT", "{machine.smt}" },
 	{ "hypervisor", "{machine.hypervisor}" },
 	{ "kernel command line", "`{machine.kernel_cmdline}`" },
-	{ "load average", "{load.loadavg_start} at the start, "
-	  "{load.loadavg_end} at the end" },
+	{ "load average", "{load.loadavg_start:2} at the start, "
+	  "{load.loadavg_end:2} at the end" },
 	{ "statistics", "{statistics.confidence} intervals; NOISY above "
 	  "{statistics.noisy_halfwidth} relative half-width; percentiles "
 	  "withheld with fewer than {statistics.percentile_min_beyond} "
@@ -69,9 +72,31 @@ static void meta_row(FILE *f, const struct fl_rd_run *r, const char *name,
 	fprintf(f, " |\n");
 }
 
-void report_meta_text(FILE *f, const struct fl_rd_run *r, const char *tmpl)
+/* One placeholder's text: path, then ":N" decimals or "#noun". */
+static void meta_value(FILE *f, const struct fl_rd_run *r, const char *in)
 {
 	char path[128], val[512];
+	size_t n = strcspn(in, ":#");
+	json_t *v;
+
+	snprintf(path, sizeof(path), "%.*s", (int)n, in);
+	v = fl_rd_meta_json(r, path);
+	if (in[n] == ':' && json_is_number(v)) {
+		fprintf(f, "%.*f", atoi(in + n + 1), json_number_value(v));
+		return;
+	}
+	fl_rd_meta(r, path, val, sizeof(val));
+	report_md(f, val);
+	if (in[n] == '#') {
+		fprintf(f, " ");
+		report_md(f, in + n + 1);
+		fprintf(f, "%s", strcmp(val, "1") ? "s" : "");
+	}
+}
+
+void report_meta_text(FILE *f, const struct fl_rd_run *r, const char *tmpl)
+{
+	char inside[160];
 
 	for (const char *p = tmpl; *p;) {
 		size_t n = strcspn(p, "{");
@@ -81,8 +106,8 @@ void report_meta_text(FILE *f, const struct fl_rd_run *r, const char *tmpl)
 		if (!*p)
 			break;
 		n = strcspn(++p, "}");
-		snprintf(path, sizeof(path), "%.*s", (int)n, p);
-		report_md(f, fl_rd_meta(r, path, val, sizeof(val)));
+		snprintf(inside, sizeof(inside), "%.*s", (int)n, p);
+		meta_value(f, r, inside);
 		p += n;
 		if (*p == '}')
 			p++;
@@ -112,7 +137,10 @@ static void vulnerabilities(FILE *f, const struct fl_rd_run *r)
 	fprintf(f, "%s |\n", n ? "" : "none reported");
 }
 
-/* The effective settings (run) or each experiment's (matrix). */
+/* The effective settings (run) or each experiment's (matrix); a real
+ * with the digits a person wrote ("0.05", not "0.050000000000000003"). */
+#define SETTINGS_JSON (JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10))
+
 static void settings(FILE *f, const struct fl_rd_run *r)
 {
 	json_t *exps = fl_rd_meta_json(r, "matrix.experiments"), *e;
@@ -120,7 +148,7 @@ static void settings(FILE *f, const struct fl_rd_run *r)
 	size_t i;
 
 	if (json_is_object(one)) {
-		char *text = json_dumps(one, JSON_COMPACT | JSON_SORT_KEYS);
+		char *text = json_dumps(one, SETTINGS_JSON);
 
 		fprintf(f, "| settings | `");
 		report_md(f, text ? text : "?");
@@ -129,7 +157,7 @@ static void settings(FILE *f, const struct fl_rd_run *r)
 	}
 	json_array_foreach(exps, i, e) {
 		char *text = json_dumps(json_object_get(e, "settings"),
-					JSON_COMPACT | JSON_SORT_KEYS);
+					SETTINGS_JSON);
 
 		const char *name = json_string_value(json_object_get(e,
 								     "name"));

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -225,45 +226,148 @@ void report_not_ok(FILE *f, const struct fl_rd_run *r, int skipped)
 		fprintf(f, "\n");
 }
 
-/* The cells' notes, one line per distinct note with the cells it is
- * about: a one-node machine notes every numa cell the same way. */
-void report_notes(FILE *f, const struct fl_rd_run *r)
+/*
+ * A note is said once per run with the cells it is about: a one-node
+ * machine notes every numa cell the same way. A cell's note is parts
+ * joined by "; " (measure/cell.c); the busy loop's drift is one part
+ * whose figures differ from cell to cell, so its parts are one line
+ * with the range of the drifts.
+ */
+#define DRIFT_PREFIX "busy-loop speed drifted "
+
+struct note_part {
+	const char *text;		/* in the cell's note */
+	size_t len;
+	const char *key;		/* what makes two parts the same */
+	size_t keylen;
+	double drift;			/* a drift part's percentage */
+	const struct fl_rd_cell *cell;
+};
+
+/* The parts of every cell's note, in cell order; *n out; NULL: none. */
+static struct note_part *note_parts(const struct fl_rd_run *r, size_t *n)
 {
-	unsigned int n = 0;
+	struct note_part *v = NULL, *grown;
+	size_t cap = 0;
 
+	*n = 0;
 	for (unsigned long i = 0; i < r->ncells; i++) {
-		const struct fl_rd_cell *c = &r->cells[i];
-		unsigned long j;
+		for (const char *p = r->cells[i].note; *p;) {
+			const char *end = strstr(p, "; ");
+			size_t len = end ? (size_t)(end - p) : strlen(p);
+			struct note_part *np;
 
-		if (!*c->note)
-			continue;
-		for (j = 0; j < i; j++)
-			if (!strcmp(r->cells[j].note, c->note))
-				break;
-		if (j < i)
-			continue;	/* listed with its first cell */
-		if (!n++)
-			fprintf(f, "## Notes\n\n");
-		fprintf(f, "- ");
-		report_md(f, c->note);
-		unsigned int k = 0;
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 16;
+				grown = realloc(v, cap * sizeof(*v));
+				if (!grown) {
+					free(v);
+					*n = 0;
+					return NULL;
+				}
+				v = grown;
+			}
+			np = &v[(*n)++];
+			*np = (struct note_part){ p, len, p, len, 0,
+						  &r->cells[i] };
+			if (!strncmp(p, DRIFT_PREFIX, strlen(DRIFT_PREFIX))) {
+				const char *close = memchr(p, ')', len);
 
-		for (j = i; j < r->ncells; j++)
-			k += !strcmp(r->cells[j].note, c->note);
-		if (k == 1) {
-			fprintf(f, " (cell %lu: %s %s, %u threads)\n", c->index,
-				c->workload, c->backend, c->threads);
-			continue;
+				np->drift = strtod(p + strlen(DRIFT_PREFIX),
+						   NULL);
+				np->key = close ? close + 1 : p + len;
+				np->keylen = (size_t)(p + len - np->key);
+			}
+			p += len;
+			if (*p)
+				p += 2;
 		}
-		fprintf(f, " (cells");
-		k = 0;
-		for (j = i; j < r->ncells; j++)
-			if (!strcmp(r->cells[j].note, c->note))
-				fprintf(f, "%s %lu", k++ ? "," : "",
-					r->cells[j].index);
-		fprintf(f, ")\n");
 	}
-	if (n)
-		fprintf(f, "\n");
+	return v;
 }
 
+static int same_part(const struct note_part *a, const struct note_part *b)
+{
+	return (a->key == a->text) == (b->key == b->text) &&
+	       a->keylen == b->keylen && !memcmp(a->key, b->key, a->keylen);
+}
+
+static void note_text(FILE *f, const char *s, size_t len)
+{
+	char buf[sizeof(((struct fl_rd_cell *)0)->note)];
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, s);
+	report_md(f, buf);
+}
+
+/* Part i's line: its text (a drift's range), then its cells. */
+static void note_line(FILE *f, const struct note_part *v, size_t n, size_t i)
+{
+	double lo = v[i].drift, hi = v[i].drift;
+	unsigned int k = 0;
+	long prev = -2, run = -1;
+
+	for (size_t j = i; j < n; j++)
+		if (same_part(&v[i], &v[j])) {
+			k++;
+			lo = v[j].drift < lo ? v[j].drift : lo;
+			hi = v[j].drift > hi ? v[j].drift : hi;
+		}
+	fprintf(f, "- ");
+	if (v[i].key == v[i].text)
+		note_text(f, v[i].text, v[i].len);
+	else if (lo == hi)
+		fprintf(f, DRIFT_PREFIX "%+.0f%%", lo);
+	else
+		fprintf(f, DRIFT_PREFIX "%+.0f%% to %+.0f%%", lo, hi);
+	if (v[i].key != v[i].text)
+		note_text(f, v[i].key, v[i].keylen);
+	if (k == 1) {
+		fprintf(f, " (cell %lu: %s %s, %u thread%s)\n",
+			v[i].cell->index, v[i].cell->workload,
+			v[i].cell->backend, v[i].cell->threads,
+			v[i].cell->threads == 1 ? "" : "s");
+		return;
+	}
+	/* the cells as ranges of consecutive indexes: 0-79, not 80 */
+	fprintf(f, " (cells");
+	k = 0;
+	for (size_t j = i; j <= n; j++) {
+		long c = j < n && same_part(&v[i], &v[j]) ?
+			 (long)v[j].cell->index : -1;
+
+		if (j < n && c < 0)
+			continue;
+		if (c == prev + 1 && c >= 0) {
+			prev = c;
+			continue;
+		}
+		if (run >= 0 && prev > run)
+			fprintf(f, "%s %ld-%ld", k++ ? "," : "", run, prev);
+		else if (run >= 0)
+			fprintf(f, "%s %ld", k++ ? "," : "", run);
+		run = prev = c;
+	}
+	fprintf(f, ")\n");
+}
+
+void report_notes(FILE *f, const struct fl_rd_run *r)
+{
+	size_t n, shown = 0;
+	struct note_part *v = note_parts(r, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < i && !same_part(&v[i], &v[j]); j++)
+			;
+		if (j < i)
+			continue;	/* listed with its first cell */
+		if (!shown++)
+			fprintf(f, "## Notes\n\n");
+		note_line(f, v, n, i);
+	}
+	if (shown)
+		fprintf(f, "\n");
+	free(v);
+}

@@ -160,6 +160,17 @@ int fl_rd_open(const char *dir, struct fl_rd_run *r, char *err,
 	r->dirfd = -1;
 	if (open_dir(dir, r, err, errlen))
 		return -1;
+	/* a folder with neither file: what the reader was given is not a
+	 * run at all, said as every reader says it */
+	if (faccessat(r->dirfd, "cells.csv", F_OK, AT_SYMLINK_NOFOLLOW) &&
+	    errno == ENOENT &&
+	    faccessat(r->dirfd, "meta.json", F_OK, AT_SYMLINK_NOFOLLOW) &&
+	    errno == ENOENT) {
+		snprintf(err, errlen, "%s: not a run directory (no cells.csv, "
+			 "no meta.json)", fl_path_shown(dir, shown, 160));
+		fl_rd_close(r);
+		return -1;
+	}
 	in_run(r, "cells.csv", shown, sizeof(shown));
 	if (fl_read_regular(r->dirfd, "cells.csv", shown, FL_NOFOLLOW,
 			    FL_MAX_INPUT_BYTES, &text, &len, err, errlen) ||

@@ -317,6 +317,12 @@ void fl_opt_format(const struct fl_option *opt, int64_t v, char *buf,
 		/* FNV-1a: the same text has the same name in every run */
 		uint32_t h = 2166136261u;
 
+		/* no text (app's --metric unset): no name to hash */
+		if (!*fl_opt_text(v)) {
+			snprintf(buf, len, "none");
+			break;
+		}
+
 		for (const char *c = fl_opt_text(v); *c; c++)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		snprintf(buf, len, "%08x", h);

@@ -3,7 +3,11 @@
  * The engine's visit loop (a visit: one repetition of one cell, see
  * matrix.h), pass after pass (passes.h), for a matrix and a run alike
  * (job.h), and its progress: a run's one line per pass, a matrix's
- * progress line per visit. The
+ * progress line per visit. Its count is of the repetitions announced
+ * at the start, every cell's minimum, a total that does not grow: the
+ * visits a skipped or failed cell will not make count as settled, and
+ * the visits adaptive repetitions add are counted apart ("[459/459
+ * +3 adaptive]"). The
  * estimate of the time left weighs each visit by its nominal length
  * (warm-up plus the repetition), scaled by how long the visits run so far
  * actually took per nominal second, so fork and set-up costs are in it
@@ -29,6 +33,7 @@
 
 struct progress {
 	FILE *out;
+	unsigned long total;		/* every cell's minimum */
 	int per_pass;			/* a run's: a line per pass only */
 	int tty;
 	unsigned int width;
@@ -107,15 +112,49 @@ static void cell_name(const struct fl_matrix_exp *e, const struct fl_cell *c,
 	fl_text_escape(raw, buf, len);
 }
 
-static void show_running(struct progress *p, unsigned long i,
-			 unsigned long n, const char *name)
+/* The repetitions every cell owes to its minimum: the total announced. */
+static unsigned long minimum_total(const struct fl_matrix_job *j)
+{
+	unsigned long n = 0;
+
+	for (unsigned long c = 0; c < j->m.ncells; c++)
+		n += j->tracks[c].reps;
+	return n;
+}
+
+/*
+ * "[k/N]" for visit i, which the tracks do not count yet: k of the
+ * announced N settled with it (made, or not to be made by a cell that
+ * stopped), or N and the adaptive visits so far, this one among them.
+ */
+static void counter(const struct fl_matrix_job *j, const struct progress *p,
+		    unsigned long i, char *buf, size_t len)
+{
+	unsigned long settled = 0, extra = 0;
+
+	for (unsigned long c = 0; c < j->m.ncells; c++) {
+		const struct fl_cell_track *t = &j->tracks[c];
+		unsigned int made = t->visits < t->reps ? t->visits : t->reps;
+
+		settled += t->stopped ? t->reps : made;
+		extra += t->visits - made;
+	}
+	if (j->m.visits[i].rep < j->tracks[j->m.visits[i].cell].reps)
+		snprintf(buf, len, "[%lu/%lu]", settled + 1, p->total);
+	else
+		snprintf(buf, len, "[%lu/%lu +%lu adaptive]", settled,
+			 p->total, extra + 1);
+}
+
+static void show_running(struct progress *p, const char *count,
+			 const char *name)
 {
 	char t[96], line[1024];
 
 	if (!p->tty || p->per_pass)
 		return;
 	times(p, t, sizeof(t));
-	snprintf(line, sizeof(line), "[%lu/%lu] %s | %s", i + 1, n, name, t);
+	snprintf(line, sizeof(line), "%s %s | %s", count, name, t);
 	/* one screen line, or \r cannot take it back */
 	if (p->width > 4 && strlen(line) > p->width - 1) {
 		size_t tl = strlen(t) + 3;
@@ -129,7 +168,7 @@ static void show_running(struct progress *p, unsigned long i,
 	fflush(p->out);
 }
 
-static void show_done(struct progress *p, unsigned long i, unsigned long n,
+static void show_done(struct progress *p, const char *count,
 		      const char *name, const struct fl_cell *cell,
 		      const struct fl_cell_result *res)
 {
@@ -153,13 +192,12 @@ static void show_done(struct progress *p, unsigned long i, unsigned long n,
 		if (res->status == FL_STATUS_FAILED ||
 		    res->status == FL_STATUS_ABORTED) {
 			fl_text_control(p->out, "\r\033[K");
-			fprintf(p->out, "[%lu/%lu] %s: %s\n", i + 1, n, name,
-				what);
+			fprintf(p->out, "%s %s: %s\n", count, name, what);
 		}
 		return;
 	}
 	times(p, t, sizeof(t));
-	fprintf(p->out, "[%lu/%lu] %s: %s (%s)\n", i + 1, n, name, what, t);
+	fprintf(p->out, "%s %s: %s (%s)\n", count, name, what, t);
 	fflush(p->out);
 }
 
@@ -196,7 +234,7 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 	const struct fl_matrix_exp *exp;
 	struct fl_cell_result res;
 	struct fl_cell_figures fig;
-	char err[512], name[1024], start[40];
+	char err[512], name[1024], start[40], count[64];
 	enum visit_end end = VISIT_DONE;
 
 	if (fl_matrix_visit_cell(&j->m, i, &cell, &exp, err, sizeof(err))) {
@@ -206,7 +244,8 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 		goto out;
 	}
 	cell_name(exp, &cell, j->m.visits[i].rep, name, sizeof(name));
-	show_running(p, i, j->m.nvisits, name);
+	counter(j, p, i, count, sizeof(count));
+	show_running(p, count, name);
 	fl_utc_now_ms(start, sizeof(start));
 	fl_cell_run(&cell, &res);
 	if (fl_interrupted) {
@@ -228,7 +267,7 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 	if (res.status == FL_STATUS_FAILED ||
 	    res.status == FL_STATUS_ABORTED)
 		*failed = 1;
-	show_done(p, i, j->m.nvisits, name, &cell, &res);
+	show_done(p, count, name, &cell, &res);
 	/* | head went away (a run's out is stderr, said to at each pass) */
 	if (!p->per_pass && ferror(p->out))
 		end = VISIT_WRITE_FAILED;
@@ -272,6 +311,7 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 	    ws.ws_col)
 		p.width = ws.ws_col;
 	p.t0 = fl_now_ns();
+	p.total = minimum_total(j);
 	for (;;) {
 		p.nominal_left = owed_s(j);
 		e = run_planned(j, &p, &failed);

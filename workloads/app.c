@@ -258,7 +258,9 @@ FL_WORKLOAD_DESCRIPTOR(app) = {
 		    "(programs/run-ID.txt).",
 	.ops_unit = "runs",
 	.ops_by_one_thread = 1,
-	.latency = "the program's wall time, or --metric's seconds",
+	/* which of the two a cell's is, its metric= says ("none": wall
+	 * time), and what run prints of it (cli/cell_output.c) */
+	.latency = "the program's time",
 	.sample_every = 1,
 	.primary = FL_PRIMARY_LATENCY_P50,
 	.options = options,

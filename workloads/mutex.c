@@ -97,9 +97,8 @@ static const struct fl_option options[] = {
 	[OPT_THINK] = FL_SWEEP_NS("think", "0", 0, 1000000000,
 			"think time between acquisitions, ns of busy work"),
 	[OPT_SPIN] = FL_SWEEP_INT("spin", "100", 0, 100000,
-			"spin-then-wait's spins before it sleeps (default "
-			"glibc's adaptive-mutex limit; other algorithms "
-			"ignore it)"),
+			"spin-then-wait's spins before it sleeps (glibc's "
+			"adaptive-mutex limit; other algorithms ignore it)"),
 };
 
 static const struct fl_counter_desc counters[] = {

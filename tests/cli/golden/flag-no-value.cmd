@@ -1,0 +1,2 @@
+# names: --shared
+run hash --results @RESULTS@ --shared yes

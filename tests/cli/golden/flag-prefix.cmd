@@ -1,0 +1,2 @@
+# names: --thread
+run mutex --results @RESULTS@ --thread 2

@@ -1,0 +1,2 @@
+# names: not a run directory
+report @RESULTS@
