@@ -35,6 +35,7 @@ writes a CANARY file, which must never appear unless --yes was given.
 Ends with `campaign_untrusted: N passed, N failed[, N skipped]`.
 """
 
+import fcntl
 import glob
 import json
 import os
@@ -384,6 +385,22 @@ def netns():
     return p
 
 
+
+def partial_locked(cdir):
+    """Whether a partial run under cdir/work is locked by its writer."""
+    for d in glob.glob(os.path.join(cdir, "work", "*", ".partial-*")):
+        try:
+            fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+    return False
+
 def test_sysctl(tmp):
     ns = netns()
     enter = ["nsenter", "-t", str(ns.pid), "-n"]
@@ -415,6 +432,12 @@ def test_sysctl(tmp):
         while time.time() < deadline and ttl() != "99":
             time.sleep(0.05)
         check(ttl() == "99", "side B's sysctl never set")
+        # the sysctl is set before side B's run starts: kill the campaign
+        # once that run holds its partial's lock, so that the resume
+        # meets a run still going, not one yet to begin
+        deadline = time.time() + 60
+        while time.time() < deadline and not partial_locked(cdir):
+            time.sleep(0.02)
         # nsenter execs the campaign: p.pid is the campaign itself
         os.kill(p.pid, signal.SIGKILL)
         p.wait()
