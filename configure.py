@@ -169,6 +169,9 @@ INTERPOSE_SOURCES = ["clock.c", "cond.c", "config.c", "mutex.c", "real.c"]
 # its conformance suite (tests/interpose/): glibc's outcomes are the
 # expectations
 INTERPOSE_TEST_SOURCES = ["conform.c", "cases.c"]
+# the backends it carries (names of BACKENDS; the first is the default):
+# its table (build/gen/interpose_backends.c) and their descriptors'
+# `interposed` come from this list alone
 INTERPOSE_BACKENDS = ["futex-private", "futex-shared", "kmod-global",
                       "kmod-private", "kmod-numa"]
 
@@ -280,6 +283,9 @@ def main():
                                  WORKLOADS)
     configure_gen.write_registry(os.path.join(gen, "registry_describe.c"),
                                  BACKENDS, WORKLOADS, impls=False)
+    configure_gen.write_interposer_backends(
+        os.path.join(gen, "interpose_backends.c"), BACKENDS,
+        INTERPOSE_BACKENDS)
     configure_gen.write_buildinfo(os.path.join(gen, "buildinfo.h"), args.cc,
                                   CFLAGS)
     with open("build.ninja.tmp", "w") as out:

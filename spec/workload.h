@@ -238,6 +238,26 @@ int fl_wait_threads_sleeping(struct fl_thread *const *threads, unsigned int n,
 			     uint64_t deadline_ns);
 
 /*
+ * A futex of a workload's shared state is two u32: its value, then the
+ * node word a node-word backend (word_bytes 8: futex2-numa, kmod-numa)
+ * reads after it to choose the NUMA node whose table hashes the futex.
+ * init() sets it through these, outside any measured loop, from the
+ * cell's descriptor; a backend without one never reads it.
+ */
+static inline void fl_node_set(const struct fl_rep *rep, uint32_t *futex,
+			       uint32_t node)
+{
+	if (rep->cell->backend->word_bytes == 8)
+		futex[1] = node;
+}
+
+/* The node word says "the kernel chooses" (FUTEX_NO_NODE). */
+static inline void fl_node_any(const struct fl_rep *rep, uint32_t *futex)
+{
+	fl_node_set(rep, futex, rep->cell->backend->node_any);
+}
+
+/*
  * perf bench futex's -S/--shared, one definition for every workload that
  * takes it: a yes/no option, and the capability a cell then needs.
  */

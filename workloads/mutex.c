@@ -150,7 +150,7 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 		       fl_libc_mutex_init(&s->lock.pthread, libc_kind(algo),
 					  pshared, why, len);
 	}
-	s->lock.word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
+	fl_node_any(rep, s->lock.word);
 	return 0;
 }
 

@@ -157,7 +157,7 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 		return pshared < 0 ? -1 :
 		       libc_init(&s->lock.pthread, algo, pshared, why, len);
 	}
-	s->lock.word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
+	fl_node_any(rep, s->lock.word);
 	return 0;
 }
 
