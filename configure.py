@@ -131,7 +131,7 @@ LIBRARIES = [
 LIBRARY_SOURCES = dict(LIBRARIES)
 
 # backends/ beside the descriptors (one per backend, backend_descriptions())
-BACKEND_SOURCES = ["caps.c", "kernel_probe.c"]
+BACKEND_SOURCES = ["caps.c", "kernel_probe.c", "wait_bounds.c"]
 
 # the binary: main() and every library
 MAIN = "cli/main.c"

@@ -161,7 +161,8 @@ struct fl_backend {
 /*
  * The harness's bounds on any wait that user space itself performs (the
  * spin backend): no spin outlives fl_wait_deadline_ns (the repetition's
- * hard deadline) or survives fl_abort_waits being set.
+ * hard deadline) or survives fl_abort_waits being set. Defined in
+ * wait_bounds.c; measure/ sets them around each repetition.
  */
 extern uint64_t fl_wait_deadline_ns;
 extern int fl_abort_waits;	/* read and written with __atomic builtins */

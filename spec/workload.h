@@ -82,7 +82,7 @@ struct fl_rep {
 	const struct fl_cell *cell;
 	unsigned int nthreads;
 	struct fl_thread *threads;
-	void *shared;			/* init()'s state, see fl_rep_alloc() */
+	void *shared;			/* init()'s state (measure/rep.h) */
 	uint64_t hard_deadline_ns;	/* no wait may last past this */
 	struct timespec hard_deadline;	/* the same, for fl_wait() */
 	/* written once by the controller: read-mostly for the threads */
@@ -223,20 +223,6 @@ struct fl_workload_impl {
 	void (*kick)(struct fl_rep *rep);
 };
 
-/* Memory for futex words and shared state, of the backend's kind
- * (MAP_SHARED for shared keys), zeroed, page aligned; node >= 0 binds it
- * to that NUMA node. Freed by the harness after the repetition. */
-void *fl_rep_alloc(struct fl_rep *rep, size_t size, int node);
-
-/* Record a broken invariant; the cell fails with this reason. */
-void fl_rep_fail(struct fl_rep *rep, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Wait until every listed thread sleeps (state S in /proc), or the
- * deadline passes: 0, or -ETIMEDOUT. Readiness is seen, not guessed. */
-int fl_wait_threads_sleeping(struct fl_thread *const *threads, unsigned int n,
-			     uint64_t deadline_ns);
-
 /*
  * A futex of a workload's shared state is two u32: its value, then the
  * node word a node-word backend (word_bytes 8: futex2-numa, kmod-numa)
@@ -269,10 +255,6 @@ static inline uint32_t fl_shared_cap(const struct fl_cell *cell,
 {
 	return cell->opt[opt] ? FL_CAP_SHARED : 0;
 }
-
-/* A thread of this process's scheduler state letter ('S' asleep), or
- * '?' when it cannot be read. */
-char fl_thread_state(pid_t tid);
 
 /*
  * Publish the thread's operation count so far. The controller reads it

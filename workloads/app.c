@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/regex_bound.h"
 
 enum { OPT_ALGO, OPT_CMD, OPT_METRIC };

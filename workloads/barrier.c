@@ -46,6 +46,7 @@
 
 #include "workloads/lib/libc_mutex.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_ALGO };
 enum { ALGO_GLIBC, ALGO_WAKE_ALL, ALGO_REQUEUE };

@@ -55,6 +55,7 @@
 #include "workloads/lib/libc_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_ALGO, OPT_CRITICAL, OPT_THINK, OPT_SPIN };
 enum { ALGO_MUTEX3, ALGO_MUTEX2, ALGO_PI, ALGO_SPIN_THEN_WAIT, ALGO_ADAPTIVE,

@@ -55,6 +55,7 @@
 #include "workloads/lib/futex_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/numa_choice.h"
 #include "workloads/lib/numa_topo.h"
 

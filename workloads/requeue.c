@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/rounds.h"
 
 enum { OPT_NREQUEUE, OPT_BROADCAST, OPT_PI, OPT_SHARED, OPT_SETTLE };

@@ -52,6 +52,7 @@
 #include "workloads/lib/libc_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_ALGO, OPT_WRITERS, OPT_CRITICAL, OPT_THINK };
 enum { ALGO_GLIBC_READER, ALGO_GLIBC_WRITER, ALGO_BITSET, ALGO_PLAIN };

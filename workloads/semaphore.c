@@ -40,6 +40,7 @@
 #include "workloads/lib/libc_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_ALGO, OPT_PRODUCERS, OPT_CAPACITY, OPT_THINK };
 enum { ALGO_GLIBC, ALGO_FUTEX };

@@ -31,6 +31,7 @@
 #include <stdio.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/rounds.h"
 
 enum { OPT_NWAKES, OPT_SHARED, OPT_SETTLE };

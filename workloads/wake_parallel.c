@@ -33,6 +33,7 @@
 #include <stdio.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/rounds.h"
 
 enum { OPT_NWAKERS, OPT_SHARED, OPT_SETTLE };
