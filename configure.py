@@ -60,6 +60,10 @@ WORKLOADS = [
     "app",
 ]
 
+# workloads/lib/'s code that calls no backend: compiled once, into the
+# workloads' library, not once per backend
+WORKLOAD_LIB_SOURCES = ["numa_choice.c", "numa_topo.c", "regex_bound.c"]
+
 # The code is libraries, one per folder, each with its own public headers;
 # the binary is cli/main.c linked with all of them, and every test links the
 # same libraries (docs/architecture.md shows how data flows between them).

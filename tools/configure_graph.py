@@ -85,8 +85,10 @@ def backend_descriptions(n, lists):
 
 
 def workload_objects(n, lists):
-    """Each workload's descriptor, and its loop once per backend."""
-    objs = []
+    """Each workload's descriptor, and its loop once per backend; the
+    shared code of workloads/lib/ that calls no backend, once."""
+    objs = [compile_c(n, src("workloads/lib/" + s))
+            for s in lists.WORKLOAD_LIB_SOURCES]
     for w in lists.WORKLOADS:
         path = src("workloads/%s.c" % w)
         objs.append(compile_c(n, path, tag="_describe",
@@ -195,6 +197,8 @@ def fuzz_targets(n, version_h, lists):
              for name, header, ident, flags in lists.BACKENDS]
     objs += [fuzz_obj(src("workloads/%s.c" % w), "_describe",
                       ["-DFL_DESCRIBE"]) for w in lists.WORKLOADS]
+    objs += [fuzz_obj(src("workloads/lib/" + s))
+             for s in lists.WORKLOAD_LIB_SOURCES]
     objs.append(fuzz_obj(built("gen/registry_describe.c")))
     lib = n.build(built("fuzz/libfuzzed.a"), "ar", objs)[0]
     return [n.build(built("fuzz/" + t), "fuzz_link",
