@@ -315,8 +315,9 @@ static inline uint64_t fl_rep_ops(const struct fl_rep *rep)
 #ifdef FL_BACKEND_ID
 /*
  * Futex words in a per-backend build. A word is FL_WORD_BYTES long: 4, or
- * 8 for futex2-numa, where a node number follows the value; ~0 there
- * (FUTEX_NO_NODE) lets the kernel choose the waiter's node.
+ * 8 for a node-word backend (futex2-numa, kmod-numa), where a node number
+ * follows the value; its header's FL_NODE_ANY there (FUTEX_NO_NODE) lets
+ * the kernel choose the waiter's node.
  */
 static inline uint32_t *fl_word_at(void *base, size_t i)
 {
@@ -329,8 +330,9 @@ static inline void fl_words_init(void *base, size_t n, uint32_t val)
 		uint32_t *w = fl_word_at(base, i);
 
 		w[0] = val;
-		if (FL_WORD_BYTES == 8)
-			w[1] = ~0u;
+#if FL_WORD_BYTES == 8
+		w[1] = FL_NODE_ANY;
+#endif
 	}
 }
 #endif
