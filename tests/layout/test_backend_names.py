@@ -14,16 +14,13 @@ configure.py's BACKENDS. kmod/ and shim/ know no backend. Ends with
 `backend-names: N passed, N failed`.
 """
 
-import argparse
 import ast
 import os
 import re
 import sys
 
-from cases import report
+from cases import c_sources, report, tree_args
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
 ALLOWED = ("backends/", "tests/", "kmod/", "shim/")
 CALL_RE = re.compile(r"\b(?:strn?cmp|strn?casecmp|memcmp|strstr)\s*\(")
 STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
@@ -38,16 +35,6 @@ def backend_names(root):
                 and getattr(node.targets[0], "id", None) == "BACKENDS"):
             return [e.elts[0].value for e in node.value.elts]
     raise SystemExit("backend-names: configure.py has no BACKENDS")
-
-
-def sources(root, builddir):
-    skip = {os.path.realpath(builddir)}
-    for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if not x.startswith(".")
-                         and os.path.realpath(os.path.join(d, x)) not in skip)
-        for name in sorted(files):
-            if name.endswith((".c", ".h")):
-                yield os.path.relpath(os.path.join(d, name), root)
 
 
 def compared_names(text, names):
@@ -68,16 +55,10 @@ def compared_names(text, names):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--root", default=DEFAULT_ROOT,
-                    help="the tree to check (default: this clone)")
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
-    builddir = os.path.join(root, args.builddir)
+    root, builddir = tree_args(__doc__)
     names = backend_names(root)
     problems = []
-    for rel in sources(root, builddir):
+    for rel in c_sources(root, builddir):
         if rel.startswith(ALLOWED):
             continue
         with open(os.path.join(root, rel), encoding="utf-8",

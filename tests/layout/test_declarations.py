@@ -16,15 +16,12 @@ checked; tests/, kmod/, shim/, tools/ and docs/notebook/ keep their own.
 Ends with `declarations: N passed, N failed`.
 """
 
-import argparse
 import os
 import re
 import sys
 
-from cases import report
+from cases import c_sources, report, tree_args
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
 SKIP = ("tests/", "kmod/", "shim/", "tools/", "docs/notebook/")
 # a prototype at the start of a line: no storage class, a name, its
 # parameters, an optional attribute, the semicolon
@@ -42,30 +39,16 @@ GLOBAL_VAR = re.compile(r"^(?!static|typedef|extern|struct \w+ \{|enum|union"
 HOOK = re.compile(r"^extern[^;]*\(\s*\*\s*(\w+)\s*\)\s*\(", re.M)
 
 
-def sources(root, builddir):
-    skip = {os.path.realpath(builddir)}
-    for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if not x.startswith(".")
-                         and os.path.realpath(os.path.join(d, x)) not in skip)
-        for name in sorted(files):
-            rel = os.path.relpath(os.path.join(d, name), root)
-            if name.endswith((".c", ".h")) and not rel.startswith(SKIP):
-                yield rel
-
-
 def line_of(text, pos):
     return text.count("\n", 0, pos) + 1
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--root", default=DEFAULT_ROOT,
-                    help="the tree to check (default: this clone)")
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
+    root, builddir = tree_args(__doc__)
     texts = {}
-    for rel in sources(root, os.path.join(root, args.builddir)):
+    for rel in c_sources(root, builddir):
+        if rel.startswith(SKIP):
+            continue
         with open(os.path.join(root, rel), encoding="utf-8",
                   errors="replace") as f:
             texts[rel] = f.read()

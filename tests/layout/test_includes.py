@@ -20,15 +20,12 @@ A header of a file's own folder is always allowed. Ends with
 folders' coverage and one per row.
 """
 
-import argparse
 import os
 import re
 import sys
 
-from cases import report
+from cases import c_sources, report, tree_args
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
 PAGE = os.path.join("docs", "architecture.md")
 SECTION = "## Boundaries the folders keep"
 # the generated headers (configure.py writes them into BUILDDIR/gen)
@@ -72,16 +69,6 @@ def folder_of(rel, folders):
     return best
 
 
-def sources(root, builddir):
-    skip = {os.path.realpath(builddir)}
-    for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if not x.startswith(".")
-                         and os.path.realpath(os.path.join(d, x)) not in skip)
-        for name in sorted(files):
-            if name.endswith((".c", ".h")):
-                yield os.path.relpath(os.path.join(d, name), root)
-
-
 def resolve(root, builddir, rel, target):
     """The included file's path from the root, GENERATED + name for a
     generated header, or None when the compiler would find nothing."""
@@ -97,15 +84,7 @@ def resolve(root, builddir, rel, target):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--root", default=DEFAULT_ROOT,
-                    help="the tree to check (default: this clone)")
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
-    builddir = os.path.abspath(os.path.join(root, args.builddir)
-                               if not os.path.isabs(args.builddir)
-                               else args.builddir)
+    root, builddir = tree_args(__doc__)
     cases = []
     rows = read_table(root)
     folders = [f for f, _ in rows]
@@ -122,7 +101,7 @@ def main():
 
     by_folder = {f: [] for f in folders}
     problems = []
-    for rel in sources(root, builddir):
+    for rel in c_sources(root, builddir):
         f = folder_of(rel, folders)
         if f is None:
             problems.append("%s: its folder has no row in %s"
