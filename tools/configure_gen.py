@@ -1,7 +1,7 @@
 """The sources configure.py writes under build/gen/ for the build: the
 registry of every workload and backend, the pthread interposer's list of
-its backends, and the compiler flags meta.json records (the version header is tools/version.sh's, written at build
-time)."""
+its backends, and the compiler flags meta.json records (the version
+header is tools/version.sh's, written at build time)."""
 
 import os
 
