@@ -60,6 +60,10 @@ WORKLOADS = [
     "app",
 ]
 
+# workloads/lib/'s code that calls no backend: compiled once, into the
+# workloads' library, not once per backend
+WORKLOAD_LIB_SOURCES = ["numa_choice.c", "numa_topo.c", "regex_bound.c"]
+
 # The code is libraries, one per folder, each with its own public headers;
 # the binary is cli/main.c linked with all of them, and every test links the
 # same libraries (docs/architecture.md shows how data flows between them).
@@ -124,15 +128,15 @@ LIBRARIES = [
               "topology.c"]),
     # (the backends' descriptors come here: backend_descriptions())
     # plain data every folder shares: results, histograms, the clock, the
-    # sampler, the machine's facts, the hook a program's output is kept by,
-    # the escape of text a terminal would act on
-    ("base", ["clock.c", "hist.c", "keeper.c", "result.c", "sample.c",
-              "say.c", "text.c"]),
+    # sampler, the machine's facts, the escape of text a terminal would
+    # act on, the callback a library says its lines through
+    ("base", ["clock.c", "hist.c", "result.c", "sample.c", "say.c",
+              "text.c"]),
 ]
 LIBRARY_SOURCES = dict(LIBRARIES)
 
 # backends/ beside the descriptors (one per backend, backend_descriptions())
-BACKEND_SOURCES = ["caps.c", "kernel_probe.c"]
+BACKEND_SOURCES = ["caps.c", "kernel_probe.c", "wait_bounds.c"]
 
 # the binary: main() and every library
 MAIN = "cli/main.c"
@@ -170,6 +174,9 @@ INTERPOSE_SOURCES = ["clock.c", "cond.c", "config.c", "mutex.c", "real.c"]
 # its conformance suite (tests/interpose/): glibc's outcomes are the
 # expectations
 INTERPOSE_TEST_SOURCES = ["conform.c", "cases.c", "cases_fork.c"]
+# the backends it carries (names of BACKENDS; the first is the default):
+# its table (build/gen/interpose_backends.c) and their descriptors'
+# `interposed` come from this list alone
 INTERPOSE_BACKENDS = ["futex-private", "futex-shared", "kmod-global",
                       "kmod-private", "kmod-numa"]
 
@@ -290,6 +297,9 @@ def main():
                                  WORKLOADS)
     configure_gen.write_registry(os.path.join(gen, "registry_describe.c"),
                                  BACKENDS, WORKLOADS, impls=False)
+    configure_gen.write_interposer_backends(
+        os.path.join(gen, "interpose_backends.c"), BACKENDS,
+        INTERPOSE_BACKENDS)
     configure_gen.write_buildinfo(os.path.join(gen, "buildinfo.h"), args.cc,
                                   CFLAGS)
     with open("build.ninja.tmp", "w") as out:

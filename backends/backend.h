@@ -12,8 +12,10 @@
  * table used for listing, probing, setup and teardown, never in a loop.
  *
  * Adding a backend:
- *   1. write backends/<name>.h defining FL_BACKEND_NAME, FL_BACKEND_ID and
- *      every operation below (return -ENOSYS for what it lacks), plus
+ *   1. write backends/<name>.h defining FL_BACKEND_NAME, FL_BACKEND_ID,
+ *      FL_WORD_BYTES (and FL_NODE_ANY if 8) and every operation below
+ *      (return -ENOSYS for what it lacks), plus, under
+ *      FL_BACKEND_DESCRIBE, the FL_BACKEND_* facts describe.c reads and
  *      fl_backend_caps(), fl_backend_probe(), fl_backend_setup() and
  *      fl_backend_teardown() (see futex_private.h for a short example);
  *   2. add one entry to BACKENDS in configure.py.
@@ -110,14 +112,41 @@ enum fl_mem_kind {
 };
 
 /*
+ * Which of glibc's futex-based objects (its mutexes, rwlocks, semaphores,
+ * barriers) a backend can stand for: glibc calls futex(2) itself, so only
+ * a backend that is the stock futex with glibc's kind of key measures
+ * them under its own name.
+ */
+enum fl_libc_objects {
+	FL_LIBC_NONE,		/* they would measure another futex */
+	FL_LIBC_PRIVATE,	/* process-private objects: private keys */
+	FL_LIBC_SHARED,		/* PTHREAD_PROCESS_SHARED ones: shared keys */
+};
+
+/*
  * The descriptor: what `futexlab list` shows and what the harness calls
  * around a cell. Never called from a measured loop.
+ *
+ * What a workload, the matrix's `host` word or the interposer needs to
+ * know of a backend is a field here, never a test of its name:
+ * FL_BACKEND_LIBC, FL_BACKEND_MODULE and, for a backend whose words carry
+ * a node (FL_WORD_BYTES 8), FL_NODE_ANY come from its header;
+ * FL_BACKEND_INTERPOSED from configure.py's INTERPOSE_BACKENDS.
  */
 struct fl_backend {
 	const char *name;		/* e.g. "futex-private" */
 	const char *summary;		/* one line for `futexlab list` */
 	enum fl_mem_kind mem;		/* where the futex words go */
-	unsigned int word_bytes;	/* a futex's size: 4, or 8 with a node */
+	/* a futex's size: 4, or 8 when a node word follows the value, a
+	 * u32 that names the NUMA node whose table hashes the futex */
+	unsigned int word_bytes;
+	/* word_bytes 8: what the node word holds for "the kernel chooses"
+	 * (FUTEX_NO_NODE), which a workload's init() writes after each
+	 * word it does not place itself (fl_node_any()) */
+	uint32_t node_any;
+	enum fl_libc_objects libc;	/* glibc's objects it can run */
+	int needs_module;		/* its operations are /dev/futexlab's */
+	int interposed;			/* libfutexlab-interpose.so has it */
 	uint32_t (*caps)(void);		/* capabilities, probed on this machine */
 	/* 0 if usable here, else -errno with a reason in why */
 	int (*probe)(char *why, size_t len);
@@ -132,7 +161,8 @@ struct fl_backend {
 /*
  * The harness's bounds on any wait that user space itself performs (the
  * spin backend): no spin outlives fl_wait_deadline_ns (the repetition's
- * hard deadline) or survives fl_abort_waits being set.
+ * hard deadline) or survives fl_abort_waits being set. Defined in
+ * wait_bounds.c; measure/ sets them around each repetition.
  */
 extern uint64_t fl_wait_deadline_ns;
 extern int fl_abort_waits;	/* read and written with __atomic builtins */

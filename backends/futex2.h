@@ -35,6 +35,7 @@
 #define FL_BACKEND_NAME		"futex2-numa"
 #define FL_BACKEND_ID		futex2_numa
 #define FL_WORD_BYTES		8	/* value, then the node number */
+#define FL_NODE_ANY		FL_FUTEX_NO_NODE
 #define FL_F2_FLAGS	(FL_FUTEX2_SIZE_U32 | FL_FUTEX2_PRIVATE | FL_FUTEX2_FLAG_NUMA)
 #else
 #define FL_BACKEND_NAME		"futex2"
@@ -119,6 +120,8 @@ static inline int fl_waitv(const struct fl_waitv *v, unsigned int n,
 #endif
 #define FL_BACKEND_MEM		FL_MEM_PRIVATE
 #define FL_BACKEND_SPINS	0
+#define FL_BACKEND_LIBC		FL_LIBC_NONE
+#define FL_BACKEND_MODULE	0
 
 static uint32_t fl_backend_caps(void)
 {

@@ -23,6 +23,8 @@
 #define FL_BACKEND_SUMMARY	"stock futex(2), private keys (mm, address)"
 #define FL_BACKEND_MEM		FL_MEM_PRIVATE
 #define FL_BACKEND_SPINS	0
+#define FL_BACKEND_LIBC		FL_LIBC_PRIVATE
+#define FL_BACKEND_MODULE	0
 
 static uint32_t fl_backend_caps(void)
 {

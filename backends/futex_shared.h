@@ -22,6 +22,8 @@
 #define FL_BACKEND_SUMMARY	"stock futex(2), shared keys, word in MAP_SHARED memory"
 #define FL_BACKEND_MEM		FL_MEM_SHARED
 #define FL_BACKEND_SPINS	0
+#define FL_BACKEND_LIBC		FL_LIBC_SHARED
+#define FL_BACKEND_MODULE	0
 
 static uint32_t fl_backend_caps(void)
 {

@@ -49,6 +49,7 @@
  */
 #if FL_KMOD_DESIGN == FUTEXLAB_DESIGN_NUMA
 #define FL_WORD_BYTES		8
+#define FL_NODE_ANY		FUTEXLAB_NO_NODE
 #else
 #define FL_WORD_BYTES		4
 #endif
@@ -288,6 +289,8 @@ int fl_kmod_fd = -1;	/* the one definition in the binary */
 #endif
 #define FL_BACKEND_MEM		FL_MEM_PRIVATE
 #define FL_BACKEND_SPINS	0
+#define FL_BACKEND_LIBC		FL_LIBC_NONE
+#define FL_BACKEND_MODULE	1
 
 static uint32_t fl_backend_caps(void)
 {

@@ -120,6 +120,8 @@ static inline int fl_waitv(const struct fl_waitv *v, unsigned int n,
 #define FL_BACKEND_SUMMARY	"user-space spinning with pause, bounded; wake is a no-op"
 #define FL_BACKEND_MEM		FL_MEM_PRIVATE
 #define FL_BACKEND_SPINS	1
+#define FL_BACKEND_LIBC		FL_LIBC_NONE
+#define FL_BACKEND_MODULE	0
 
 static uint32_t fl_backend_caps(void)
 {

@@ -13,6 +13,8 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "measure/cell.h"
+#include "measure/program.h"
+#include "rundir/keep.h"
 #include "version.h"
 
 static const struct {
@@ -129,6 +131,8 @@ int main(int argc, char **argv)
 	fl_main_argv = argv;
 	/* a failed or aborted cell is said as the run goes on */
 	fl_cell_say = &fl_say_stderr;
+	/* an app cell's program output goes to the run being written */
+	fl_program_keep_with(fl_keep);
 	rc = run_command(argc, argv);
 	/* output that never arrived is a failure: `futexlab list >/dev/full`
 	 * must not exit 0 (a command that failed already said why) */

@@ -48,12 +48,6 @@ static const char *const algo_names[IP_NALGOS] = {
 	[IP_ADAPTIVE] = "adaptive",
 };
 
-static const struct ip_backend *const backends[] = {
-	&ip_backend_futex_private, &ip_backend_futex_shared,
-	&ip_backend_kmod_global, &ip_backend_kmod_private,
-	&ip_backend_kmod_numa, NULL,
-};
-
 void ip_say(const char *fmt, ...)
 {
 	char line[512];
@@ -93,16 +87,30 @@ static int choose_algo(const char *name)
 	return -1;
 }
 
+/* "a, b or c": every backend's name, for a message */
+static void name_backends(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; ip_backends[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i == 0 ? "" : ip_backends[i + 1] ?
+					 ", " : " or ", ip_backends[i]->name);
+}
+
 static const struct ip_backend *choose_backend(const char *name)
 {
+	char names[128];
+
 	if (!name)
-		return &ip_backend_futex_private;
-	for (int i = 0; backends[i]; i++)
-		if (!strcmp(name, backends[i]->name))
-			return backends[i];
-	snprintf(why, sizeof(why), "FUTEXLAB_BACKEND=%s: %snot futex-private, "
-		 "futex-shared, kmod-global, kmod-private or kmod-numa", name,
-		 empty_said(name));
+		return ip_backends[0];
+	for (int i = 0; ip_backends[i]; i++)
+		if (!strcmp(name, ip_backends[i]->name))
+			return ip_backends[i];
+	name_backends(names, sizeof(names));
+	snprintf(why, sizeof(why), "FUTEXLAB_BACKEND=%s: %snot %s", name,
+		 empty_said(name), names);
 	return NULL;
 }
 
@@ -188,7 +196,7 @@ static void setup_once(void)
 	}
 	if (b && b->needs_device && open_device(b) < 0)
 		b = NULL;
-	ip_config.backend = b ? b : &ip_backend_futex_private;
+	ip_config.backend = b ? b : ip_backends[0];
 	ip_config.algo = algo < 0 ? IP_MUTEX3 : (enum ip_algo)algo;
 	if (!b) {
 		ip_say("%s; the program's first pthread lock will abort", why);

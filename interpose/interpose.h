@@ -7,6 +7,7 @@
  *   FUTEXLAB_ALGO=mutex3|spin-then-wait|pi|adaptive   (unset: mutex3)
  *   FUTEXLAB_BACKEND=futex-private|futex-shared|kmod-global|kmod-private|
  *                    kmod-numa                        (unset: futex-private)
+ *                    (configure.py's INTERPOSE_BACKENDS, the first unset)
  *   FUTEXLAB_INTERPOSE_VERBOSE=1   say the choice once, at the first call
  *
  * Any other value, an empty one too, is said at load and aborts the
@@ -60,11 +61,10 @@ struct ip_backend {
 	int (*wake)(uint32_t *w, int nr);
 };
 
-extern const struct ip_backend ip_backend_futex_private;
-extern const struct ip_backend ip_backend_futex_shared;
-extern const struct ip_backend ip_backend_kmod_global;
-extern const struct ip_backend ip_backend_kmod_private;
-extern const struct ip_backend ip_backend_kmod_numa;
+/* Every backend algos.c was compiled for, NULL-terminated, the default
+ * first: configure.py's INTERPOSE_BACKENDS writes the list
+ * (build/gen/interpose_backends.c). */
+extern const struct ip_backend *const ip_backends[];
 
 /* spin-then-wait's spins before it sleeps: glibc's adaptive-mutex limit
  * (glibc.pthread.mutex_spin_count), the mutex workload's default */

@@ -38,11 +38,9 @@
 #include "measure/cell.h"
 #include "measure/idle_wake.h"
 #include "measure/probe.h"
+#include "measure/rep.h"
 #include "measure/start_gate.h"
 #include "spec/placement.h"
-
-uint64_t fl_wait_deadline_ns = UINT64_MAX;
-int fl_abort_waits;
 
 struct fl_rep_mem {
 	struct fl_rep_mem *next;

@@ -344,6 +344,16 @@ static uint64_t search_deadline(const struct fl_program *p)
 	       p->deadline_ns + METRIC_SEARCH_NS / 2;
 }
 
+/* fl_program_keep_with()'s, set once before any cell runs */
+static int (*keeper)(const char *name, const void *data, size_t len,
+		     char *err, size_t errlen);
+
+void fl_program_keep_with(int (*keep)(const char *name, const void *data,
+				      size_t len, char *err, size_t errlen))
+{
+	keeper = keep;
+}
+
 static void keep(struct fl_program *p, const struct output *o, int status,
 		 char *text, size_t len)
 {
@@ -362,10 +372,10 @@ static void keep(struct fl_program *p, const struct output *o, int status,
 	memcpy(file + n, text, len);
 	snprintf(name, sizeof(name), "run-%llu.txt",
 		 (unsigned long long)p->output_id);
-	if (!fl_program_keeper)
+	if (!keeper)
 		fprintf(stderr, "futexlab: app: output not kept: no run "
 			"directory open\n");
-	else if (fl_program_keeper(name, file, n + len, err, sizeof(err)))
+	else if (keeper(name, file, n + len, err, sizeof(err)))
 		fprintf(stderr, "futexlab: app: output not kept: %s\n", err);
 	free(file);
 }

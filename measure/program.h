@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/keeper.h"	/* FL_KEEP_MAX, fl_program_keeper */
+#include "base/keeper.h"	/* FL_KEEP_MAX */
 
 struct fl_program {
 	char **argv;			/* NULL-ended; argv[0] found on PATH */
@@ -29,6 +29,15 @@ struct fl_program {
 	uint64_t output_bytes;		/* all it wrote, kept or not */
 	char why[256];
 };
+
+/*
+ * How a program's output is kept: programs/NAME replaced by data, 0 or
+ * -1 with err (rundir/keep.c's fl_keep(), which cli/main.c gives here
+ * once, as measure/ may not call the run directory's writer). Unset,
+ * a program's output is said not kept.
+ */
+void fl_program_keep_with(int (*keep)(const char *name, const void *data,
+				      size_t len, char *err, size_t errlen));
 
 /* Make this process a child subreaper: an orphan below it (a daemon of
  * the program's) becomes its child, not init's. */

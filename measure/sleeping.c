@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "spec/workload.h"
+#include "measure/sleeping.h"
 
 char fl_thread_state(pid_t tid)
 {

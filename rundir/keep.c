@@ -16,7 +16,6 @@ static int keep_fd = -1;
 void fl_keep_into(int run_fd)
 {
 	keep_fd = run_fd;
-	fl_program_keeper = run_fd >= 0 ? fl_keep : NULL;
 }
 
 int fl_keep(const char *name, const void *data, size_t len, char *err,
@@ -32,8 +31,7 @@ int fl_keep(const char *name, const void *data, size_t len, char *err,
 		return -1;
 	}
 	if (keep_fd < 0) {
-		snprintf(err, errlen, "programs/%s: no run directory open",
-			 name);
+		snprintf(err, errlen, "no run directory open");
 		return -1;
 	}
 	if (len > FL_KEEP_MAX + 256)

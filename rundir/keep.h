@@ -10,16 +10,17 @@
 
 #include <stddef.h>
 
-#include "base/keeper.h"	/* FL_KEEP_MAX, fl_program_keeper */
+#include "base/keeper.h"	/* FL_KEEP_MAX */
 
 /* The run directory descriptor files are kept in (rundir/write.c sets it
  * when a run is opened or resumed, and -1 when it is closed); while one
- * is set, a program's output is kept there (fl_program_keeper). */
+ * is set, fl_keep() keeps a program's output there (cli/main.c gives
+ * fl_keep to measure/program.c: fl_program_keep_with()). */
 void fl_keep_into(int run_fd);
 
 /*
  * programs/NAME replaced by data: NAME of [A-Za-z0-9._-], no leading dot.
- * 0, or -1 with why in err (no run open here: nothing kept).
+ * 0, or -1 with why in err ("no run directory open": nothing kept).
  */
 int fl_keep(const char *name, const void *data, size_t len, char *err,
 	    size_t errlen);

@@ -54,13 +54,14 @@ static int add_backend(struct fl_spec *s, const char *text, const char *tok,
 }
 
 /* all: every backend; host: those that need no module (the module's,
- * kmod-*, are for the lab machine and the VM). */
+ * kmod-*, are for the lab machine and the VM: their descriptors say
+ * needs_module). */
 static void every_backend(struct fl_spec *s, int host)
 {
 	s->nbackends = 0;
 	for (unsigned int i = 0; i < fl_nbackends &&
 	     s->nbackends < FL_MAX_AXIS; i++) {
-		if (host && strncmp(fl_backends[i]->name, "kmod", 4) == 0)
+		if (host && fl_backends[i]->needs_module)
 			continue;
 		s->backends[s->nbackends++] = fl_backends[i];
 	}

@@ -82,7 +82,7 @@ struct fl_rep {
 	const struct fl_cell *cell;
 	unsigned int nthreads;
 	struct fl_thread *threads;
-	void *shared;			/* init()'s state, see fl_rep_alloc() */
+	void *shared;			/* init()'s state (measure/rep.h) */
 	uint64_t hard_deadline_ns;	/* no wait may last past this */
 	struct timespec hard_deadline;	/* the same, for fl_wait() */
 	/* written once by the controller: read-mostly for the threads */
@@ -223,19 +223,25 @@ struct fl_workload_impl {
 	void (*kick)(struct fl_rep *rep);
 };
 
-/* Memory for futex words and shared state, of the backend's kind
- * (MAP_SHARED for shared keys), zeroed, page aligned; node >= 0 binds it
- * to that NUMA node. Freed by the harness after the repetition. */
-void *fl_rep_alloc(struct fl_rep *rep, size_t size, int node);
+/*
+ * A futex of a workload's shared state is two u32: its value, then the
+ * node word a node-word backend (word_bytes 8: futex2-numa, kmod-numa)
+ * reads after it to choose the NUMA node whose table hashes the futex.
+ * init() sets it through these, outside any measured loop, from the
+ * cell's descriptor; a backend without one never reads it.
+ */
+static inline void fl_node_set(const struct fl_rep *rep, uint32_t *futex,
+			       uint32_t node)
+{
+	if (rep->cell->backend->word_bytes == 8)
+		futex[1] = node;
+}
 
-/* Record a broken invariant; the cell fails with this reason. */
-void fl_rep_fail(struct fl_rep *rep, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Wait until every listed thread sleeps (state S in /proc), or the
- * deadline passes: 0, or -ETIMEDOUT. Readiness is seen, not guessed. */
-int fl_wait_threads_sleeping(struct fl_thread *const *threads, unsigned int n,
-			     uint64_t deadline_ns);
+/* The node word says "the kernel chooses" (FUTEX_NO_NODE). */
+static inline void fl_node_any(const struct fl_rep *rep, uint32_t *futex)
+{
+	fl_node_set(rep, futex, rep->cell->backend->node_any);
+}
 
 /*
  * perf bench futex's -S/--shared, one definition for every workload that
@@ -249,10 +255,6 @@ static inline uint32_t fl_shared_cap(const struct fl_cell *cell,
 {
 	return cell->opt[opt] ? FL_CAP_SHARED : 0;
 }
-
-/* A thread of this process's scheduler state letter ('S' asleep), or
- * '?' when it cannot be read. */
-char fl_thread_state(pid_t tid);
 
 /*
  * Publish the thread's operation count so far. The controller reads it
@@ -313,8 +315,9 @@ static inline uint64_t fl_rep_ops(const struct fl_rep *rep)
 #ifdef FL_BACKEND_ID
 /*
  * Futex words in a per-backend build. A word is FL_WORD_BYTES long: 4, or
- * 8 for futex2-numa, where a node number follows the value; ~0 there
- * (FUTEX_NO_NODE) lets the kernel choose the waiter's node.
+ * 8 for a node-word backend (futex2-numa, kmod-numa), where a node number
+ * follows the value; its header's FL_NODE_ANY there (FUTEX_NO_NODE) lets
+ * the kernel choose the waiter's node.
  */
 static inline uint32_t *fl_word_at(void *base, size_t i)
 {
@@ -327,8 +330,9 @@ static inline void fl_words_init(void *base, size_t n, uint32_t val)
 		uint32_t *w = fl_word_at(base, i);
 
 		w[0] = val;
-		if (FL_WORD_BYTES == 8)
-			w[1] = ~0u;
+#if FL_WORD_BYTES == 8
+		w[1] = FL_NODE_ANY;
+#endif
 	}
 }
 #endif

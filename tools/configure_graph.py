@@ -68,17 +68,27 @@ def force_include(header, flags):
     return ["-include", "$root/backends/" + header] + flags
 
 
+def describe_flags(lists, name, header, flags):
+    """The flags that compile backends/describe.c into one backend's
+    descriptor: its header, and whether the interposer carries it."""
+    interposed = (["-DFL_BACKEND_INTERPOSED=1"]
+                  if name in lists.INTERPOSE_BACKENDS else [])
+    return (force_include(header, flags) + ["-DFL_BACKEND_DESCRIBE"]
+            + interposed)
+
+
 def backend_descriptions(n, lists):
     """Each backend's descriptor: backends/describe.c against its header."""
     return [compile_c(n, src("backends/describe.c"), tag="_" + ident,
-                      extra=force_include(header, flags)
-                      + ["-DFL_BACKEND_DESCRIBE"])
+                      extra=describe_flags(lists, name, header, flags))
             for name, header, ident, flags in lists.BACKENDS]
 
 
 def workload_objects(n, lists):
-    """Each workload's descriptor, and its loop once per backend."""
-    objs = []
+    """Each workload's descriptor, and its loop once per backend; the
+    shared code of workloads/lib/ that calls no backend, once."""
+    objs = [compile_c(n, src("workloads/lib/" + s))
+            for s in lists.WORKLOAD_LIB_SOURCES]
     for w in lists.WORKLOADS:
         path = src("workloads/%s.c" % w)
         objs.append(compile_c(n, path, tag="_describe",
@@ -131,6 +141,8 @@ def pthread_interposer(n, link, lists):
                        extra=pic + force_include(header, flags))
              for name, header, ident, flags in lists.BACKENDS
              if name in lists.INTERPOSE_BACKENDS]
+    objs.append(compile_c(n, built("gen/interpose_backends.c"), tag="_pic",
+                          extra=pic))
     lib = n.build(built("libfutexlab-interpose.so"), "shlib", objs)[0]
     guest = n.build(built("tests/interpose/libfutexlab-interpose.so"),
                     "copy", [lib])[0]
@@ -181,10 +193,12 @@ def fuzz_targets(n, version_h, lists):
             for lib, files in sorted(lists.FUZZ_LIBRARIES.items())
             for f in files]
     objs += [fuzz_obj(src("backends/describe.c"), "_" + ident,
-                      force_include(header, flags) + ["-DFL_BACKEND_DESCRIBE"])
+                      describe_flags(lists, name, header, flags))
              for name, header, ident, flags in lists.BACKENDS]
     objs += [fuzz_obj(src("workloads/%s.c" % w), "_describe",
                       ["-DFL_DESCRIBE"]) for w in lists.WORKLOADS]
+    objs += [fuzz_obj(src("workloads/lib/" + s))
+             for s in lists.WORKLOAD_LIB_SOURCES]
     objs.append(fuzz_obj(built("gen/registry_describe.c")))
     lib = n.build(built("fuzz/libfuzzed.a"), "ar", objs)[0]
     # a file beside a target may serve several (one object each)

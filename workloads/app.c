@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/regex_bound.h"
 
 enum { OPT_ALGO, OPT_CMD, OPT_METRIC };
@@ -224,20 +225,19 @@ static uint32_t needs(const struct fl_cell *cell)
  * own locks are the stock private futex's. */
 static int check(const struct fl_cell *cell, char *why, size_t len)
 {
-	const char *b = cell->backend->name;
+	const struct fl_backend *b = cell->backend;
 
 	if (cell->opt[OPT_ALGO] == ALGO_GLIBC) {
-		if (strcmp(b, "futex-private") == 0)
+		if (b->libc == FL_LIBC_PRIVATE)
 			return 0;
 		snprintf(why, len, "--algo glibc is glibc's own locks, on the "
 			 "stock private futex: it runs on futex-private only");
 		return -1;
 	}
-	if (strcmp(b, "futex-private") && strcmp(b, "futex-shared") &&
-	    strncmp(b, "kmod-", 5)) {
+	if (!b->interposed) {
 		snprintf(why, len, "the pthread interposer runs on "
 			 "futex-private, futex-shared and the module's "
-			 "kmod-* backends, not %s", b);
+			 "kmod-* backends, not %s", b->name);
 		return -1;
 	}
 	return 0;

@@ -46,6 +46,7 @@
 
 #include "workloads/lib/libc_mutex.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_ALGO };
 enum { ALGO_GLIBC, ALGO_WAKE_ALL, ALGO_REQUEUE };
@@ -132,8 +133,8 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 		return -1;
 	}
 	rep->shared = s;
-	s->gen[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
-	s->next[1] = ~0u;
+	fl_node_any(rep, s->gen);
+	fl_node_any(rep, s->next);
 	if (rep->cell->opt[OPT_ALGO] != ALGO_GLIBC)
 		return 0;
 	pshared = fl_libc_pshared(rep->cell->backend,

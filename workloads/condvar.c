@@ -57,6 +57,7 @@
 #include "workloads/lib/futex_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/sched_fifo.h"
 
 #include "workloads/condvar_state.h"
@@ -134,8 +135,10 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 		snprintf(why, len, "cannot map the condition variable");
 		return -1;
 	}
-	/* futex2-numa's node after each word: the kernel chooses */
-	s->seq[1] = s->lock[1] = s->armed[1] = s->done[1] = ~0u;
+	fl_node_any(rep, s->seq);
+	fl_node_any(rep, s->lock);
+	fl_node_any(rep, s->armed);
+	fl_node_any(rep, s->done);
 	s->nwaiters = n;
 	s->deadline_ns = rep->hard_deadline_ns - CV_MARGIN_NS;
 	s->deadline = fl_ns_to_ts(s->deadline_ns);

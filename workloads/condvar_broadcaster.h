@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
+#include "measure/sleeping.h"
 #include "workloads/condvar_state.h"
 
 static inline int stopping(struct fl_rep *rep)

@@ -14,6 +14,7 @@
 #include "workloads/lib/futex_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/sched_fifo.h"
 #include "workloads/condvar_state.h"
 

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_FUTEXES, OPT_SHARED };
 enum { C_ERRORS };

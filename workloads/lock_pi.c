@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_MULTI, OPT_HOLD, OPT_SHARED };
 enum { C_WAITERS_SEEN, C_VIOLATIONS };

@@ -55,6 +55,7 @@
 #include "workloads/lib/libc_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_ALGO, OPT_CRITICAL, OPT_THINK, OPT_SPIN };
 enum { ALGO_MUTEX3, ALGO_MUTEX2, ALGO_PI, ALGO_SPIN_THEN_WAIT, ALGO_ADAPTIVE,
@@ -149,7 +150,7 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 		       fl_libc_mutex_init(&s->lock.pthread, libc_kind(algo),
 					  pshared, why, len);
 	}
-	s->lock.word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
+	fl_node_any(rep, s->lock.word);
 	return 0;
 }
 

@@ -55,6 +55,7 @@
 #include "workloads/lib/futex_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/numa_choice.h"
 #include "workloads/lib/numa_topo.h"
 
@@ -264,8 +265,8 @@ static int place_word(struct fl_rep *rep, struct numa_state *s,
 			 "page is on node %d", w, node, s->word_node[w]);
 		return -1;
 	}
-	/* futex2-numa: the word's node field names its table */
-	s->words[w]->word[1] = (uint32_t)node;
+	/* a node-word backend: the word's node names its table */
+	fl_node_set(rep, s->words[w]->word, (uint32_t)node);
 	s->mem_mask |= numa_bit(node);
 	return 0;
 }

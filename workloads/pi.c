@@ -63,6 +63,7 @@
 #include "workloads/lib/futex_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/sched_fifo.h"
 
 #include "workloads/pi_state.h"
@@ -155,9 +156,11 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 			      s->high_done, s->hog_done };
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		words[i][1] = ~0u;	/* futex2-numa: the kernel chooses */
-	for (unsigned int k = 0; k < PI_MAX_CHAIN; k++)
-		s->lock[k].word[1] = s->owner[k].go[1] = ~0u;
+		fl_node_any(rep, words[i]);
+	for (unsigned int k = 0; k < PI_MAX_CHAIN; k++) {
+		fl_node_any(rep, s->lock[k].word);
+		fl_node_any(rep, s->owner[k].go);
+	}
 	s->chain = (unsigned int)rep->cell->opt[OPT_CHAIN];
 	s->deadline = fl_ns_to_ts(rep->hard_deadline_ns - PI_MARGIN_NS);
 	s->cpu = rep->cell->cpus[0];

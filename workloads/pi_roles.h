@@ -18,6 +18,8 @@
 #include "workloads/lib/futex_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
+#include "measure/sleeping.h"
 #include "workloads/lib/sched_fifo.h"
 #include "workloads/pi_state.h"
 

@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/rounds.h"
 
 enum { OPT_NREQUEUE, OPT_BROADCAST, OPT_PI, OPT_SHARED, OPT_SETTLE };
@@ -83,9 +84,8 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 
 	if (!s)
 		return -1;
-	/* futex2-numa's node fields: the kernel chooses */
-	s->f1[1] = ~0u;
-	s->f2[1] = ~0u;
+	fl_node_any(rep, s->f1);
+	fl_node_any(rep, s->f2);
 	s->rounds = rs;
 	return 0;
 }

@@ -52,6 +52,7 @@
 #include "workloads/lib/libc_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_ALGO, OPT_WRITERS, OPT_CRITICAL, OPT_THINK };
 enum { ALGO_GLIBC_READER, ALGO_GLIBC_WRITER, ALGO_BITSET, ALGO_PLAIN };
@@ -157,7 +158,7 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 		return pshared < 0 ? -1 :
 		       libc_init(&s->lock.pthread, algo, pshared, why, len);
 	}
-	s->lock.word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
+	fl_node_any(rep, s->lock.word);
 	return 0;
 }
 

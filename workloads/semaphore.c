@@ -40,6 +40,7 @@
 #include "workloads/lib/libc_mutex.h"
 #include "measure/busy_loop.h"
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_ALGO, OPT_PRODUCERS, OPT_CAPACITY, OPT_THINK };
 enum { ALGO_GLIBC, ALGO_FUTEX };
@@ -119,12 +120,12 @@ static int check(const struct fl_cell *cell, char *why, size_t len)
 			     cell->backend, &libc_sem, why, len);
 }
 
-static int sem_start(struct sem *m, int algo, int pshared, uint32_t value,
-		     char *why, size_t len)
+static int sem_start(const struct fl_rep *rep, struct sem *m, int algo,
+		     int pshared, uint32_t value, char *why, size_t len)
 {
 	if (algo == ALGO_FUTEX) {
 		m->u.f.word[0] = value;
-		m->u.f.word[1] = ~0u;	/* futex2-numa: the kernel chooses */
+		fl_node_any(rep, m->u.f.word);
 		return 0;
 	}
 	if (sem_init(&m->u.libc, pshared, value) == 0)
@@ -150,8 +151,8 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 		if (pshared < 0)
 			return -1;
 	}
-	return sem_start(&s->items, algo, pshared, 0, why, len) ||
-	       sem_start(&s->slots, algo, pshared,
+	return sem_start(rep, &s->items, algo, pshared, 0, why, len) ||
+	       sem_start(rep, &s->slots, algo, pshared,
 			 (uint32_t)rep->cell->opt[OPT_CAPACITY], why, len) ?
 	       -1 : 0;
 }

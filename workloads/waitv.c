@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
 
 enum { OPT_FUTEXES };
 enum { C_INDEX_WRONG, C_EAGAIN, C_MISSES };

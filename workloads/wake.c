@@ -31,6 +31,7 @@
 #include <stdio.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
 #include "workloads/lib/rounds.h"
 
 enum { OPT_NWAKES, OPT_SHARED, OPT_SETTLE };
@@ -75,7 +76,7 @@ static int init(struct fl_rep *rep, char *why, size_t len)
 
 	if (!s)
 		return -1;
-	s->word[1] = ~0u;	/* futex2-numa's node: the kernel chooses */
+	fl_node_any(rep, s->word);
 	s->rounds = rs;
 	return 0;
 }

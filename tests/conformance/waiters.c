@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The conformance suite's helper threads: see waiters.h. */
 #include "tests/conformance/conformance.h"
+#include "measure/sleeping.h"
 
 struct waiter waiters[MAX_WAITERS];
 

@@ -1,6 +1,6 @@
-"""What the layout tests share: the command line they take, and the
-closing part: each case's line, then its problems, then the counts line
-tests/run.py reads."""
+"""What the layout tests share: their arguments, the C sources of the
+tree, and the closing part: each case's line, then its problems, then
+the counts line tests/run.py reads."""
 
 import argparse
 import os
@@ -20,7 +20,19 @@ def tree(doc):
                     help="the tree to check (default: this clone)")
     args = ap.parse_args()
     root = os.path.abspath(args.root)
-    return root, os.path.join(root, args.builddir)
+    return root, os.path.abspath(os.path.join(root, args.builddir))
+
+
+def c_sources(root, builddir):
+    """Every .c and .h file under root, from root, in order, outside the
+    build directory and hidden folders."""
+    skip = {os.path.realpath(builddir)}
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if not x.startswith(".")
+                         and os.path.realpath(os.path.join(d, x)) not in skip)
+        for name in sorted(files):
+            if name.endswith((".c", ".h")):
+                yield os.path.relpath(os.path.join(d, name), root)
 
 
 def report(label, cases):

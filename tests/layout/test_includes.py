@@ -32,7 +32,7 @@ import os
 import re
 import sys
 
-from cases import report, tree
+from cases import c_sources, report, tree
 
 PAGE = os.path.join("docs", "architecture.md")
 SECTION = "## Boundaries the folders keep"
@@ -124,16 +124,6 @@ def folder_of(rel, folders):
     return best
 
 
-def sources(root, builddir):
-    skip = {os.path.realpath(builddir)}
-    for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if not x.startswith(".")
-                         and os.path.realpath(os.path.join(d, x)) not in skip)
-        for name in sorted(files):
-            if name.endswith((".c", ".h")):
-                yield os.path.relpath(os.path.join(d, name), root)
-
-
 def resolve(root, builddir, rel, target):
     """The included file's path from the root, GENERATED + name for a
     generated header, or None when the compiler would find nothing."""
@@ -178,7 +168,7 @@ def main():
 
     by_folder = {f: [] for f in folders}
     problems = []
-    for rel in sources(root, builddir):
+    for rel in c_sources(root, builddir):
         f = folder_of(rel, folders)
         if f is None:
             problems.append("%s: its folder has no row in %s"

@@ -34,7 +34,8 @@ EXTERNAL = ("kernel/", "linux/", "tools/perf/", "misc/ninja_syntax.py",
             "ini.h")
 # what configure.py writes under the build directory
 GENERATED = ("build/gen/registry.c", "build/gen/registry_describe.c",
-             "build/gen/buildinfo.h", "build/gen/version.h")
+             "build/gen/interpose_backends.c", "build/gen/buildinfo.h",
+             "build/gen/version.h")
 SCRIPTS = ("vm/run", "vm/kernel-test")
 NAME_RE = re.compile(r"(?<![\w/.<>-])([\w./-]*\w\.(?:c|h|py))(?![\w/<>-])")
 ISSUE_RE = re.compile(r"\bissues? \d+|(?<![\w&'\"])#\d+\b", re.I)

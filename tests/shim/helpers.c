@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "spec/workload.h"
+#include "measure/sleeping.h"
 #include "tests/shim/shimtest.h"
 
 long futex(uint32_t *uaddr, int op, uint32_t val, const void *timeout,

@@ -409,7 +409,7 @@ static void test_option_values(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cpu_ok) / sizeof(cpu_ok[0]); i++) {
-		uint64_t again;
+		uint64_t again = 0;
 
 		assert_int_equal(cpu_text(cpu_ok[i], &set, err, sizeof(err)),
 				 0);

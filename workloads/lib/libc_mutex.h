@@ -47,17 +47,17 @@ struct fl_libc_object {
 };
 
 /*
- * The process-sharing of glibc's object o on backend b: 0 private
- * (futex-private), 1 shared (futex-shared), or -1 with the reason the
- * cell cannot run.
+ * The process-sharing of glibc's object o on backend b (its descriptor's
+ * libc): 0 private (futex-private), 1 shared (futex-shared), or -1 with
+ * the reason the cell cannot run.
  */
 static inline int fl_libc_pshared(const struct fl_backend *b,
 				  const struct fl_libc_object *o, char *why,
 				  size_t len)
 {
-	if (strcmp(b->name, "futex-private") == 0)
+	if (b->libc == FL_LIBC_PRIVATE)
 		return 0;
-	if (strcmp(b->name, "futex-shared") == 0)
+	if (b->libc == FL_LIBC_SHARED)
 		return 1;
 	snprintf(why, len, "%s sleep in the stock futex(2), not in %s's "
 		 "operations: they run on futex-private (a process-private "

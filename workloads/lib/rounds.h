@@ -47,6 +47,8 @@
 #include <unistd.h>
 
 #include "spec/workload.h"
+#include "measure/rep.h"
+#include "measure/sleeping.h"
 
 /* the gate's value at stop, and how often waits recheck stop */
 #define FL_ROUNDS_QUIT		UINT32_MAX
