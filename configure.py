@@ -91,7 +91,9 @@ LIBRARIES = [
                "job_run.c", "load.c", "parse.c", "passes.c", "run.c",
                "shard.c"]),
     # readers of run directories: comparisons, the report, the plots
-    ("compare", ["adjust.c", "compare.c", "drift.c", "match.c", "output.c",
+    ("compare", ["adjust.c", "compare.c", "decide.c", "drift.c", "label.c",
+                 "match.c",
+                 "output.c",
                  "plot.c", "refuse.c", "runs.c", "runs_judge.c", "runs_match.c",
                  "runs_output.c", "runs_plot.c", "runs_verdict.c",
                  "verdict.c"]),

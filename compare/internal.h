@@ -110,6 +110,11 @@ int cmp_drift(struct cmp_pair *p, FILE *md);
 /* drift.c: how much (log) the workload's intervals widen; -1: unknown
  * workload. */
 double cmp_widen_of(const struct cmp_pair *p, const char *workload);
+/* decide.c: for an inconclusive cell, what would decide it ("needs
+ * about 12 repetitions a side", or that no number of them can); "" for
+ * any other */
+void cmp_what_decides(const struct cmp_pair *p, const struct cmp_cell *c,
+		      char *buf, size_t len);
 /* verdict.c: every cell's shift, adjusted p and verdict. */
 void cmp_judge(struct cmp_pair *p);
 /*
@@ -140,12 +145,38 @@ int cmp_refuse_apart(const struct fl_rd_run *a, const char *na,
 void cmp_csv_header(FILE *f);
 void cmp_write_pair(const struct cmp_pair *p, FILE *out, FILE *csv,
 		    FILE *md);
-void cmp_label(const struct fl_rd_cell *c, char *buf, size_t len);
+/* what the table's B/A is, said above it: not B's column over A's */
+#define CMP_LEGEND_REPS "B/A: the Hodges-Lehmann estimate, the median " \
+	"of B over A across every pair of their repetitions (so not column " \
+	"B over column A, each run's median), with its 95% interval"
+#define CMP_LEGEND_RUNS "B/A: the Hodges-Lehmann estimate, the median " \
+	"of B over A across every pair of their runs' medians (so not " \
+	"column B over column A, the median of each side's runs), with its " \
+	"95% interval"
+
+/* output.c: each cell of the pair as a run has it (A's, else B's), to
+ * label them by; NULL when out of memory (free() it) */
+const struct fl_rd_cell **cmp_pair_cells(const struct cmp_pair *p);
+/* label.c: cell c's label among the n cells all: workload, backend,
+ * threads, then the placement and the options (name=value) that the
+ * cells of its workload differ in */
+void cmp_label(const struct fl_rd_cell *c,
+	       const struct fl_rd_cell *const *all, unsigned long n,
+	       char *buf, size_t len);
+/* label.c: what goes above a table: per workload, what every one of its
+ * cells shares (placement, options), then the legend, one line each on
+ * out ("  ") and md ("- ") */
+void cmp_preamble(const struct fl_rd_cell *const *all, unsigned long n,
+		  const char *legend, FILE *out, FILE *md);
 /* plot.c: a ratio plot's size (px per cell, at least 1100, at most
- * 4000 wide), title and axes: log y about 1, one x tic per cell */
+ * 4000 wide; height, grown with the room the longest x tic label, of
+ * `longest` characters, needs), title and axes: log y about 1, one x tic
+ * per cell */
+#define CMP_PX_PER_LINE	16
 struct fl_gp;
 void cmp_plot_frame(struct fl_gp *g, const char *title, const char *ylabel,
-		    const char *xlabel, unsigned long per, int px, int height);
+		    const char *xlabel, unsigned long per, int px, int height,
+		    size_t longest);
 /* plot.c: ratios.{gp,png,svg}, gnuplot's warnings to say; 1 drawn, 0
  * nothing to draw, -1 err */
 int cmp_ratio_plot(const char *dir, const struct cmp_pair *pairs,

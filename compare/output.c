@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compare/internal.h"
+#include "compare/runs.h"
 #include "rundir/csv.h"
 #include "stats/format.h"
 #include "stats/stats.h"
@@ -12,23 +13,13 @@
 /* the bootstrap of the summaries: fixed, so a comparison repeats */
 #define SUMMARY_SEED 1
 
-void cmp_label(const struct fl_rd_cell *c, char *buf, size_t len)
+const struct fl_rd_cell **cmp_pair_cells(const struct cmp_pair *p)
 {
-	size_t used = (size_t)snprintf(buf, len, "%s %s t%u", c->workload,
-				       c->backend, c->threads);
-	struct fl_rd_pair o;
-	int first = 1;
+	const struct fl_rd_cell **all = calloc(p->n + 1, sizeof(*all));
 
-	/* option values only: "algo=pi;critical=100" reads as "pi,100" */
-	for (const char *p = c->options;
-	     used < len && fl_rd_next_pair(&p, &o) == 0;) {
-		if (!o.value)
-			continue;
-		used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
-					 first ? " " : ",", o.value_len,
-					 o.value);
-		first = 0;
-	}
+	for (unsigned long i = 0; all && i < p->n; i++)
+		all[i] = p->cells[i].a ? p->cells[i].a : p->cells[i].b;
+	return all;
 }
 
 void cmp_csv_header(FILE *f)
@@ -53,7 +44,8 @@ static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
 		snprintf(why, len, "%s: %s", p->b->name, c->b->reason);
 	else if (c->v == FL_V_UNDECIDED)
 		snprintf(why, len, "%u and %u ok repetitions: too few for an "
-			 "interval", c->a->nok, c->b->nok);
+			 "interval (%d a side give one)", c->a->nok,
+			 c->b->nok, FL_RUNS_MIN_INTERVAL);
 	else if (c->s.by_reps)
 		snprintf(why, len, "NOISY in %s: interval of repetition "
 			 "against repetition", c->a->noisy && c->b->noisy ?
@@ -71,6 +63,15 @@ static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
 		snprintf(why + used, len - used, "%s%s: widened by %.0f%%",
 			 used ? "; " : "", c->widened_busy ? "busy host" :
 			 "drift over time", (exp(c->widened) - 1) * 100);
+	}
+	char decide[200];
+
+	cmp_what_decides(p, c, decide, sizeof(decide));
+	if (*decide) {
+		size_t used = strlen(why);
+
+		snprintf(why + used, len - used, "%s%s", used ? "; " : "",
+			 decide);
 	}
 }
 
@@ -130,6 +131,11 @@ static void value_text(const struct fl_rd_cell *x, char *buf, size_t len)
 
 static void table(const struct cmp_pair *p, FILE *out, FILE *md)
 {
+	const struct fl_rd_cell **all = cmp_pair_cells(p);
+
+	if (!all)
+		return;
+	cmp_preamble(all, p->n, CMP_LEGEND_REPS, out, md);
 	fprintf(md, "\n| cell | A | B | B/A [95%% CI] | p (BH) | verdict "
 		"| note |\n|---|---:|---:|---:|---:|---|---|\n");
 	fprintf(out, "  %-46s %9s %9s %-23s %8s  %s\n", "cell", "A", "B",
@@ -138,7 +144,7 @@ static void table(const struct cmp_pair *p, FILE *out, FILE *md)
 		const struct cmp_cell *c = &p->cells[i];
 		char lab[256], va[32], vb[32], r[64], pa[32] = "-", why[600];
 
-		cmp_label(c->a ? c->a : c->b, lab, sizeof(lab));
+		cmp_label(all[i], all, p->n, lab, sizeof(lab));
 		value_text(c->a, va, sizeof(va));
 		value_text(c->b, vb, sizeof(vb));
 		ratio_text(c, r, sizeof(r));
@@ -150,6 +156,7 @@ static void table(const struct cmp_pair *p, FILE *out, FILE *md)
 		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s |\n", lab, va,
 			vb, r, pa, fl_verdict_name(c->v), why);
 	}
+	free(all);
 }
 
 /*
@@ -163,7 +170,7 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 	const struct cmp_cell *one = NULL;
 	struct fl_geomean g;
 	double widened = 0.0;
-	size_t n = 0;
+	size_t n = 0, none = 0;
 
 	if (!r)
 		return;
@@ -176,6 +183,7 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 		r[n++] = !w && c->a->lower_is_better ? 1.0 / c->s.ratio :
 			 c->s.ratio;
 		widened += c->widened;
+		none += !c->s.ok;
 		one = c;
 	}
 	fl_geomean_ci(r, n, FL_CONFIDENCE, SUMMARY_SEED, &g);
@@ -191,6 +199,13 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 	if (!n)
 		return;
 	/*
+	 * Cells without an interval of their own (too few repetitions) give
+	 * a summary none: an interval over them would claim what no cell
+	 * can, their bootstrap only how far their estimates spread.
+	 */
+	if (none == n)
+		g.ok = 0;
+	/*
 	 * A drifting workload can move all its cells at once: the interval
 	 * is widened by the mean of its cells' widening, which for one
 	 * workload is its own and overall weighs each by its cells (the
@@ -205,8 +220,8 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 	char line[512];
 	int len = snprintf(line, sizeof(line), "%s: geometric mean of %s "
 			   "over %zu cell%s %.4f", w ? w : "overall",
-			   w ? "B/A" : "B's speed relative to A", n,
-			   n == 1 ? "" : "s", g.mean);
+			   w ? "the cells' B/A" : "B's speed relative to A",
+			   n, n == 1 ? "" : "s", g.mean);
 
 	if (g.ok && widened > 0)
 		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f], "
@@ -216,8 +231,16 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 	else if (g.ok)
 		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f]",
 			 g.lo, g.hi);
+	else if (none == n)
+		snprintf(line + len, sizeof(line) - len, " (no interval: no "
+			 "cell has one; %d ok repetitions a side give one)",
+			 FL_RUNS_MIN_INTERVAL);
 	else
 		snprintf(line + len, sizeof(line) - len, " (no interval)");
+	len = (int)strlen(line);
+	if (g.ok && none)
+		snprintf(line + len, sizeof(line) - len, ", %zu of the cells "
+			 "without an interval of their own", none);
 	len = (int)strlen(line);
 	if (w && cmp_adjust_of(p, w, NULL))
 		snprintf(line + len, sizeof(line) - len, ", adjusted for the "

@@ -50,6 +50,9 @@ void runs_match_key(const struct fl_rd_cell *c, const char *ignore,
 		    char *buf, size_t len);
 /* runs_judge.c: every cell's ratio, adjusted p and verdict. */
 void runs_judge(struct runs_cmp *c);
+/* runs_output.c: each cell's first, to label them by (cmp_label); NULL
+ * when out of memory (free() it) */
+const struct fl_rd_cell **runs_firsts(const struct runs_cmp *c);
 /* runs_output.c: the table, compare.csv, compare.md and the summaries */
 void runs_write(const struct runs_cmp *c, FILE *out, FILE *csv, FILE *md);
 /* runs_plot.c: ratios.{gp,png,svg} with each run's ratio as a point,

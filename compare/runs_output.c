@@ -103,8 +103,22 @@ static void ratio_text(const struct runs_cell *x, char *buf, size_t len)
 			 x->s.hi);
 }
 
+const struct fl_rd_cell **runs_firsts(const struct runs_cmp *c)
+{
+	const struct fl_rd_cell **all = calloc(c->n + 1, sizeof(*all));
+
+	for (unsigned long i = 0; all && i < c->n; i++)
+		all[i] = c->cells[i].first;
+	return all;
+}
+
 static void table(const struct runs_cmp *c, FILE *out, FILE *md)
 {
+	const struct fl_rd_cell **all = runs_firsts(c);
+
+	if (!all)
+		return;
+	cmp_preamble(all, c->n, CMP_LEGEND_RUNS, out, md);
 	fprintf(md, "\n| cell | A | B | B/A [95%% CI] | p (BH) | runs | "
 		"verdict | note |\n|---|---:|---:|---:|---:|---:|---|---|\n");
 	fprintf(out, "  %-46s %9s %9s %-23s %8s %5s  %s\n", "cell", "A", "B",
@@ -114,7 +128,7 @@ static void table(const struct runs_cmp *c, FILE *out, FILE *md)
 		char lab[256], va[32], vb[32], r[64], pa[32] = "-", why[600];
 		char runs[32];
 
-		cmp_label(x->first, lab, sizeof(lab));
+		cmp_label(x->first, all, c->n, lab, sizeof(lab));
 		value_text(x, 0, va, sizeof(va));
 		value_text(x, 1, vb, sizeof(vb));
 		ratio_text(x, r, sizeof(r));
@@ -128,6 +142,7 @@ static void table(const struct runs_cmp *c, FILE *out, FILE *md)
 		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", lab,
 			va, vb, r, pa, runs, fl_verdict_name(x->v), why);
 	}
+	free(all);
 }
 
 /* In the summary of workload w (NULL: overall): ok in every run. */
@@ -222,11 +237,12 @@ static void summary(const struct runs_cmp *c, const struct family *f,
 	char line[512];
 	int len;
 
-	len = snprintf(line, sizeof(line), "%s: geometric mean of %s over "
-		       "%lu cell%s, runs as the unit, %.4f",
-		       name ? name : "overall",
-		       name ? "B/A" : "B's speed relative to A", f->cells[w],
-		       f->cells[w] == 1 ? "" : "s", s->ratio);
+	len = snprintf(line, sizeof(line), "%s: %s over %lu cell%s, runs as "
+		       "the unit, %.4f", name ? name : "overall",
+		       name ? "B/A of the sides' geometric means of their "
+		       "runs' medians" : "B's speed relative to A, the "
+		       "sides' geometric means of their runs' medians",
+		       f->cells[w], f->cells[w] == 1 ? "" : "s", s->ratio);
 	if (s->ok)
 		snprintf(line + len, sizeof(line) - len, " [%.4f, %.4f]",
 			 s->lo, s->hi);

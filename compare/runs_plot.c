@@ -7,6 +7,7 @@
  * each group named above it, so a hundred cells stay readable.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare/internal.h"
@@ -23,19 +24,23 @@ static const enum fl_verdict shown[] = {
 	FL_V_FASTER, FL_V_SLOWER, FL_V_EQUIVALENT, FL_V_MORE_RUNS,
 };
 
-static void label_of(const struct runs_cell *x, char *lab, size_t len)
+static void label_of(const struct runs_cell *x,
+		     const struct fl_rd_cell *const *all, unsigned long n,
+		     char *lab, size_t len)
 {
-	cmp_label(x->first, lab, len);
+	cmp_label(x->first, all, n, lab, len);
 	/* data files quote with double quotes */
 	for (char *q = lab; *q; q++)
 		if (*q == '"')
 			*q = '\'';
 }
 
-/* the intervals by verdict, each run's point, the labels, the groups */
-static void data_blocks(struct fl_gp *g, const struct runs_cmp *c,
-			unsigned int *have)
+/* the intervals by verdict, each run's point, the labels, the groups;
+ * the longest label's length */
+static size_t data_blocks(struct fl_gp *g, const struct runs_cmp *c,
+			  unsigned int *have)
 {
+	size_t longest = 0;
 	char lab[256];
 
 	for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
@@ -76,14 +81,20 @@ static void data_blocks(struct fl_gp *g, const struct runs_cmp *c,
 		}
 		fl_gp_end_block(g);
 	}
+	const struct fl_rd_cell **all = runs_firsts(c);
+
 	fprintf(g->f, "$labels << EOD\n");
-	for (unsigned long i = 0, x = 0; i < c->n; i++) {
+	for (unsigned long i = 0, x = 0; all && i < c->n; i++) {
 		if (c->cells[i].v == FL_V_NONE)
 			continue;
-		label_of(&c->cells[i], lab, sizeof(lab));
+		label_of(&c->cells[i], all, c->n, lab, sizeof(lab));
 		fprintf(g->f, "%lu \"%s\"\n", ++x, lab);
+		if (strlen(lab) > longest)
+			longest = strlen(lab);
 	}
 	fl_gp_end_block(g);
+	free(all);
+	return longest;
 }
 
 /* a dashed line before each workload's first cell, its name above */
@@ -118,6 +129,7 @@ int runs_plot(const char *dir, const struct runs_cmp *c,
 {
 	unsigned int have[sizeof(shown) / sizeof(shown[0])] = { 0 };
 	unsigned long per = 0;
+	size_t longest;
 	struct fl_gp g;
 	char title[512];
 
@@ -132,9 +144,9 @@ int runs_plot(const char *dir, const struct runs_cmp *c,
 		 c->side[0].n, c->side[1].n, c->delta * 100);
 	if (fl_gp_open(&g, dir, "ratios", title, err, errlen))
 		return -1;
-	data_blocks(&g, c, have);
-	cmp_plot_frame(&g, title, "B / A (95% CI; points: runs)", NULL, per,
-		       18, 760);
+	longest = data_blocks(&g, c, have);
+	cmp_plot_frame(&g, title, "B / A (Hodges-Lehmann estimate, 95% CI; "
+		       "points: runs)", NULL, per, 18, 760, longest);
 	fprintf(g.f, "set tmargin 6\n");
 	groups(g.f, c);
 	fprintf(g.f, "plot $labels using 1:(1):xtic(2) with dots "

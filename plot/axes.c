@@ -116,3 +116,12 @@ int plot_finish(struct fl_gp *g, const struct fl_plot_opts *o, FILE *log,
 			o->no_render ? "gp" : "png");
 	return 1;
 }
+
+void plot_empty_panel(FILE *f, const char *quantity)
+{
+	fprintf(f, "set ylabel ");
+	fl_gp_str(f, quantity);
+	fprintf(f, "\nset yrange [0:1]\nunset logscale y\nunset ytics\n"
+		"set label 1 'nothing to draw' at graph 0.5, 0.5 center\n"
+		"plot -1 notitle\nunset label 1\nset ytics\n");
+}

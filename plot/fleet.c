@@ -124,7 +124,7 @@ int fl_plot_fleet(const struct fl_rd_run *runs, const char *const *names,
 					    "latency against threads, a line "
 					    "per machine", lat, 2, o, log, err,
 					    errlen);
-		free(w.cells);
+		plot_wl_free(&w);
 		total = a < 0 || b < 0 ? -1 : total + a + b;
 	}
 	close(out.fd);

@@ -308,6 +308,32 @@ static int run_gnuplot(int fd, const char *script, char *out, size_t len,
 	return status;
 }
 
+/* gnuplot's words for a series it found nothing in */
+static int lacks_data(const char *out)
+{
+	return strstr(out, "no valid points") != NULL;
+}
+
+/*
+ * Is every warning in out one that says gnuplot widened a range of
+ * equal values ("empty y range [30:30], adjusting to [29.7:30.3]")? The
+ * plot is then what it should be: every point drawn, at one height.
+ */
+static int only_widened(const char *out)
+{
+	const char *p = out;
+	int any = 0;
+
+	while ((p = strcasestr(p, "warning:"))) {
+		p += strlen("warning:");
+		p += strspn(p, " ");
+		if (strncmp(p, "empty ", 6) || !strstr(p, " range"))
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
 int fl_gp_run(struct fl_gp *g, const struct fl_say *say, char *err,
 	      size_t errlen)
 {
@@ -340,7 +366,10 @@ int fl_gp_run(struct fl_gp *g, const struct fl_say *say, char *err,
 	}
 	if (status == -1)
 		rc = -1;
-	else if (*out)	/* warnings (e.g. an empty range) fail no plot */
+	else if (lacks_data(out))
+		fl_say(say, "futexlab: %s/%s.png: a series has no point to "
+		       "draw", g->dir, g->name);
+	else if (*out && !only_widened(out))
 		fl_say(say, "futexlab: gnuplot %s.gp: %s", g->name, out);
 	remove_render_dir(g, fd, rname);
 	fl_gp_release(g);

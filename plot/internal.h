@@ -12,14 +12,25 @@
 
 #include "plot/gp.h"
 #include "plot/plot.h"
+#include "stats/figures.h"
 
 #define MAX_SERIES 48
 #define MAX_X 64
 #define MAX_VARY 8
 
+/* A cell's latency percentiles as the tables print them: of the
+ * histogram merged over its repetitions (stats/percentile.h), withheld
+ * (enough 0) where too few samples lie beyond. */
+struct plot_pcts {
+	struct fl_rd_fig fig[FL_NPCT];
+	int enough[FL_NPCT];
+	int read;			/* 0: no histogram could be read */
+};
+
 struct wl {
 	const char *name;
 	const struct fl_rd_cell **cells;	/* the ok ones */
+	struct plot_pcts *pcts;			/* each one's percentiles */
 	unsigned int n;
 	unsigned int threads[MAX_X];		/* sorted */
 	unsigned int nthreads;
@@ -41,16 +52,26 @@ struct panel {
 	const char *ylabel;
 };
 
-/* series.c: the workload's ok cells, their thread counts and the
- * options that vary; w->cells is NULL when out of memory */
+/* series.c: the workload's ok cells, their percentiles, thread counts
+ * and the options that vary; w->cells is NULL when out of memory (free
+ * with plot_wl_free) */
 void plot_wl_init(struct wl *w, const struct fl_rd_run *r, const char *name);
+void plot_wl_free(struct wl *w);
 /* A cell's series label (backend, then what varies), without skip. */
 void plot_label_of(const struct wl *w, const struct fl_rd_cell *c,
 		   const char *skip, char *buf, size_t len);
 unsigned int plot_series_of(const struct wl *w, const char *skip,
 			    char labels[][256]);
-const struct fl_rd_fig *plot_fig_of(const struct fl_rd_cell *c,
+/* Panel p's figure of cell c (one of w's): a latency percentile the
+ * tables' way (p50 of a round workload is its primary figure, the
+ * median of its repetitions); NULL where there is none or the tables
+ * withhold it. */
+const struct fl_rd_fig *plot_fig_of(const struct wl *w,
+				    const struct fl_rd_cell *c,
 				    const struct panel *p);
+/* Is there a cell of the series `label` at `threads`? */
+int plot_has_cell(const struct wl *w, const char *label,
+		  unsigned int threads);
 const struct fl_rd_fig *plot_fig_at(const struct wl *w, const char *label,
 				    unsigned int threads,
 				    const struct panel *p);
@@ -66,6 +87,10 @@ void plot_ylabel_of(const struct fl_rd_run *r, const struct wl *w,
  * its range [lo, hi] reads in. What the plot divides its values by. */
 double plot_set_yaxis(FILE *f, const struct panel *p, const char *label,
 		      double lo, double hi, int logscale);
+/* A panel with nothing to draw (every figure withheld), as an empty
+ * frame labelled quantity that says so: gnuplot cannot plot a series
+ * without points. */
+void plot_empty_panel(FILE *f, const char *quantity);
 /* time_axis.c: time axes in ns, us, ms or s by their range */
 struct plot_unit {
 	const char *name;

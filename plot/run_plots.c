@@ -48,7 +48,7 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 	if (!w.n) {
 		if (log)
 			fprintf(log, "%s: no cell ran ok; no plots\n", name);
-		free(w.cells);
+		plot_wl_free(&w);
 		return 0;
 	}
 	rc = plot_vs_threads(r, &w, dir, "throughput", "throughput against "
@@ -59,7 +59,8 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 		char what[256];
 
 		snprintf(what, sizeof(what), "%s, percentiles against threads "
-			 "(median of repetitions, bars: its 95%% interval)",
+			 "(every repetition's samples, as the tables give "
+			 "them; bars: 95%% interval)",
 			 fl_rd_latency_what(r, name));
 		rc = plot_vs_threads(r, &w, dir, "latency", what, lat, 3, o,
 				     log, err, errlen);
@@ -90,7 +91,7 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 		rc = plot_special(r, &w, &own.special[i], dir, o, log, err,
 				  errlen);
 	}
-	free(w.cells);
+	plot_wl_free(&w);
 	return rc < 0 ? -1 : n + rc;
 }
 

@@ -10,10 +10,32 @@
 #include <string.h>
 
 #include "plot/internal.h"
+#include "stats/percentile.h"
 
-const struct fl_rd_fig *plot_fig_of(const struct fl_rd_cell *c,
+/* which of FL_NPCT a latency panel draws, or -1 */
+static int pct_index(enum fig f)
+{
+	return f == F_P50 ? 0 : f == F_P99 ? 2 : f == F_P999 ? 3 : -1;
+}
+
+const struct fl_rd_fig *plot_fig_of(const struct wl *w,
+				    const struct fl_rd_cell *c,
 				    const struct panel *p)
 {
+	int k = pct_index(p->fig);
+
+	/* the primary figure of a round workload is its p50's median */
+	if (k >= 0 && !(k == 0 && c->lower_is_better)) {
+		for (unsigned int i = 0; i < w->n; i++) {
+			const struct plot_pcts *x = &w->pcts[i];
+
+			if (w->cells[i] != c)
+				continue;
+			if (!x->read)	/* no histogram: the repetitions' */
+				break;
+			return x->enough[k] ? &x->fig[k] : NULL;
+		}
+	}
 	switch (p->fig) {
 	case F_OPS:
 		return &c->ops_per_sec;
@@ -29,6 +51,36 @@ const struct fl_rd_fig *plot_fig_of(const struct fl_rd_cell *c,
 		return fl_rd_extra(c, p->extra);
 	}
 	return NULL;
+}
+
+/* The merged histogram's percentiles of each of w's cells. */
+static void read_pcts(struct wl *w, const struct fl_rd_run *r)
+{
+	static struct fl_hist h;
+
+	for (unsigned int i = 0; i < w->n; i++) {
+		struct plot_pcts *x = &w->pcts[i];
+
+		fl_hist_init(&h);
+		x->read = fl_rd_hist(r, w->cells[i], &h) == 0;
+		for (int k = 0; x->read && k < FL_NPCT; k++) {
+			struct fl_pct pct;
+
+			fl_hist_percentile(&h, fl_pct_q[k], &pct);
+			x->enough[k] = pct.enough;
+			x->fig[k] = (struct fl_rd_fig){
+				.med = (double)pct.value, .lo = (double)pct.lo,
+				.hi = (double)pct.hi, .has_ci = 1 };
+		}
+	}
+}
+
+void plot_wl_free(struct wl *w)
+{
+	free(w->cells);
+	free(w->pcts);
+	w->cells = NULL;
+	w->pcts = NULL;
 }
 
 static int cmp_uint(const void *a, const void *b)
@@ -58,8 +110,11 @@ void plot_wl_init(struct wl *w, const struct fl_rd_run *r,
 	memset(w, 0, sizeof(*w));
 	w->name = name;
 	w->cells = calloc(r->ncells ? r->ncells : 1, sizeof(*w->cells));
-	if (!w->cells)
+	w->pcts = calloc(r->ncells ? r->ncells : 1, sizeof(*w->pcts));
+	if (!w->cells || !w->pcts) {
+		plot_wl_free(w);
 		return;
+	}
 	for (unsigned long i = 0; i < r->ncells; i++) {
 		const struct fl_rd_cell *c = &r->cells[i];
 		unsigned int t;
@@ -75,6 +130,7 @@ void plot_wl_init(struct wl *w, const struct fl_rd_run *r,
 			w->threads[w->nthreads++] = c->threads;
 	}
 	qsort(w->threads, w->nthreads, sizeof(w->threads[0]), cmp_uint);
+	read_pcts(w, r);
 	if (!w->n)
 		return;
 	unsigned int nn = option_names(w->cells[0]->options, names,
@@ -155,6 +211,12 @@ static const struct fl_rd_cell *cell_at(const struct wl *w,
 	return NULL;
 }
 
+int plot_has_cell(const struct wl *w, const char *label,
+		  unsigned int threads)
+{
+	return cell_at(w, label, threads, NULL) != NULL;
+}
+
 /* Panel p's figure for the series `label` at `threads`, or NULL. */
 const struct fl_rd_fig *plot_fig_at(const struct wl *w, const char *label,
 				    unsigned int threads,
@@ -162,5 +224,5 @@ const struct fl_rd_fig *plot_fig_at(const struct wl *w, const char *label,
 {
 	const struct fl_rd_cell *c = cell_at(w, label, threads, NULL);
 
-	return c ? plot_fig_of(c, p) : NULL;
+	return c ? plot_fig_of(w, c, p) : NULL;
 }

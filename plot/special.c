@@ -31,6 +31,7 @@ struct special {
 	char labels[MAX_SERIES][256];	/* the series */
 	char title[512];
 	double lo[2], hi[2];		/* each panel's positive values */
+	unsigned int drawn[2];		/* each panel's values to draw */
 };
 
 static unsigned int cat_index(const struct special *s, const char *v)
@@ -103,7 +104,7 @@ static const struct fl_rd_fig *special_fig(const struct special *s,
 			continue;
 		plot_label_of(w, w->cells[i], s->sp->option, l, sizeof(l));
 		if (strcmp(l, label) == 0)
-			return plot_fig_of(w->cells[i], pn);
+			return plot_fig_of(w, w->cells[i], pn);
 	}
 	return NULL;
 }
@@ -142,6 +143,7 @@ static int write_block(struct special *s, struct fl_gp *g,
 		fprintf(g->f, "\n");
 	}
 	fl_gp_end_block(g);
+	s->drawn[p] = nv;
 	return pn.fig != F_JAIN && plot_wants_logy(vals, nv);
 }
 
@@ -156,8 +158,29 @@ static void draw_panel(const struct special *s, const struct fl_rd_run *r,
 	if (!pn.ylabel && *s->sp->ylabel && plot_is_time(&pn))
 		snprintf(yl, sizeof(yl), "%s", s->sp->ylabel);
 	fprintf(g->f, "set title ");
-	fl_gp_str(g->f, pn.title);
+	if (s->drawn[p]) {
+		fl_gp_str(g->f, pn.title);
+	} else {
+		char t[256];
+
+		snprintf(t, sizeof(t), "%s (not drawn: n/e, too few samples "
+			 "beyond)", pn.title);
+		fl_gp_str(g->f, t);
+	}
 	fprintf(g->f, "\n");
+	/* the categories' names under their bars, whether or not the first
+	 * series has a bar there (a withheld percentile has none) */
+	fprintf(g->f, "set xtics (");
+	for (unsigned int k = 0; k < s->ncat; k++) {
+		fprintf(g->f, "%s", k ? ", " : "");
+		fl_gp_str(g->f, s->cats[k]);
+		fprintf(g->f, " %u", k);
+	}
+	fprintf(g->f, ")\n");
+	if (!s->drawn[p]) {
+		plot_empty_panel(g->f, yl);
+		return;
+	}
 	div = plot_set_yaxis(g->f, &pn, yl, s->lo[p], s->hi[p], logy);
 	/* a spinning outlier 100x above would flatten the rest */
 	fprintf(g->f, "%s\n", logy ? "set logscale y 10\nset yrange [*:*]" :
@@ -166,9 +189,8 @@ static void draw_panel(const struct special *s, const struct fl_rd_run *r,
 	for (unsigned int j = 0; j < s->ns; j++) {
 		for (unsigned int k = 0; k < 3; k++)
 			plot_scaled(y[k], sizeof(y[k]), 2 + 3 * j + k, div);
-		fprintf(g->f, "%s$b%u using %s:%s:%s%s lt %u title ",
-			j ? ", \\\n\t" : "", p, y[0], y[1], y[2],
-			j ? "" : ":xtic(1)", j + 1);
+		fprintf(g->f, "%s$b%u using %s:%s:%s lt %u title ",
+			j ? ", \\\n\t" : "", p, y[0], y[1], y[2], j + 1);
 		fl_gp_str(g->f, s->labels[j]);
 	}
 	fprintf(g->f, "\n");
