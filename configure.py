@@ -201,7 +201,10 @@ FUZZ_CFLAGS = ["-Wno-unknown-warning-option", "-Wno-unused-function",
 # `ninja fuzz`: seconds per target (all run at once); `--fuzz-seconds`
 FUZZ_SECONDS = 600
 
-# Debian packages the suite needs: (package, what shows it is there)
+# Debian packages the suite needs: (package, what shows it is there).
+# Every one is required: --install-deps installs them all, and a test that
+# needs a program fails where it is missing, never skips (README.md,
+# "Tests").
 PACKAGES = [
     ("gcc", "tool:gcc"),
     ("ninja-build", "tool:ninja"),
@@ -214,14 +217,21 @@ PACKAGES = [
     ("gnuplot-nox", "tool:gnuplot"),
     ("linux-perf", "tool:perf"),
     ("git", "tool:git"),
+    # pgrep (tests/workloads/test_app.py); not in a minbase Debian
+    ("procps", "tool:pgrep"),
     # libFuzzer, AddressSanitizer and UBSan for `ninja fuzz` (tests/fuzz/)
+    # and --sanitize: clang only recommends its runtime libraries
     ("clang", "tool:clang"),
+    ("libclang-rt-14-dev", "dpkg:libclang-rt-14-dev"),
+    # the real programs the guest suite runs through the pthread
+    # interposer, staged beside it (tests/guest/interpose.sh)
+    ("sysbench", "tool:sysbench"),
+    ("rt-tests", "tool:pi_stress"),
 ]
 
-# Packages only the engine tests need (tests/fleet/test_slurm.py starts a
+# Packages the engine tests need (tests/fleet/test_slurm.py starts a
 # one-node Slurm cluster, test_parallel.py GNU parallel over an sshd:
-# docs/fleet.md):
-# --install-deps installs them; without them those tests skip, saying why
+# docs/fleet.md); required like PACKAGES, listed apart to say what for
 ENGINE_PACKAGES = [
     ("munge", "tool:munged"),
     ("slurmctld", "tool:slurmctld"),
