@@ -204,7 +204,9 @@ FUZZ_SECONDS = 600
 # Debian packages the suite needs: (package, what shows it is there).
 # Every one is required: --install-deps installs them all, and a test that
 # needs a program fails where it is missing, never skips (README.md,
-# "Tests").
+# "Two commands"). tools/configure_programs.py maps each program the
+# tests, vm/, tools/ and the documented commands run to its package, and
+# tests/layout/test_packages.py holds these lists to it.
 PACKAGES = [
     ("gcc", "tool:gcc"),
     ("ninja-build", "tool:ninja"),
@@ -227,6 +229,14 @@ PACKAGES = [
     # interposer, staged beside it (tests/guest/interpose.sh)
     ("sysbench", "tool:sysbench"),
     ("rt-tests", "tool:pi_stress"),
+    # what the documented commands run: tests/topologies/make.sh, insmod,
+    # rmmod and dkms (docs/kmod.md), rsync (docs/fleet.md), time
+    # (docs/notebook/)
+    ("hwloc-nox", "tool:hwloc-annotate"),
+    ("kmod", "tool:insmod"),
+    ("rsync", "tool:rsync"),
+    ("time", "tool:time"),
+    ("dkms", "tool:dkms"),
 ]
 
 # Packages the engine tests need (tests/fleet/test_slurm.py starts a

@@ -12,8 +12,11 @@ import os
 import shlex
 import shutil
 
+import configure_programs
+
 # configure.py's modules in tools/: a change to any of them reruns it
-CONFIGURE_MODULES = ["configure_deps", "configure_gen", "configure_graph"]
+CONFIGURE_MODULES = ["configure_deps", "configure_gen", "configure_graph",
+                     "configure_programs"]
 
 
 class Ctx:
@@ -135,10 +138,12 @@ def pthread_interposer(n, link, lists):
     guest = n.build(built("tests/interpose/libfutexlab-interpose.so"),
                     "copy", [lib])[0]
     # the real programs the guest suite runs through it, where installed
-    # (sysbench, rt-tests' pi_stress: tests/guest/interpose.sh)
+    # (configure.py requires their packages; tests/guest/interpose.sh
+    # fails a case whose program is missing)
     staged = [n.build(built("tests/interpose/" + os.path.basename(p)),
                       "copy", [p])[0]
-              for p in map(shutil.which, ("sysbench", "pi_stress")) if p]
+              for p in map(shutil.which, configure_programs.GUEST_STAGED)
+              if p]
     conform = link("tests/interpose/conform",
                    [compile_c(n, src("tests/interpose/" + s))
                     for s in lists.INTERPOSE_TEST_SOURCES])
