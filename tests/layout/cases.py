@@ -1,5 +1,19 @@
-"""The closing part the layout tests share: each case's line, then its
-problems, then the counts line tests/run.py reads."""
+"""What the layout tests share: the build directories to leave out of
+the tree, and the closing part: each case's line, then its problems,
+then the counts line tests/run.py reads."""
+
+import os
+
+
+def build_dirs(root, builddir):
+    """Real paths of the build directories: builddir, and every folder
+    of root holding configure.py's build/gen/registry.c (another
+    --builddir, build-sanitize/ of --sanitize)."""
+    dirs = {os.path.realpath(builddir)}
+    for name in os.listdir(root):
+        if os.path.isfile(os.path.join(root, name, "gen", "registry.c")):
+            dirs.add(os.path.realpath(os.path.join(root, name)))
+    return dirs
 
 
 def report(label, cases):

@@ -25,7 +25,7 @@ import os
 import re
 import sys
 
-from cases import report
+from cases import build_dirs, report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -73,7 +73,7 @@ def folder_of(rel, folders):
 
 
 def sources(root, builddir):
-    skip = {os.path.realpath(builddir)}
+    skip = build_dirs(root, builddir)
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(x for x in dirs if not x.startswith(".")
                          and os.path.realpath(os.path.join(d, x)) not in skip)

@@ -24,7 +24,7 @@ import os
 import re
 import sys
 
-from cases import report
+from cases import build_dirs, report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -42,10 +42,10 @@ GUARD_RE = re.compile(r"^#ifndef\s+(\w+)", re.M)
 
 
 def tree(root, builddir):
-    skip = os.path.realpath(builddir)
+    skip = build_dirs(root, builddir)
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(x for x in dirs if not x.startswith(".")
-                         and os.path.realpath(os.path.join(d, x)) != skip)
+                         and os.path.realpath(os.path.join(d, x)) not in skip)
         for name in sorted(files):
             yield os.path.relpath(os.path.join(d, name), root)
 

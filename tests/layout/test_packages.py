@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import sys
 
-from cases import report
+from cases import build_dirs, report
 import programs_scan
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,9 +49,10 @@ def own_programs(root, builddir):
     """Names of the tree's files, build.ninja's outputs and the shell
     functions of the tree's scripts: programs the project makes."""
     names = set()
+    skip = build_dirs(root, builddir)
     for d, dirs, files in os.walk(root):
         dirs[:] = [x for x in dirs if not x.startswith(".")
-                   and os.path.join(d, x) != builddir]
+                   and os.path.realpath(os.path.join(d, x)) not in skip]
         for f in files:
             names.add(f)
             if f.endswith(".sh"):
