@@ -2,7 +2,20 @@
 the tree, and the closing part: each case's line, then its problems,
 then the counts line tests/run.py reads."""
 
+import argparse
 import os
+
+
+def parse_args(doc, default_root):
+    """(root, builddir) from --root and --builddir, both absolute; the
+    builddir relative to the root."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--builddir", default="build")
+    ap.add_argument("--root", default=default_root,
+                    help="the tree to check (default: this clone)")
+    args = ap.parse_args()
+    root = os.path.abspath(args.root)
+    return root, os.path.abspath(os.path.join(root, args.builddir))
 
 
 def build_dirs(root, builddir):

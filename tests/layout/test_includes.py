@@ -20,12 +20,11 @@ A header of a file's own folder is always allowed. Ends with
 folders' coverage and one per row.
 """
 
-import argparse
 import os
 import re
 import sys
 
-from cases import build_dirs, report
+from cases import build_dirs, parse_args, report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -97,15 +96,7 @@ def resolve(root, builddir, rel, target):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--root", default=DEFAULT_ROOT,
-                    help="the tree to check (default: this clone)")
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
-    builddir = os.path.abspath(os.path.join(root, args.builddir)
-                               if not os.path.isabs(args.builddir)
-                               else args.builddir)
+    root, builddir = parse_args(__doc__, DEFAULT_ROOT)
     cases = []
     rows = read_table(root)
     folders = [f for f, _ in rows]

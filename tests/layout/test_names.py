@@ -18,13 +18,12 @@ kmod/ is left out: the module is checked by checkpatch (`ninja lint`).
 Ends with `names: N passed, N failed`.
 """
 
-import argparse
 import ast
 import os
 import re
 import sys
 
-from cases import build_dirs, report
+from cases import build_dirs, parse_args, report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -91,13 +90,7 @@ def comments(root, rel):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--root", default=DEFAULT_ROOT)
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
-    builddir = (args.builddir if os.path.isabs(args.builddir)
-                else os.path.join(root, args.builddir))
+    root, builddir = parse_args(__doc__, DEFAULT_ROOT)
     files = [f for f in tree(root, builddir) if not f.startswith(SKIP)]
     present = set(tree(root, builddir))
     names = {os.path.basename(f) for f in present}

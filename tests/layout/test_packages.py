@@ -20,14 +20,13 @@ A program missing makes the test that needs it fail, never skip (README.md,
 Ends with `packages: N passed, N failed`.
 """
 
-import argparse
 import os
 import re
 import shutil
 import subprocess
 import sys
 
-from cases import build_dirs, report
+from cases import build_dirs, parse_args, report
 import programs_scan
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -117,13 +116,7 @@ def depends(pkgs):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--root", default=DEFAULT_ROOT)
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
-    builddir = (args.builddir if os.path.isabs(args.builddir)
-                else os.path.join(root, args.builddir))
+    root, builddir = parse_args(__doc__, DEFAULT_ROOT)
     configure, kmod, programs = load_lists(root)
     mapped = programs.PROGRAMS
     installed = {p for p, _ in configure.PACKAGES + configure.ENGINE_PACKAGES}
