@@ -3,14 +3,16 @@
 
   ./configure.py                  check dependencies, write build.ninja
   ./configure.py --install-deps   apt-get install what is missing, then the same
+  ./configure.py --sanitize       the same under ASan and UBSan, in build-sanitize/
 
 The build graph comes from the lists below: adding a backend or a workload
 is one file plus one entry here. Each workload is compiled once per backend
 (the backend's header force-included) so the measured loop inlines the
 backend's operations; the generated build/gen/registry.c lists them all.
 The work is done in tools/: configure_deps.py checks (and installs) the
-packages, configure_gen.py writes build/gen/, configure_graph.py turns
-the lists into build.ninja, and configure_kmod.py adds the module's part.
+packages (configure_programs.py maps each program run to its package),
+configure_gen.py writes build/gen/, configure_graph.py turns the lists
+into build.ninja, and configure_kmod.py adds the module's part.
 """
 
 import argparse
