@@ -3,14 +3,16 @@
 
   ./configure.py                  check dependencies, write build.ninja
   ./configure.py --install-deps   apt-get install what is missing, then the same
+  ./configure.py --sanitize       the same under ASan and UBSan, in build-sanitize/
 
 The build graph comes from the lists below: adding a backend or a workload
 is one file plus one entry here. Each workload is compiled once per backend
 (the backend's header force-included) so the measured loop inlines the
 backend's operations; the generated build/gen/registry.c lists them all.
 The work is done in tools/: configure_deps.py checks (and installs) the
-packages, configure_gen.py writes build/gen/, configure_graph.py turns
-the lists into build.ninja, and configure_kmod.py adds the module's part.
+packages (configure_programs.py maps each program run to its package),
+configure_gen.py writes build/gen/, configure_graph.py turns the lists
+into build.ninja, and configure_kmod.py adds the module's part.
 """
 
 import argparse
@@ -221,7 +223,12 @@ FUZZ_CFLAGS = ["-Wno-unknown-warning-option", "-Wno-unused-function",
 # `ninja fuzz`: seconds per target (all run at once); `--fuzz-seconds`
 FUZZ_SECONDS = 600
 
-# Debian packages the suite needs: (package, what shows it is there)
+# Debian packages the suite needs: (package, what shows it is there).
+# Every one is required: --install-deps installs them all, and a test that
+# needs a program fails where it is missing, never skips (README.md,
+# "Two commands"). tools/configure_programs.py maps each program the
+# tests, vm/, tools/ and the documented commands run to its package, and
+# tests/layout/test_packages.py holds these lists to it.
 PACKAGES = [
     ("gcc", "tool:gcc"),
     ("ninja-build", "tool:ninja"),
@@ -234,14 +241,29 @@ PACKAGES = [
     ("gnuplot-nox", "tool:gnuplot"),
     ("linux-perf", "tool:perf"),
     ("git", "tool:git"),
+    # pgrep (tests/workloads/test_app.py); not in a minbase Debian
+    ("procps", "tool:pgrep"),
     # libFuzzer, AddressSanitizer and UBSan for `ninja fuzz` (tests/fuzz/)
+    # and --sanitize: clang only recommends its runtime libraries
     ("clang", "tool:clang"),
+    ("libclang-rt-14-dev", "dpkg:libclang-rt-14-dev"),
+    # the real programs the guest suite runs through the pthread
+    # interposer, staged beside it (tests/guest/interpose.sh)
+    ("sysbench", "tool:sysbench"),
+    ("rt-tests", "tool:pi_stress"),
+    # what the documented commands run: tests/topologies/make.sh, insmod,
+    # rmmod and dkms (docs/kmod.md), rsync (docs/fleet.md), time
+    # (docs/notebook/)
+    ("hwloc-nox", "tool:hwloc-annotate"),
+    ("kmod", "tool:insmod"),
+    ("rsync", "tool:rsync"),
+    ("time", "tool:time"),
+    ("dkms", "tool:dkms"),
 ]
 
-# Packages only the engine tests need (tests/fleet/test_slurm.py starts a
+# Packages the engine tests need (tests/fleet/test_slurm.py starts a
 # one-node Slurm cluster, test_parallel.py GNU parallel over an sshd:
-# docs/fleet.md):
-# --install-deps installs them; without them those tests skip, saying why
+# docs/fleet.md); required like PACKAGES, listed apart to say what for
 ENGINE_PACKAGES = [
     ("munge", "tool:munged"),
     ("slurmctld", "tool:slurmctld"),
@@ -257,6 +279,28 @@ CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-g", "-Wall", "-Wextra",
           # snprintf truncating a message is the intended, bounded outcome
           "-Wno-format-truncation"]
 LIBS = ["-lhwloc", "-lnuma", "-ljansson", "-linih", "-lpthread", "-lm"]
+
+# `./configure.py --sanitize`: every object and link also under
+# AddressSanitizer and UBSan, in its own build directory (build-sanitize),
+# where `ninja test` runs SANITIZE_SUITES with a report fatal
+# (SANITIZE_ENV). The preload libraries, the module's guest and the fuzz
+# targets (sanitized already) are left out of such a build: a library
+# preloaded into a program would load a second sanitizer runtime.
+SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+                  "-fno-omit-frame-pointer"]
+SANITIZE_BUILDDIR = "build-sanitize"
+# the suites that read untrusted input: matrix files, run directories,
+# partials, campaigns, merge, and the unit tests of the readers (not the
+# comparison's simulation, which reads nothing: 4 minutes sanitized)
+SANITIZE_SUITES = (["unit/" + t for t in UNIT_TESTS + ["test_matrix_parse"]
+                    if t != "test_compare_sim"]
+                   + ["cli/*", "matrix/*", "fleet/test_merge.py"])
+# a report aborts the process, so the suite that ran it fails; leaks are
+# not looked for (a command's exit frees what it held)
+SANITIZE_ENV = {
+    "ASAN_OPTIONS": "halt_on_error=1:abort_on_error=1:detect_leaks=0",
+    "UBSAN_OPTIONS": "halt_on_error=1:abort_on_error=1:print_stacktrace=1",
+}
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 
@@ -277,8 +321,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--install-deps", action="store_true",
                         help="apt-get install every Debian package needed")
-    parser.add_argument("--builddir", default="build",
-                        help="where outputs go (default: build)")
+    parser.add_argument("--builddir", default=None,
+                        help="where outputs go (default: build, or %s with "
+                        "--sanitize)" % SANITIZE_BUILDDIR)
+    parser.add_argument("--sanitize", action="store_true",
+                        help="build with AddressSanitizer and UBSan; "
+                        "`ninja test` then runs the suites that read "
+                        "untrusted input")
     parser.add_argument("--cc", default=os.environ.get("CC", "cc"))
     parser.add_argument("--fuzz-seconds", type=int, default=FUZZ_SECONDS,
                         help="how long `ninja fuzz` runs each target "
@@ -287,6 +336,8 @@ def main():
     if kmod_part:
         kmod_part.add_arguments(parser)
     args = parser.parse_args()
+    if args.builddir is None:
+        args.builddir = SANITIZE_BUILDDIR if args.sanitize else "build"
     configure_args = [a for a in sys.argv[1:] if a != "--install-deps"]
 
     if not configure_deps.check_packages(PACKAGES, ENGINE_PACKAGES,
@@ -303,7 +354,8 @@ def main():
         os.path.join(gen, "interpose_backends.c"), BACKENDS,
         INTERPOSE_BACKENDS)
     configure_gen.write_buildinfo(os.path.join(gen, "buildinfo.h"), args.cc,
-                                  CFLAGS)
+                                  CFLAGS + (SANITIZE_FLAGS if args.sanitize
+                                            else []))
     with open("build.ninja.tmp", "w") as out:
         configure_graph.write_ninja(ninja_writer.Writer(out),
                                     sys.modules[__name__], args,

@@ -212,9 +212,13 @@ int fl_common_key_apply(const struct fl_common_key *k, const char *text,
 		text++;
 	if (!k->parse(k, text, s, ctx, err, errlen))
 		return 0;
-	/* a matrix file's key has no dashes */
+	/*
+	 * a matrix file's key has no dashes; the length is err's own, whose
+	 * first two bytes are the dashes (gcc's -fsanitize=address reads
+	 * strlen(err + 2) as a read past a region of size 0)
+	 */
 	if (ctx->in_file && strncmp(err, "--", 2) == 0)
-		memmove(err, err + 2, strlen(err + 2) + 1);
+		memmove(err, err + 2, strlen(err) - 1);
 	return -1;
 }
 

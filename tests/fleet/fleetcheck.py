@@ -38,12 +38,12 @@ backend = futex-private
 
 
 def setup(tmp, engine, folder):
-    """The small matrix, the results folder, and the engine (skipped
-    where its tools are not installed) configured in tmp/folder."""
+    """The small matrix, the results folder, and the engine configured
+    in tmp/folder. Its tools missing fails the test: configure.py
+    requires their packages (README.md, "Tests")."""
     gone = engines.missing(engine.TOOLS)
-    if gone:
-        raise runs.Skip("not installed: %s (./configure.py --install-deps)"
-                        % ", ".join(gone))
+    check(not gone, "not installed: %s (./configure.py --install-deps)"
+          % ", ".join(gone))
     e = engine(os.path.join(tmp, folder))
     os.makedirs(e.d)
     return (runs.write(os.path.join(tmp, "m.ini"), SMALL),

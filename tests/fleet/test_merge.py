@@ -296,8 +296,7 @@ def test_shard_resumed(tmp):
 
 
 def test_taskset_one_cpu(tmp):
-    if not shutil.which("taskset"):
-        raise runs.Skip("no taskset (util-linux)")
+    check(shutil.which("taskset") is not None, "no taskset (util-linux)")
     res = os.path.join(tmp, "results")
     r = subprocess.run(["taskset", "-c", "0", runs.FL, "run", "mutex",
                         "--threads", "2", "--duration", "0.05", "--warmup",

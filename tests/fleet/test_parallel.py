@@ -4,7 +4,7 @@ sshd started on a loopback port with a key generated here
 (tests/fleet/engines.py), and `parallel --slf` through it running a small
 matrix as two machines, alpha and beta (two labels on this host); the
 fleet's report sets them side by side, a line per machine in each plot.
-The fleet test skips, naming what is missing, where openssh or parallel
+The fleet test fails, naming what is missing, where openssh or parallel
 is not installed (`configure.py --install-deps` installs them); the
 shard command lines parallel would run are checked either way. sshd is
 stopped by its pid in a finally; every wait has a deadline.

@@ -4,7 +4,7 @@ cluster (munged, slurmctld, slurmd on 127.0.0.1, configured in a
 temporary directory: tests/fleet/engines.py) runs `sbatch --array=0-2`
 of tools/slurm-shard.sbatch on a small matrix; the three shards merge
 into one run whose cells are `futexlab matrix --list`'s, each repetition
-once, which plot, report and compare read. The cluster test skips,
+once, which plot, report and compare read. The cluster test fails,
 naming what is missing, where Slurm or munge is not installed
 (`configure.py --install-deps` installs them); the batch script's own
 refusals are checked either way. Every daemon is stopped by its pid in a

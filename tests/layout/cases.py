@@ -1,6 +1,7 @@
 """What the layout tests share: their arguments, the C sources of the
-tree, and the closing part: each case's line, then its problems, then
-the counts line tests/run.py reads."""
+tree (the build directories left out), and the closing part: each
+case's line, then its problems, then the counts line tests/run.py
+reads."""
 
 import argparse
 import os
@@ -23,10 +24,21 @@ def tree(doc):
     return root, os.path.abspath(os.path.join(root, args.builddir))
 
 
+def build_dirs(root, builddir):
+    """Real paths of the build directories: builddir, and every folder
+    of root holding configure.py's build/gen/registry.c (another
+    --builddir, build-sanitize/ of --sanitize)."""
+    dirs = {os.path.realpath(builddir)}
+    for name in os.listdir(root):
+        if os.path.isfile(os.path.join(root, name, "gen", "registry.c")):
+            dirs.add(os.path.realpath(os.path.join(root, name)))
+    return dirs
+
+
 def c_sources(root, builddir):
     """Every .c and .h file under root, from root, in order, outside the
-    build directory and hidden folders."""
-    skip = {os.path.realpath(builddir)}
+    build directories and hidden folders."""
+    skip = build_dirs(root, builddir)
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(x for x in dirs if not x.startswith(".")
                          and os.path.realpath(os.path.join(d, x)) not in skip)

@@ -18,16 +18,14 @@ kmod/ is left out: the module is checked by checkpatch (`ninja lint`).
 Ends with `names: N passed, N failed`.
 """
 
-import argparse
 import ast
 import os
 import re
 import sys
 
-from cases import report
+from cases import build_dirs, report, tree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_ROOT = os.path.dirname(os.path.dirname(HERE))
 SKIP = ("kmod/",)
 # other projects' files, cited by their path in that project
 EXTERNAL = ("kernel/", "linux/", "tools/perf/", "misc/ninja_syntax.py",
@@ -43,10 +41,10 @@ GUARD_RE = re.compile(r"^#ifndef\s+(\w+)", re.M)
 
 
 def tree(root, builddir):
-    skip = os.path.realpath(builddir)
+    skip = build_dirs(root, builddir)
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(x for x in dirs if not x.startswith(".")
-                         and os.path.realpath(os.path.join(d, x)) != skip)
+                         and os.path.realpath(os.path.join(d, x)) not in skip)
         for name in sorted(files):
             yield os.path.relpath(os.path.join(d, name), root)
 
@@ -92,13 +90,7 @@ def comments(root, rel):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--root", default=DEFAULT_ROOT)
-    args = ap.parse_args()
-    root = os.path.abspath(args.root)
-    builddir = (args.builddir if os.path.isabs(args.builddir)
-                else os.path.join(root, args.builddir))
+    root, builddir = tree(__doc__)
     files = [f for f in tree(root, builddir) if not f.startswith(SKIP)]
     present = set(tree(root, builddir))
     names = {os.path.basename(f) for f in present}

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The synthetic machines futexlab's tests and docs/matrix.md plan against:
-# hwloc topologies written by hwloc's own tools (package hwloc: lstopo,
-# hwloc-annotate), each with its NUMA distance table ("NUMALatency", as
-# ACPI's SLIT gives it). The distances are two-level, as on real
+# hwloc topologies written by hwloc's own tools (package hwloc-nox:
+# lstopo-no-graphics, hwloc-annotate), each with its NUMA distance table
+# ("NUMALatency", as ACPI's SLIT gives it). The distances are two-level, as on real
 # two-socket EPYC and Xeon machines: 10 on the node itself, 12 to a node
 # of the same package, 32 to a node of the other package.
 #
@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 # machine NAME SYNTHETIC NODES NODES_PER_PACKAGE
 machine() {
 	name=$1 synthetic=$2 nodes=$3 per_package=$4
-	lstopo --input "$synthetic" --of xml --force "$name.xml"
+	lstopo-no-graphics --input "$synthetic" --of xml --force "$name.xml"
 	# hwloc refuses a 1x1 matrix: one node's only distance is local (10)
 	[ "$nodes" -gt 1 ] || return 0
 	dist=$(mktemp)
