@@ -258,6 +258,8 @@ PACKAGES = [
     ("kmod", "tool:insmod"),
     ("rsync", "tool:rsync"),
     ("time", "tool:time"),
+    # the interposer's instruction counts (docs/interpose.md)
+    ("valgrind", "tool:valgrind"),
     ("dkms", "tool:dkms"),
 ]
 

@@ -35,7 +35,8 @@ PROGRAMS = {
     "python3": "python3",
     "sed": "sed",
     "tar": "tar",
-    "dmesg": "util-linux", "taskset": "util-linux",
+    "dmesg": "util-linux", "nsenter": "util-linux", "taskset": "util-linux",
+    "unshare": "util-linux",
     # configure.py's PACKAGES
     "cc": "gcc",
     "ninja": "ninja-build",
@@ -50,6 +51,7 @@ PROGRAMS = {
     "dkms": "dkms",
     "rsync": "rsync",
     "time": "time",
+    "valgrind": "valgrind", "callgrind_annotate": "valgrind",
     # ENGINE_PACKAGES
     "munged": "munge",
     "slurmctld": "slurmctld",

@@ -234,7 +234,7 @@ def test_gate(tmp):
     # a side's own build replaced by a script
     cdir = unfinished(tmp, "bin")
     m = manifest(cdir)
-    m["sides"][1]["bin"] = "/usr/bin/futexlab-old"
+    m["sides"][1]["bin"] = os.path.join(tmp, "old", "futexlab")
     save_manifest(cdir, m)
     target = os.path.join(cdir, "builds", "B", "futexlab")
     os.unlink(target)

@@ -40,7 +40,7 @@ ISSUE_RE = re.compile(r"\bissues? \d+|(?<![\w&'\"])#\d+\b", re.I)
 GUARD_RE = re.compile(r"^#ifndef\s+(\w+)", re.M)
 
 
-def tree(root, builddir):
+def named_files(root, builddir):
     skip = build_dirs(root, builddir)
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(x for x in dirs if not x.startswith(".")
@@ -91,8 +91,8 @@ def comments(root, rel):
 
 def main():
     root, builddir = tree(__doc__)
-    files = [f for f in tree(root, builddir) if not f.startswith(SKIP)]
-    present = set(tree(root, builddir))
+    files = [f for f in named_files(root, builddir) if not f.startswith(SKIP)]
+    present = set(named_files(root, builddir))
     names = {os.path.basename(f) for f in present}
     stale, issues, guards = [], [], []
 
