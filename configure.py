@@ -125,8 +125,8 @@ LIBRARIES = [
     # plain data every folder shares: results, histograms, the clock, the
     # sampler, the machine's facts, the hook a program's output is kept by,
     # the escape of text a terminal would act on
-    ("base", ["clock.c", "hist.c", "keeper.c", "result.c", "sample.c",
-              "text.c"]),
+    ("base", ["clock.c", "hash.c", "hist.c", "keeper.c", "result.c",
+              "sample.c", "text.c"]),
 ]
 LIBRARY_SOURCES = dict(LIBRARIES)
 

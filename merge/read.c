@@ -18,7 +18,7 @@
 #include "rundir/join.h"
 #include "rundir/write.h"
 #include "rundir/regular.h"
-#include "sweep/matrix.h"
+#include "base/hash.h"
 
 /* The directory given is the shard itself: no link, nothing above it. */
 static int check_path(const char *path, struct stat *st, char *err,
