@@ -31,9 +31,6 @@ int matrix_job_init_tracks(struct fl_matrix_job *j, char *err,
  * index checked; 0, or -1 with err. */
 int matrix_job_replay_passes(struct fl_matrix_job *j, char *err,
 			     size_t errlen);
-/* meta.json's "cells_reps": per cell its repetitions, whether its
- * interval converged, and each repetition's start time. */
-json_t *matrix_job_cells_reps(const struct fl_matrix_job *j);
 
 /*
  * The rows of a partial directory as its plan sees them (job_rows.c):

@@ -346,9 +346,8 @@ static int record_resume(struct fl_matrix_job *j, char *err, size_t errlen)
 
 	fl_utc_now(now_s, sizeof(now_s));
 	json_array_append_new(json_object_get(j->state, "resumed"),
-			      json_pack("{s:s, s:o, s:I}", "time", now_s,
-					"argv", matrix_job_argv_json(j),
-					"cells_done", (json_int_t)j->ndone));
+			      fl_record_resume_json(now_s, j->argc, j->argv,
+						    j->ndone));
 	j->resumed = j->ndone > 0;
 	if (matrix_job_save_state(j)) {
 		snprintf(err, errlen, "cannot write %s/matrix.json: %s",
