@@ -172,17 +172,21 @@ static int keep_visit(struct fl_matrix_job *j, unsigned long i,
 		      const struct fl_cell *cell,
 		      const struct fl_cell_result *res)
 {
-	if (j->kind == FL_JOB_RUN &&
-	    matrix_job_gather(j, j->m.visits[i].cell, res))
-		return -1;
 	/* the row's cell index is the visit's, so a resumed visit lands
 	 * under the same index and histogram file; its bins are filed
 	 * under the cell and repetition it is */
-	j->run.ncells = (unsigned int)i;
-	j->run.bins_as.set = 1;
-	j->run.bins_as.cell = j->m.visits[i].cell;
-	j->run.bins_as.rep = j->m.visits[i].rep;
-	return fl_run_write_cell(&j->run, cell, res);
+	struct fl_row_place at = { i, j->m.visits[i].cell,
+				   j->m.visits[i].rep };
+	char err[PATH_MAX + 128];
+
+	if (j->kind == FL_JOB_RUN &&
+	    matrix_job_gather(j, j->m.visits[i].cell, res))
+		return -1;
+	if (fl_run_write_visit(&j->run, &at, cell, res, err, sizeof(err))) {
+		fprintf(stderr, "futexlab: %s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 /* What a visit asks of the loop. */
