@@ -19,10 +19,10 @@
  *		the first shard's meta.json with the command, the cells,
  *		the span and the shards a merge sets over it
  *
- * A visit journal, apart from the cells, is the second half of issue
- * 42's plan: while a matrix runs, cells.csv still holds a visit's index
+ * A visit journal, apart from the cells, is the record's other half,
+ * not built yet: while a matrix runs, cells.csv still holds a visit's index
  * in its cell column until the finalizing rewrites it in cell order
- * (sweep/job_finalize.c, rundir/rewrite.h). Sketch, not built yet:
+ * (sweep/job_finalize.c, rundir/rewrite.h). Its sketch:
  *
  *   visits.csv	one row per visit as it ends: visit, cell, rep, then
  *		the row cells.csv will hold; fsynced per visit, so a kill
