@@ -404,6 +404,8 @@ int fl_cmd_matrix(int argc, char **argv)
 	     fl_matrix_job_start_shard(&job, fl_main_argc, fl_main_argv,
 				       a.file, a.results, &a.shard, err,
 				       sizeof(err));
+	/* what the resume found on its way, before what stopped it */
+	fputs(job.notes, stderr);
 	if (rc) {
 		print_matrix_error(&job.m, err);
 		fl_matrix_job_free(&job);

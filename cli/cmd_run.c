@@ -297,8 +297,11 @@ static int resume(const char *dir, const struct resume_say *say,
 	}
 	if (confirm_program(dir, &a->spec, say))
 		return 2;
-	if (fl_matrix_job_resume_run(job, &a->spec, fl_main_argc,
-				     fl_main_argv, err, sizeof(err))) {
+	rc = fl_matrix_job_resume_run(job, &a->spec, fl_main_argc,
+				      fl_main_argv, err, sizeof(err));
+	/* what the resume found on its way, before what stopped it */
+	fputs(job->notes, stderr);
+	if (rc) {
 		fprintf(stderr, "futexlab run: %s\n", err);
 		return 2;
 	}

@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -36,6 +38,17 @@ int matrix_job_save_state(struct fl_matrix_job *j)
 	free(text);
 	errno = e;	/* what the callers' messages say */
 	return rc;
+}
+
+void matrix_job_note(struct fl_matrix_job *j, const char *fmt, ...)
+{
+	size_t used = strlen(j->notes);
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (used < sizeof(j->notes))
+		vsnprintf(j->notes + used, sizeof(j->notes) - used, fmt, ap);
+	va_end(ap);
 }
 
 json_t *matrix_job_argv_json(const struct fl_matrix_job *j)

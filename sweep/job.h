@@ -69,6 +69,9 @@ struct fl_matrix_job {
 	char **argv;
 	int resumed;			/* a resume kept visits of an earlier
 					 * session */
+	char notes[2048];		/* what a resume has to say beside
+					 * its result (lines), for the
+					 * command to print */
 };
 
 /* Parse file and create a partial directory under results; argv is the
