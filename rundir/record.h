@@ -30,9 +30,9 @@
  *   cells.csv	written by rundir/ alone from the journal, in cell
  *		order: after each pass for a partial, once at the end;
  *		its cell column is a cell index at every moment
- *   bins	filed by cell and repetition from the start, so nothing
- *		steers the writer from outside (no bins_as, no ncells
- *		holding a visit index)
+ *   hist	a visit's histogram under its visit in the journal's
+ *		folder, merged per cell when cells.csv is written; bins
+ *		are filed by cell and repetition already (fl_row_place)
  */
 #ifndef FUTEXLAB_RUNDIR_RECORD_H
 #define FUTEXLAB_RUNDIR_RECORD_H
