@@ -19,6 +19,7 @@
 #include "cli/cell_output.h"
 #include "cli/commands.h"
 #include "cli/estimate.h"
+#include "cli/flags.h"
 #include "cli/interrupt.h"
 #include "cli/run_args.h"
 #include "measure/host_load.h"
@@ -177,21 +178,18 @@ static int run_job(struct fl_run_args *a, struct fl_matrix_job *job,
 static int parse_recorded(int n, const char **flags, struct fl_run_args *a,
 			  char *why, size_t whylen)
 {
-	FILE *saved_err = stderr, *saved_out = stdout, *said;
 	char *text = NULL;
 	size_t len = 0;
 	int rc;
 
-	said = open_memstream(&text, &len);
-	if (!said) {
+	fl_flags_said = open_memstream(&text, &len);
+	if (!fl_flags_said) {
 		snprintf(why, whylen, "out of memory");
 		return 2;
 	}
-	stderr = stdout = said;
 	rc = fl_run_args_parse(n, (char **)flags, a);
-	stderr = saved_err;
-	stdout = saved_out;
-	fclose(said);
+	fclose(fl_flags_said);
+	fl_flags_said = NULL;
 	if (rc) {
 		const char *msg = text ? text : "";
 
