@@ -43,11 +43,18 @@ int matrix_job_save_state(struct fl_matrix_job *j)
 void matrix_job_note(struct fl_matrix_job *j, const char *fmt, ...)
 {
 	size_t used = strlen(j->notes);
+	char line[PATH_MAX + 512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (used < sizeof(j->notes))
+	if (j->say) {
+		/* while it runs: said at once, in its place among the
+		 * progress */
+		vsnprintf(line, sizeof(line), fmt, ap);
+		j->say(line, j->say_ctx);
+	} else if (used < sizeof(j->notes)) {
 		vsnprintf(j->notes + used, sizeof(j->notes) - used, fmt, ap);
+	}
 	va_end(ap);
 }
 

@@ -72,6 +72,11 @@ struct fl_matrix_job {
 	char notes[2048];		/* what a resume has to say beside
 					 * its result (lines), for the
 					 * command to print */
+	/* what a running job has to say (an error beside the progress),
+	 * handed to the command's say() line by line once it set one;
+	 * without it, kept in notes */
+	void (*say)(const char *line, void *ctx);
+	void *say_ctx;
 };
 
 /* Parse file and create a partial directory under results; argv is the

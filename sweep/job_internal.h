@@ -13,7 +13,7 @@
 /* Write matrix.json into the partial directory, synced; 0 or -1. */
 int matrix_job_save_state(struct fl_matrix_job *j);
 /* This process's argv, for matrix.json. */
-/* A line for j->notes (fl_matrix_job's), which the command prints. */
+/* A line for the command to print: to j->say, else into j->notes. */
 void matrix_job_note(struct fl_matrix_job *j, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 json_t *matrix_job_argv_json(const struct fl_matrix_job *j);

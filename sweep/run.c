@@ -183,7 +183,7 @@ static int keep_visit(struct fl_matrix_job *j, unsigned long i,
 	    matrix_job_gather(j, j->m.visits[i].cell, res))
 		return -1;
 	if (fl_run_write_visit(&j->run, &at, cell, res, err, sizeof(err))) {
-		fprintf(stderr, "futexlab: %s\n", err);
+		matrix_job_note(j, "futexlab: %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -205,7 +205,7 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 
 	if (fl_matrix_visit_cell(&j->m, i, &cell, &exp, err, sizeof(err))) {
 		/* checked at parse time: the machine changed */
-		fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
+		matrix_job_note(j, "futexlab %s: %s\n", j->cmd, err);
 		*failed = 1;
 		goto out;
 	}
@@ -286,7 +286,7 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 						 err, sizeof(err));
 
 		if (n < 0) {
-			fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
+			matrix_job_note(j, "futexlab %s: %s\n", j->cmd, err);
 			return FL_JOB_WRITE_FAILED;
 		}
 		if (n == 0)
