@@ -89,7 +89,8 @@ LIBRARIES = [
     ("merge", ["read.c", "write.c"]),
     # the matrix engine: matrix files, cells, visits, resume
     ("sweep", ["cells.c", "cost.c", "diff.c", "ini.c", "job.c",
-               "job_finalize.c", "job_passes.c", "job_resume.c", "job_rows.c",
+               "job_finalize.c", "job_passes.c", "job_record.c",
+               "job_resume.c", "job_rows.c",
                "job_run.c", "load.c", "parse.c", "passes.c", "run.c",
                "shard.c"]),
     # readers of run directories: comparisons, the report, the plots
@@ -109,7 +110,8 @@ LIBRARIES = [
                 "read.c", "read_bins.c", "read_cells.c", "read_distances.c",
                 "read_meta.c",
                 "read_plots.c",
-                "read_times.c", "regular.c", "rewrite.c", "same_dir.c",
+                "read_times.c", "record.c", "record_merge.c", "regular.c",
+                "rewrite.c", "same_dir.c",
                 "write.c",
                 "write_at.c"]),
     # (the workloads' objects come here: workload_objects())
@@ -133,9 +135,10 @@ LIBRARIES = [
     # (the backends' descriptors come here: backend_descriptions())
     # plain data every folder shares: results, histograms, the clock, the
     # sampler, the machine's facts, the escape of text a terminal would
-    # act on, the callback a library says its lines through
-    ("base", ["clock.c", "hist.c", "result.c", "sample.c", "say.c",
-              "text.c"]),
+    # act on, the callback a library says its lines through, the hash a
+    # matrix file is known by
+    ("base", ["clock.c", "hash.c", "hist.c", "result.c", "sample.c",
+              "say.c", "text.c"]),
 ]
 LIBRARY_SOURCES = dict(LIBRARIES)
 

@@ -23,7 +23,6 @@
 #include "measure/host_load.h"
 #include "sweep/cost.h"
 #include "sweep/job.h"
-#include "rundir/meta.h"
 #include "measure/overhead.h"
 #include "measure/probe.h"
 
@@ -307,18 +306,6 @@ static int announce(const struct matrix_args *a)
 	return rc;
 }
 
-/* The cells this job runs: its shard's, or the matrix's. */
-static unsigned long fl_job_cells(const struct fl_matrix_job *job)
-{
-	unsigned long n = 0;
-
-	if (!job->in_shard)
-		return job->m.ncells;
-	for (unsigned long c = 0; c < job->m.ncells; c++)
-		n += job->in_shard[c];
-	return n;
-}
-
 /* After the visits: the cells in order, meta.json, the rename; 0 or 1. */
 static int finish(struct fl_matrix_job *job, const struct fl_host_load *load,
 		  const struct fl_machine *machine,
@@ -331,20 +318,15 @@ static int finish(struct fl_matrix_job *job, const struct fl_host_load *load,
 			"matrix --resume %s)\n", err, job->run.tmp);
 		return 1;
 	}
-	json_t *meta = fl_meta_new(fl_main_argc, fl_main_argv, machine,
-				   overhead, job->m.exps[0].spec.seed);
+	/* the load of this session, when resumed */
+	struct fl_record rec = {
+		.argc = fl_main_argc, .argv = fl_main_argv,
+		.machine = machine, .overhead = *overhead,
+		.foreign_share = fl_host_load_foreign_share(load),
+		.loadavg_start = machine->rerun.loadavg,
+	};
 
-	for (unsigned int x = 0; x < job->m.nexps; x++)
-		fl_meta_add_workload(meta, job->m.exps[x].spec.workload);
-	/* of this session, when resumed */
-	fl_meta_set_load(meta, fl_host_load_foreign_share(load),
-			 machine->rerun.loadavg);
-	fl_meta_finish(meta, (unsigned int)fl_job_cells(job), job->by_status,
-		       0);
-	int rc = fl_matrix_job_finish(job, meta, err, sizeof(err));
-
-	json_decref(meta);
-	if (rc) {
+	if (fl_matrix_job_finish(job, &rec, err, sizeof(err))) {
 		fprintf(stderr, "futexlab matrix: %s (resume with: futexlab "
 			"matrix --resume %s)\n", err, job->run.tmp);
 		return 1;
@@ -375,7 +357,7 @@ static int stopped(const struct fl_matrix_job *job, enum fl_job_outcome why)
 static int report_done(const struct fl_matrix_job *job, const char *dir_file)
 {
 	printf("%lu cells: %u ok, %u skipped, %u failed, %u aborted\n",
-	       fl_job_cells(job), job->by_status[FL_STATUS_OK],
+	       fl_matrix_job_cells(job), job->by_status[FL_STATUS_OK],
 	       job->by_status[FL_STATUS_SKIPPED],
 	       job->by_status[FL_STATUS_FAILED],
 	       job->by_status[FL_STATUS_ABORTED]);
@@ -422,6 +404,8 @@ int fl_cmd_matrix(int argc, char **argv)
 	     fl_matrix_job_start_shard(&job, fl_main_argc, fl_main_argv,
 				       a.file, a.results, &a.shard, err,
 				       sizeof(err));
+	/* what the resume found on its way, before what stopped it */
+	fputs(job.notes, stderr);
 	if (rc) {
 		print_matrix_error(&job.m, err);
 		fl_matrix_job_free(&job);
@@ -441,6 +425,7 @@ int fl_cmd_matrix(int argc, char **argv)
 	fl_label_machine(&machine, &job, a.label);
 	fl_measure_overhead(&overhead);
 	fl_host_load_start(&load);
+	job.say = fl_say_stderr;
 	enum fl_job_outcome outcome = fl_matrix_job_run(&job, stdout,
 							isatty(STDOUT_FILENO));
 	int worst = outcome == FL_JOB_FAILED ? FL_EXIT_FAILED : FL_EXIT_OK;
@@ -457,7 +442,7 @@ int fl_cmd_matrix(int argc, char **argv)
 		rc = FL_EXIT_FAILED;
 	else if (!job.by_status[FL_STATUS_OK]) {
 		fprintf(stderr, "futexlab matrix: no cell ran: all %lu were "
-			"skipped\n", fl_job_cells(&job));
+			"skipped\n", fl_matrix_job_cells(&job));
 		rc = FL_EXIT_NOTHING_RAN;
 	} else
 		rc = FL_EXIT_OK;

@@ -19,12 +19,13 @@
 #include "cli/cell_output.h"
 #include "cli/commands.h"
 #include "cli/estimate.h"
+#include "cli/flags.h"
 #include "cli/interrupt.h"
+#include "cli/outputs.h"
 #include "cli/run_args.h"
 #include "measure/host_load.h"
 #include "measure/overhead.h"
 #include "measure/probe.h"
-#include "rundir/meta.h"
 #include "stats/figures.h"
 #include "sweep/cost.h"
 #include "sweep/job.h"
@@ -90,17 +91,15 @@ static void print_result(const struct fl_run_args *a, const struct fl_run *run,
 	}
 }
 
-static json_t *start_meta(const struct fl_run_args *a,
-			  struct fl_machine *machine)
+/* The run's record as the command knows it: its command line, the
+ * machine, the harness's overhead measured before the cells. */
+static void start_record(struct fl_record *rec, struct fl_machine *machine)
 {
-	struct fl_overhead overhead;
-	json_t *meta;
-
-	fl_measure_overhead(&overhead);
-	meta = fl_meta_new(fl_main_argc, fl_main_argv, machine, &overhead,
-			   a->spec.seed);
-	fl_meta_add_workload(meta, a->spec.workload);
-	return meta;
+	memset(rec, 0, sizeof(*rec));
+	rec->argc = fl_main_argc;
+	rec->argv = fl_main_argv;
+	rec->machine = machine;
+	fl_measure_overhead(&rec->overhead);
 }
 
 /* The estimate the announcement gives: the minimum repetitions, or with
@@ -115,19 +114,16 @@ static double estimate_s(const struct fl_spec *s)
 
 /* The run finalized (rows in cell order, histograms merged) and its
  * meta.json written; 0, or -1 said on stderr. */
-static int finish(struct fl_matrix_job *job, json_t *meta,
-		  const struct fl_machine *machine, const struct fl_host_load *load)
+static int finish(struct fl_matrix_job *job, struct fl_record *rec,
+		  const struct fl_host_load *load)
 {
 	char err[512];
 
-	fl_meta_set_load(meta, fl_host_load_foreign_share(load),
-			 machine->rerun.loadavg);
-	if (fl_matrix_job_finalize(job, err, sizeof(err)) == 0) {
-		fl_meta_finish(meta, (unsigned int)job->m.ncells,
-			       job->by_status, 0);
-		if (fl_matrix_job_finish(job, meta, err, sizeof(err)) == 0)
-			return 0;
-	}
+	rec->foreign_share = fl_host_load_foreign_share(load);
+	rec->loadavg_start = rec->machine->rerun.loadavg;
+	if (fl_matrix_job_finalize(job, err, sizeof(err)) == 0 &&
+	    fl_matrix_job_finish(job, rec, err, sizeof(err)) == 0)
+		return 0;
 	fprintf(stderr, "futexlab run: %s; %s holds the cells, not a "
 		"complete run: delete it\n", err, job->run.tmp);
 	return -1;
@@ -141,15 +137,17 @@ static int run_job(struct fl_run_args *a, struct fl_matrix_job *job,
 	struct summary s = { a->json ? stderr : stdout,
 			     a->json ? json_array() : NULL, 0 };
 	struct fl_host_load load;
-	json_t *meta = start_meta(a, machine);
+	struct fl_record rec;
 	enum fl_job_outcome out;
 
+	start_record(&rec, machine);
 	fl_host_load_start(&load);
+	job->say = fl_say_stderr;
 	out = fl_matrix_job_run(job, stderr, 0);
 	if (out == FL_JOB_INTERRUPTED || out == FL_JOB_WRITE_FAILED) {
 		s.worst = stopped(out == FL_JOB_INTERRUPTED ? INTERRUPTED :
 				  WRITE_FAILED, &job->run);
-	} else if (finish(job, meta, machine, &load)) {
+	} else if (finish(job, &rec, &load)) {
 		s.worst = 1;
 	} else {
 		if (job->resumed)
@@ -170,7 +168,6 @@ static int run_job(struct fl_run_args *a, struct fl_matrix_job *job,
 			s.worst = FL_EXIT_NOTHING_RAN;
 		}
 	}
-	json_decref(meta);
 	json_decref(s.cells_json);
 	return s.worst;
 }
@@ -183,21 +180,18 @@ static int run_job(struct fl_run_args *a, struct fl_matrix_job *job,
 static int parse_recorded(int n, const char **flags, struct fl_run_args *a,
 			  char *why, size_t whylen)
 {
-	FILE *saved_err = stderr, *saved_out = stdout, *said;
 	char *text = NULL;
 	size_t len = 0;
 	int rc;
 
-	said = open_memstream(&text, &len);
-	if (!said) {
+	fl_flags_said = open_memstream(&text, &len);
+	if (!fl_flags_said) {
 		snprintf(why, whylen, "out of memory");
 		return 2;
 	}
-	stderr = stdout = said;
 	rc = fl_run_args_parse(n, (char **)flags, a);
-	stderr = saved_err;
-	stdout = saved_out;
-	fclose(said);
+	fclose(fl_flags_said);
+	fl_flags_said = NULL;
 	if (rc) {
 		const char *msg = text ? text : "";
 
@@ -303,8 +297,11 @@ static int resume(const char *dir, const struct resume_say *say,
 	}
 	if (confirm_program(dir, &a->spec, say))
 		return 2;
-	if (fl_matrix_job_resume_run(job, &a->spec, fl_main_argc,
-				     fl_main_argv, err, sizeof(err))) {
+	rc = fl_matrix_job_resume_run(job, &a->spec, fl_main_argc,
+				      fl_main_argv, err, sizeof(err));
+	/* what the resume found on its way, before what stopped it */
+	fputs(job->notes, stderr);
+	if (rc) {
 		fprintf(stderr, "futexlab run: %s\n", err);
 		return 2;
 	}

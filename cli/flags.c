@@ -35,12 +35,24 @@ static int is_list(const char *cmd, const char *name)
 	return 0;
 }
 
+FILE *fl_flags_said;
+
+FILE *fl_flags_err(void)
+{
+	return fl_flags_said ? fl_flags_said : stderr;
+}
+
+FILE *fl_flags_out(void)
+{
+	return fl_flags_said ? fl_flags_said : stdout;
+}
+
 int fl_flag_twice(const char *cmd, const char *flag, const char *first,
 		  const char *second)
 {
 	char b1[81], b2[81];
 
-	fprintf(stderr, "futexlab %s: %s is given twice ('%s', then '%s'): "
+	fprintf(fl_flags_err(), "futexlab %s: %s is given twice ('%s', then '%s'): "
 		"give it once\n", cmd, flag, fl_path_shown(first, b1, 80),
 		fl_path_shown(second, b2, 80));
 	return -1;
@@ -88,12 +100,12 @@ int fl_getopt(const char *cmd, int argc, char **argv,
 
 	switch (c) {
 	case ':':
-		fprintf(stderr, "futexlab %s: %s needs a value\n", cmd,
+		fprintf(fl_flags_err(), "futexlab %s: %s needs a value\n", cmd,
 			argv[optind - 1]);
 		return FL_GETOPT_BAD;
 	case '?':
 		/* an ambiguous prefix is as unknown as any other */
-		fprintf(stderr, "futexlab %s: unknown option '%s' "
+		fprintf(fl_flags_err(), "futexlab %s: unknown option '%s' "
 			"(see --help)\n", cmd, argv[optind - 1]);
 		return FL_GETOPT_BAD;
 	case -1:

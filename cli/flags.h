@@ -10,6 +10,7 @@
 #define FUTEXLAB_CLI_FLAGS_H
 
 #include <getopt.h>
+#include <stdio.h>
 
 /* fl_getopt() printed why argv is bad: the command exits with status 2. */
 /* the most options a table may have for fl_getopt_once() to hold each
@@ -51,6 +52,16 @@ int fl_getopt_exact(const char *cmd, char **argv,
  */
 int fl_getopt_once(const char *cmd, const struct option *longopts,
 		   int index, const char *arg);
+
+/*
+ * Where the flag parsers say what is wrong (fl_flags_err) and print
+ * their help (fl_flags_out): stderr and stdout, unless a command parsing
+ * flags it read from a file catches what they say to name the file in
+ * its own line (cli/cmd_run.c's resume) by setting fl_flags_said.
+ */
+extern FILE *fl_flags_said;
+FILE *fl_flags_err(void);
+FILE *fl_flags_out(void);
 
 /* That message for a parser without an options table. */
 int fl_flag_twice(const char *cmd, const char *flag, const char *first,

@@ -12,10 +12,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/flags.h"
 #include "rundir/regular.h"
 
 /* refuse()'s flag for an output no flag can move */
 #define FL_NO_OUT	""
+
+void fl_say_stderr(const char *line, void *ctx)
+{
+	(void)ctx;
+	fputs(line, stderr);
+}
 
 static int refuse(const char *cmd, const char *flag, const char *path,
 		  const char *why)
@@ -23,12 +30,12 @@ static int refuse(const char *cmd, const char *flag, const char *path,
 	char sb[161];
 
 	if (!flag || !strcmp(flag, FL_NO_OUT)) {
-		fprintf(stderr, "futexlab %s: '%s' %s%s\n", cmd,
+		fprintf(fl_flags_err(), "futexlab %s: '%s' %s%s\n", cmd,
 			fl_path_shown(path, sb, 160), why, flag ? "" :
 			" (--out DIR writes elsewhere)");
 		return -1;
 	}
-	fprintf(stderr, "futexlab %s: %s: '%s' %s\n", cmd, flag,
+	fprintf(fl_flags_err(), "futexlab %s: %s: '%s' %s\n", cmd, flag,
 		fl_path_shown(path, sb, 160), why);
 	return -1;
 }

@@ -37,9 +37,11 @@ static const struct {
 
 static int usage_error(const char *fmt, const char *a, const char *b)
 {
-	fprintf(stderr, "futexlab run: ");
-	fprintf(stderr, fmt, a, b);
-	fprintf(stderr, "\n");
+	FILE *say = fl_flags_err();
+
+	fprintf(say, "futexlab run: ");
+	fprintf(say, fmt, a, b);
+	fprintf(say, "\n");
 	return 2;
 }
 
@@ -156,7 +158,7 @@ static int parse_flags(int argc, char **argv, const struct fl_workload *w,
 		}
 		switch (c) {
 		case OPT_HELP:
-			fl_run_usage(stdout, w);
+			fl_run_usage(fl_flags_out(), w);
 			return 1;
 		case ':':
 			return usage_error("%s needs a value%s", argv[optind - 1],
@@ -203,7 +205,7 @@ int fl_run_args_parse(int argc, char **argv, struct fl_run_args *a)
 		return usage_error("give a workload (futexlab run --help lists "
 				   "them)%s%s", "", "");
 	if (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
-		fl_run_usage(stdout, NULL);
+		fl_run_usage(fl_flags_out(), NULL);
 		return 1;
 	}
 	w = fl_workload_find(argv[0]);

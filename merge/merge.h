@@ -61,7 +61,4 @@ int fl_merge_write(const struct fl_merged *m, const char *results, int argc,
 
 void fl_merge_free(struct fl_merged *m);
 
-/* The run has rows of cell i (a run's cells are in index order). */
-int fl_merge_has_cell(const struct fl_rd_run *r, unsigned long i);
-
 #endif

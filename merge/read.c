@@ -17,8 +17,9 @@
 
 #include "rundir/join.h"
 #include "rundir/write.h"
+#include "rundir/record.h"
 #include "rundir/regular.h"
-#include "sweep/matrix.h"
+#include "base/hash.h"
 
 /* The directory given is the shard itself: no link, nothing above it. */
 static int check_path(const char *path, struct stat *st, char *err,
@@ -65,21 +66,6 @@ static const char *meta_str(const struct fl_merge_shard *s, const char *key)
 	return v ? v : "";
 }
 
-int fl_merge_has_cell(const struct fl_rd_run *r, unsigned long i)
-{
-	unsigned long lo = 0, hi = r->ncells;
-
-	while (lo < hi) {
-		unsigned long mid = lo + (hi - lo) / 2;
-
-		if (r->cells[mid].index < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->ncells && r->cells[lo].index == i;
-}
-
 /* meta.json's "shard": K, N and the matrix's cell count; every row's
  * cell one of the shard's cells and each of those with rows. */
 static int read_shard_record(struct fl_merge_shard *s, const char *shown,
@@ -116,7 +102,7 @@ static int read_shard_record(struct fl_merge_shard *s, const char *shown,
 				 shown, s->matrix_cells);
 			return -1;
 		}
-		if (!fl_merge_has_cell(&s->r, (unsigned long)v)) {
+		if (!fl_record_has_cell(&s->r, (unsigned long)v)) {
 			snprintf(err, errlen, "%s/cells.csv: cell %lld of shard "
 				 "%u/%u has no rows", shown, (long long)v,
 				 s->k, s->n);

@@ -114,26 +114,41 @@ json_t *fl_machine_json(const struct fl_machine *m)
 	return machine;
 }
 
-json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
-		    const struct fl_overhead *o, uint64_t seed)
+json_t *fl_meta_argv_json(int argc, char *const *argv)
 {
 	json_t *args = json_array();
-	char line[4096] = "", start[32];
+
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(args, json_string(argv[i]));
+	return args;
+}
+
+void fl_meta_set_command(json_t *meta, int argc, char **argv)
+{
+	char line[4096] = "";
 	size_t used = 0;
 
 	for (int i = 0; i < argc; i++) {
-		json_array_append_new(args, json_string(argv[i]));
 		if (used < sizeof(line))
 			used += (size_t)snprintf(line + used,
 						 sizeof(line) - used, "%s%s",
 						 i ? " " : "", argv[i]);
 	}
+	json_object_set_new(meta, "argv", fl_meta_argv_json(argc, argv));
+	json_object_set_new(meta, "command_line", json_string(line));
+}
+
+json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
+		    const struct fl_overhead *o, uint64_t seed)
+{
+	char start[32];
+	json_t *meta;
+
 	fl_utc_now(start, sizeof(start));
-	return json_pack("{s:i, s:s, s:o, s:s, s:s, s:{s:s, s:s}, s:o, s:I,"
+	meta = json_pack("{s:i, s:s, s:s, s:{s:s, s:s}, s:o, s:I,"
 			 " s:s, s:{s:f, s:f, s:f, s:I},"
 			 " s:{s:f, s:f, s:i, s:i, s:s}}",
 			 "schema", FL_RESULTS_SCHEMA,
-			 "command_line", line, "argv", args,
 			 "futexlab_version", FL_VERSION,
 			 "git_commit", FL_GIT_COMMIT,
 			 "build", "compiler", __VERSION__,
@@ -151,6 +166,9 @@ json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
 			 "ci_min_reps", FL_CI_MIN_N,
 			 "percentile_min_beyond", FL_PCT_MIN_BEYOND,
 			 "percentile", "nearest rank of the merged histogram");
+	if (meta)
+		fl_meta_set_command(meta, argc, argv);
+	return meta;
 }
 
 void fl_meta_finish(json_t *meta, unsigned int ncells,

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* meta.json: everything needed to reproduce and compare a run. */
+/*
+ * meta.json: everything needed to reproduce and compare a run. Its
+ * parts, put together from a run's record by rundir/record.c alone.
+ */
 #ifndef FUTEXLAB_META_H
 #define FUTEXLAB_META_H
 
@@ -19,6 +22,10 @@ json_t *fl_machine_json(const struct fl_machine *m);
 /* The start of a run's meta.json: command, version, machine, overhead. */
 json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
 		    const struct fl_overhead *o, uint64_t seed);
+/* A command line as a JSON array of its words. */
+json_t *fl_meta_argv_json(int argc, char *const *argv);
+/* Its "argv" and "command_line" (a merge's are its own command's). */
+void fl_meta_set_command(json_t *meta, int argc, char **argv);
 struct fl_workload;
 struct fl_spec;
 /* The effective settings of a specification (not only its argv):

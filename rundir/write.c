@@ -150,9 +150,10 @@ static void extra_text(const struct fl_workload *w, const uint64_t *counters,
 /* bins/cell-<i>-rep-<r>.csv: a repetition's operations over time, one
  * row per bin (results/README.md). */
 static int write_bins(const struct fl_run *run, unsigned long cell,
-		      unsigned int rep, const struct fl_bins *b)
+		      unsigned int rep, const struct fl_bins *b, char *err,
+		      size_t errlen)
 {
-	char name[64], shown[PATH_MAX + 64], err[PATH_MAX + 128];
+	char name[64], shown[PATH_MAX + 64];
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -168,15 +169,13 @@ static int write_bins(const struct fl_run *run, unsigned long cell,
 				b->ops[i]);
 		if (fclose(f) == 0)
 			rc = fl_write_at(run->fd, name, shown, text, len, err,
-					 sizeof(err));
+					 errlen);
 		else
-			snprintf(err, sizeof(err), "%s: out of memory", shown);
+			snprintf(err, errlen, "%s: out of memory", shown);
 	} else {
-		snprintf(err, sizeof(err), "%s: out of memory", shown);
+		snprintf(err, errlen, "%s: out of memory", shown);
 	}
 	free(text);
-	if (rc)
-		fprintf(stderr, "futexlab: %s\n", err);
 	return rc;
 }
 
@@ -186,22 +185,34 @@ static void field_u64(FILE *f, uint64_t v)
 }
 
 int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
-		      const struct fl_cell_result *res)
+		      const struct fl_cell_result *res, char *err,
+		      size_t errlen)
+{
+	struct fl_row_place at = { run->ncells, run->ncells, 0 };
+
+	run->ncells++;
+	return fl_run_write_visit(run, &at, cell, res, err, errlen);
+}
+
+int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
+		       const struct fl_cell *cell,
+		       const struct fl_cell_result *res, char *err,
+		       size_t errlen)
 {
 	const struct fl_workload *w = cell->workload;
-	unsigned int idx = run->ncells++;
+	unsigned long idx = at->row;
 	/* a CPU's number and its comma for each thread: the buffer
 	 * follows the cell's table, which its threads sized */
 	size_t cpus_len = (size_t)cell->nplaced * 12 + 1;
 	char *cpus = malloc(cpus_len), hist[64], path[PATH_MAX + 64];
-	char extra[512], err[PATH_MAX + 128];
+	char extra[512];
 	FILE *f = run->cells;
 
 	if (!cpus) {
-		fprintf(stderr, "futexlab: out of memory\n");
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	snprintf(hist, sizeof(hist), "hist/cell-%04u.csv", idx);
+	snprintf(hist, sizeof(hist), "hist/cell-%04lu.csv", idx);
 	fl_cpulist_format(cell->cpus, (int)cell->nplaced, cpus, cpus_len);
 	for (unsigned int r = 0; r < res->nreps; r++) {
 		const struct fl_rep_result *rr = &res->reps[r];
@@ -209,7 +220,7 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 		enum fl_status st = rr->done ? rr->status : res->status;
 
 		fl_rep_figures(rr, &rf);
-		fprintf(f, "%u,", idx);
+		fprintf(f, "%lu,", idx);
 		fl_csv_field(f, w->name, 0);
 		fl_csv_field(f, cell->backend->name, 0);
 		fprintf(f, "%u,", cell->threads);
@@ -245,23 +256,19 @@ int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 			res->idle_wake.short_ns, res->idle_wake.long_ns,
 			res->busy_used);
 		if (rr->done && rr->bins.n &&
-		    write_bins(run, run->bins_as.set ? run->bins_as.cell : idx,
-			       run->bins_as.set ? run->bins_as.rep + r : r,
-			       &rr->bins)) {
+		    write_bins(run, at->cell, at->rep + r, &rr->bins, err,
+			       errlen)) {
 			free(cpus);
 			return -1;
 		}
 	}
 	free(cpus);
 	snprintf(path, sizeof(path), "%s/%s", run->tmp, hist);
-	if (fl_hist_save_at(run->fd, hist, path, &res->merged, err,
-			    sizeof(err))) {
-		fprintf(stderr, "futexlab: %s\n", err);
+	if (fl_hist_save_at(run->fd, hist, path, &res->merged, err, errlen))
 		return -1;
-	}
 	if (fflush(f) || fsync(fileno(f))) {
-		fprintf(stderr, "futexlab: cannot write cells.csv: %s\n",
-			strerror(errno));
+		snprintf(err, errlen, "cannot write cells.csv: %s",
+			 strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -40,15 +40,20 @@ struct fl_run {
 	int fd;				/* the run directory: every file is
 					 * written through it (write_at.h) */
 	FILE *cells;
-	unsigned int ncells;
-	/* The matrix writes each visit (one repetition of a cell) under
-	 * its visit's index; its bins are filed under the cell and the
-	 * repetition it is, set here before fl_run_write_cell. */
-	struct {
-		int set;
-		unsigned long cell;
-		unsigned int rep;
-	} bins_as;
+	unsigned int ncells;		/* written by fl_run_write_cell */
+};
+
+/*
+ * Where a result's rows go: the index in cells.csv's cell column and
+ * the histogram file (a matrix's partial run files each visit, one
+ * repetition of a cell, under its visit's index until the finalizing
+ * puts the rows in cell order: rundir/rewrite.h), and the cell and the
+ * first repetition its bins are filed under.
+ */
+struct fl_row_place {
+	unsigned long row;
+	unsigned long cell;
+	unsigned int rep;
 };
 
 /* Create the results directory if needed and the temporary run directory.
@@ -64,9 +69,16 @@ int fl_run_open(struct fl_run *run, const char *results_dir,
  */
 int fl_run_reopen(struct fl_run *run, const char *path, char *err,
 		  size_t errlen);
-/* Append the cell's rows and its histogram; flushed to disk. */
+/* Append the cell's rows and its histogram under the next cell index
+ * (run->ncells), flushed to disk. 0, or -1 with err. */
 int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
-		      const struct fl_cell_result *res);
+		      const struct fl_cell_result *res, char *err,
+		      size_t errlen);
+/* The same, placed at at (a matrix's visit). 0, or -1 with err. */
+int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
+		       const struct fl_cell *cell,
+		       const struct fl_cell_result *res, char *err,
+		       size_t errlen);
 /* Write meta.json and rename into place, inside the results directory
  * it was opened in; 0, or -1 with err. cells may be closed already. */
 int fl_run_finish(struct fl_run *run, json_t *meta, char *err, size_t errlen);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Starting a matrix run's partial directory, recording the finished run
- * and freeing the job; with the helpers the resume and the finalizing
+ * Starting a matrix run's partial directory and freeing the job; with the helpers the resume and the finalizing
  * share (matrix.json, the directory lock).
  */
 #include "sweep/job.h"
@@ -10,6 +9,8 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -39,13 +40,27 @@ int matrix_job_save_state(struct fl_matrix_job *j)
 	return rc;
 }
 
+void matrix_job_note(struct fl_matrix_job *j, const char *fmt, ...)
+{
+	size_t used = strlen(j->notes);
+	char line[PATH_MAX + 512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (j->say) {
+		/* while it runs: said at once, in its place among the
+		 * progress */
+		vsnprintf(line, sizeof(line), fmt, ap);
+		j->say(line, j->say_ctx);
+	} else if (used < sizeof(j->notes)) {
+		vsnprintf(j->notes + used, sizeof(j->notes) - used, fmt, ap);
+	}
+	va_end(ap);
+}
+
 json_t *matrix_job_argv_json(const struct fl_matrix_job *j)
 {
-	json_t *a = json_array();
-
-	for (int i = 0; i < j->argc; i++)
-		json_array_append_new(a, json_string(j->argv[i]));
-	return a;
+	return fl_meta_argv_json(j->argc, j->argv);
 }
 
 int matrix_job_lock_dir(struct fl_matrix_job *j, char *err, size_t errlen)
@@ -124,50 +139,6 @@ int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,
 		return -1;
 	}
 	return 0;
-}
-
-int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
-			 size_t errlen)
-{
-	/* the run's start is when its first cell could start, not the
-	 * resume's; the resumes are listed */
-	json_object_set(meta, "start_time",
-			json_object_get(j->state, "start_time"));
-	if (json_object_get(j->state, "resumed"))
-		json_object_set(meta, "resumed",
-				json_object_get(j->state, "resumed"));
-	if (j->kind == FL_JOB_RUN) {
-		json_object_set_new(meta, "settings",
-				    fl_meta_settings(&j->m.exps[0].spec));
-		json_object_set_new(meta, "cells_reps",
-				    matrix_job_cells_reps(j));
-		return fl_run_finish(&j->run, meta, err, errlen);
-	}
-	json_object_set_new(meta, "matrix", json_pack("{s:O, s:O, s:s, s:s}",
-		"source", json_object_get(j->state, "source"),
-		"fnv1a64", json_object_get(j->state, "fnv1a64"),
-		"copy", "matrix.ini", "state", "matrix.json"));
-	json_t *exps = json_array();
-
-	for (unsigned int x = 0; x < j->m.nexps; x++) {
-		const struct fl_matrix_exp *e = &j->m.exps[x];
-
-		json_array_append_new(exps, json_pack("{s:s, s:s, s:I, s:I, s:o}",
-			"name", e->name, "workload", e->spec.workload->name,
-			"first_cell", (json_int_t)e->first_cell,
-			"cells", (json_int_t)e->ncells,
-			"settings", fl_meta_settings(&e->spec)));
-	}
-	json_object_set_new(json_object_get(meta, "matrix"), "experiments",
-			    exps);
-	json_object_set_new(json_object_get(meta, "matrix"), "time_budget_s",
-			    json_real(j->budget_s));
-	json_object_set_new(json_object_get(meta, "matrix"), "passes",
-			    json_integer(j->npasses));
-	json_object_set_new(meta, "cells_reps", matrix_job_cells_reps(j));
-	if (j->shard.n)
-		json_object_set_new(meta, "shard", fl_shard_json(j));
-	return fl_run_finish(&j->run, meta, err, errlen);
 }
 
 void fl_matrix_job_free(struct fl_matrix_job *j)

@@ -39,6 +39,7 @@
 #include "sweep/matrix.h"
 #include "sweep/passes.h"
 #include "sweep/shard.h"
+#include "rundir/record.h"
 #include "rundir/write.h"
 
 /* What the engine runs: a matrix file, or the flags of `futexlab run`. */
@@ -68,6 +69,14 @@ struct fl_matrix_job {
 	char **argv;
 	int resumed;			/* a resume kept visits of an earlier
 					 * session */
+	char notes[2048];		/* what a resume has to say beside
+					 * its result (lines), for the
+					 * command to print */
+	/* what a running job has to say (an error beside the progress),
+	 * handed to the command's say() line by line once it set one;
+	 * without it, kept in notes */
+	void (*say)(const char *line, void *ctx);
+	void *say_ctx;
 };
 
 /* Parse file and create a partial directory under results; argv is the
@@ -146,10 +155,16 @@ const char *fl_spec_program(const struct fl_spec *s);
  * err. */
 int fl_matrix_job_finalize(struct fl_matrix_job *j, char *err,
 			   size_t errlen);
-/* Record the finished run's meta.json and rename it into place (a run's
- * meta has its settings where a matrix's has its experiments). */
-int fl_matrix_job_finish(struct fl_matrix_job *j, json_t *meta, char *err,
-			 size_t errlen);
+/*
+ * Fill in what the job knows of the finished run's record (its plan,
+ * cells and times: rundir/record.h; the command filled in the command,
+ * the machine and the load), write it as meta.json and rename the run
+ * into place. 0, or -1 with err.
+ */
+int fl_matrix_job_finish(struct fl_matrix_job *j, struct fl_record *rec,
+			 char *err, size_t errlen);
+/* The cells the job runs: its shard's, or the matrix's. */
+unsigned long fl_matrix_job_cells(const struct fl_matrix_job *j);
 void fl_matrix_job_free(struct fl_matrix_job *j);
 
 /* How a job's run ended. */

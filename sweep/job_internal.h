@@ -13,6 +13,9 @@
 /* Write matrix.json into the partial directory, synced; 0 or -1. */
 int matrix_job_save_state(struct fl_matrix_job *j);
 /* This process's argv, for matrix.json. */
+/* A line for the command to print: to j->say, else into j->notes. */
+void matrix_job_note(struct fl_matrix_job *j, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 json_t *matrix_job_argv_json(const struct fl_matrix_job *j);
 /* flock the run directory j->run.fd, and keep each visit's child from
  * holding the lock; -1 with err when another process holds it. */
@@ -31,9 +34,6 @@ int matrix_job_init_tracks(struct fl_matrix_job *j, char *err,
  * index checked; 0, or -1 with err. */
 int matrix_job_replay_passes(struct fl_matrix_job *j, char *err,
 			     size_t errlen);
-/* meta.json's "cells_reps": per cell its repetitions, whether its
- * interval converged, and each repetition's start time. */
-json_t *matrix_job_cells_reps(const struct fl_matrix_job *j);
 
 /*
  * The rows of a partial directory as its plan sees them (job_rows.c):

@@ -208,13 +208,13 @@ static int confirmed(const struct fl_matrix_job *j, int yes, int named,
 }
 
 /* What the resume will run, said before it runs. */
-static void show_program(const struct fl_matrix_job *j, int yes)
+static void show_program(struct fl_matrix_job *j, int yes)
 {
 	unsigned int n;
 	const char *p = matrix_program(&j->m, &n);
 
 	if (p)
-		fprintf(stderr, "futexlab matrix: resuming runs '%s'%s, as "
+		matrix_job_note(j, "futexlab matrix: resuming runs '%s'%s, as "
 			"%s/matrix.ini says (confirmed by %s)\n", p, n > 1 ?
 			" and other programs" : "", j->run.tmp, yes ?
 			"--yes" : "the matrix file given");
@@ -248,7 +248,7 @@ static int same_matrix(struct fl_matrix_job *j, const char *file, int yes,
 	if (!file)
 		file = json_string_value(json_object_get(j->state, "source"));
 	if (!given && access(file, F_OK) != 0) {
-		fprintf(stderr, "futexlab matrix: %s is gone; resuming with "
+		matrix_job_note(j, "futexlab matrix: %s is gone; resuming with "
 			"the copy in %s\n", file, shown);
 		return 0;
 	}
@@ -280,11 +280,11 @@ static int keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 		return -1;
 	matrix_job_take_rows(j, jr);
 	if (torn)
-		fprintf(stderr, "futexlab matrix: %s/cells.csv:%d: dropped a "
+		matrix_job_note(j, "futexlab matrix: %s/cells.csv:%d: dropped a "
 			"torn last line (the kill came while it was written); "
 			"that visit runs again\n", j->run.tmp, torn);
 	if (jr->dropped)
-		fprintf(stderr, "futexlab matrix: dropped %lu row%s of visits "
+		matrix_job_note(j, "futexlab matrix: dropped %lu row%s of visits "
 			"without their histogram; they run again\n",
 			jr->dropped, jr->dropped == 1 ? "" : "s");
 	return 0;
@@ -346,9 +346,8 @@ static int record_resume(struct fl_matrix_job *j, char *err, size_t errlen)
 
 	fl_utc_now(now_s, sizeof(now_s));
 	json_array_append_new(json_object_get(j->state, "resumed"),
-			      json_pack("{s:s, s:o, s:I}", "time", now_s,
-					"argv", matrix_job_argv_json(j),
-					"cells_done", (json_int_t)j->ndone));
+			      fl_record_resume_json(now_s, j->argc, j->argv,
+						    j->ndone));
 	j->resumed = j->ndone > 0;
 	if (matrix_job_save_state(j)) {
 		snprintf(err, errlen, "cannot write %s/matrix.json: %s",

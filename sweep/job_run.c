@@ -108,7 +108,8 @@ int fl_matrix_job_each_cell(struct fl_matrix_job *j,
 			continue;	/* no visit in this session */
 		if (fl_matrix_cell(&j->m, c, &cell, NULL, err, sizeof(err))) {
 			/* placed at the start: the machine changed */
-			fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
+			matrix_job_note(j, "futexlab %s: %s\n", j->cmd,
+					err);
 			rc = -1;
 			break;
 		}

@@ -141,6 +141,4 @@ int fl_matrix_visit_cell(const struct fl_matrix *m, unsigned long k,
 int fl_matrix_diff(const struct fl_matrix *before,
 		   const struct fl_matrix *now, char *what, size_t len);
 
-uint64_t fl_fnv1a64(const void *data, size_t len);
-
 #endif

@@ -22,22 +22,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "sweep/internal.h"
 #include "spec/options.h"
 
 #define MAX_CELLS 100000ul
-
-uint64_t fl_fnv1a64(const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
 
 /* The experiment's name from "experiment NAME", or NULL if not one. */
 static const char *experiment_name(const char *raw, char *name, size_t len)

@@ -210,17 +210,21 @@ static int keep_visit(struct fl_matrix_job *j, unsigned long i,
 		      const struct fl_cell *cell,
 		      const struct fl_cell_result *res)
 {
-	if (j->kind == FL_JOB_RUN &&
-	    matrix_job_gather(j, j->m.visits[i].cell, res))
-		return -1;
 	/* the row's cell index is the visit's, so a resumed visit lands
 	 * under the same index and histogram file; its bins are filed
 	 * under the cell and repetition it is */
-	j->run.ncells = (unsigned int)i;
-	j->run.bins_as.set = 1;
-	j->run.bins_as.cell = j->m.visits[i].cell;
-	j->run.bins_as.rep = j->m.visits[i].rep;
-	return fl_run_write_cell(&j->run, cell, res);
+	struct fl_row_place at = { i, j->m.visits[i].cell,
+				   j->m.visits[i].rep };
+	char err[PATH_MAX + 128];
+
+	if (j->kind == FL_JOB_RUN &&
+	    matrix_job_gather(j, j->m.visits[i].cell, res))
+		return -1;
+	if (fl_run_write_visit(&j->run, &at, cell, res, err, sizeof(err))) {
+		matrix_job_note(j, "futexlab: %s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 /* What a visit asks of the loop. */
@@ -239,7 +243,7 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 
 	if (fl_matrix_visit_cell(&j->m, i, &cell, &exp, err, sizeof(err))) {
 		/* checked at parse time: the machine changed */
-		fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
+		matrix_job_note(j, "futexlab %s: %s\n", j->cmd, err);
 		*failed = 1;
 		goto out;
 	}
@@ -322,7 +326,7 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 						 err, sizeof(err));
 
 		if (n < 0) {
-			fprintf(stderr, "futexlab %s: %s\n", j->cmd, err);
+			matrix_job_note(j, "futexlab %s: %s\n", j->cmd, err);
 			return FL_JOB_WRITE_FAILED;
 		}
 		if (n == 0)

@@ -183,17 +183,19 @@ int fl_shard_restrict(struct fl_matrix_job *j, char *err, size_t errlen)
 	return 0;
 }
 
+struct fl_record_shard fl_shard_record(const struct fl_matrix_job *j)
+{
+	return (struct fl_record_shard){
+		.k = j->shard.k, .n = j->shard.n,
+		.matrix_cells = j->m.ncells, .in_shard = j->in_shard,
+	};
+}
+
 json_t *fl_shard_json(const struct fl_matrix_job *j)
 {
-	json_t *cells = json_array();
+	struct fl_record_shard s = fl_shard_record(j);
 
-	for (unsigned long c = 0; c < j->m.ncells; c++)
-		if (j->in_shard[c])
-			json_array_append_new(cells, json_integer(
-					      (json_int_t)c));
-	return json_pack("{s:i, s:i, s:I, s:o}", "k", (int)j->shard.k,
-			 "n", (int)j->shard.n, "matrix_cells",
-			 (json_int_t)j->m.ncells, "cells", cells);
+	return fl_record_shard_json(&s);
 }
 
 int fl_shard_from_state(struct fl_matrix_job *j, char *err, size_t errlen)

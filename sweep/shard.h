@@ -16,6 +16,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "rundir/record.h"
+
 struct fl_matrix;
 struct fl_matrix_job;
 struct fl_cell_track;
@@ -54,7 +56,9 @@ int fl_shard_cells(const struct fl_matrix *m, const struct fl_shard *sh,
  */
 int fl_shard_restrict(struct fl_matrix_job *j, char *err, size_t errlen);
 
-/* {"k": K, "n": N, "cells": [...]}, for matrix.json and meta.json. */
+/* The shard as a run's record has it (rundir/record.h), and as
+ * matrix.json's "shard" (rundir/ writes its keys). */
+struct fl_record_shard fl_shard_record(const struct fl_matrix_job *j);
 json_t *fl_shard_json(const struct fl_matrix_job *j);
 /* A resumed job's shard from its matrix.json ("shard", absent for a
  * whole matrix); 0, or -1 with err naming what is wrong. */

@@ -80,10 +80,10 @@ static void resume(void)
 				 fl_matrix_job_next_pass(&job, 0, err,
 							 sizeof(err)) == 0)) &&
 	    fl_matrix_job_finalize(&job, err, sizeof(err)) == 0) {
-		json_t *meta = json_object();
+		static const struct fl_machine machine;
+		struct fl_record rec = { .machine = &machine };
 
-		fl_matrix_job_finish(&job, meta, err, sizeof(err));
-		json_decref(meta);
+		fl_matrix_job_finish(&job, &rec, err, sizeof(err));
 	}
 	fl_matrix_job_free(&job);
 }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "rundir/write.h"
-#include "sweep/matrix.h"
+#include "base/hash.h"
 #include "tests/fuzz/resume_scratch.h"
 
 static unsigned int take(struct input *in)

@@ -180,7 +180,8 @@ static void test_run_layout(void **state)
 
 	make_cell(&cell);
 	make_result(&res);
-	assert_int_equal(fl_run_write_cell(&run, &cell, &res), 0);
+	assert_int_equal(fl_run_write_cell(&run, &cell, &res, err,
+					   sizeof(err)), 0);
 	/* nothing under a final name until the run finishes */
 	assert_int_equal(count_entries(results, ""), 1);
 	json_t *meta = small_meta();
@@ -292,7 +293,8 @@ static char *written_cells(const struct fl_cell *cell, size_t *len)
 		res.reps[r].bins.bin_ns = 10000000;
 	assert_int_equal(fl_run_open(&run, results, "h", err, sizeof(err)),
 			 0);
-	assert_int_equal(fl_run_write_cell(&run, cell, &res), 0);
+	assert_int_equal(fl_run_write_cell(&run, cell, &res, err,
+					   sizeof(err)), 0);
 	assert_int_equal(fl_run_finish(&run, meta, err, sizeof(err)), 0);
 	json_decref(meta);
 	free(res.reps);
