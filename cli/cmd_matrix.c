@@ -425,7 +425,7 @@ int fl_cmd_matrix(int argc, char **argv)
 	fl_label_machine(&machine, &job, a.label);
 	fl_measure_overhead(&overhead);
 	fl_host_load_start(&load);
-	job.say = fl_say_stderr;
+	job.say = &fl_say_stderr;
 	enum fl_job_outcome outcome = fl_matrix_job_run(&job, stdout,
 							isatty(STDOUT_FILENO));
 	int worst = outcome == FL_JOB_FAILED ? FL_EXIT_FAILED : FL_EXIT_OK;

@@ -142,7 +142,7 @@ static int run_job(struct fl_run_args *a, struct fl_matrix_job *job,
 
 	start_record(&rec, machine);
 	fl_host_load_start(&load);
-	job->say = fl_say_stderr;
+	job->say = &fl_say_stderr;
 	out = fl_matrix_job_run(job, stderr, 0);
 	if (out == FL_JOB_INTERRUPTED || out == FL_JOB_WRITE_FAILED) {
 		s.worst = stopped(out == FL_JOB_INTERRUPTED ? INTERRUPTED :

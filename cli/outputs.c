@@ -18,12 +18,6 @@
 /* refuse()'s flag for an output no flag can move */
 #define FL_NO_OUT	""
 
-void fl_say_stderr(const char *line, void *ctx)
-{
-	(void)ctx;
-	fputs(line, stderr);
-}
-
 static int refuse(const char *cmd, const char *flag, const char *path,
 		  const char *why)
 {

@@ -37,8 +37,4 @@ int fl_check_output_at(const char *cmd, int dirfd, const char *name,
  * scripts; 0, or -1 after "futexlab CMD: cannot write FILE: why". */
 int fl_write_dir_file(const char *cmd, const char *file, const char *dir);
 
-/* A line a library hands its command to say (sweep's job.say): on
- * stderr. */
-void fl_say_stderr(const char *line, void *ctx);
-
 #endif

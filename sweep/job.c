@@ -42,7 +42,7 @@ int matrix_job_save_state(struct fl_matrix_job *j)
 
 void matrix_job_note(struct fl_matrix_job *j, const char *fmt, ...)
 {
-	size_t used = strlen(j->notes);
+	size_t used = strlen(j->notes), len;
 	char line[PATH_MAX + 512];
 	va_list ap;
 
@@ -51,7 +51,10 @@ void matrix_job_note(struct fl_matrix_job *j, const char *fmt, ...)
 		/* while it runs: said at once, in its place among the
 		 * progress */
 		vsnprintf(line, sizeof(line), fmt, ap);
-		j->say(line, j->say_ctx);
+		len = strlen(line);
+		if (len && line[len - 1] == '\n')	/* a say line has none */
+			line[len - 1] = '\0';
+		fl_say(j->say, "%s", line);
 	} else if (used < sizeof(j->notes)) {
 		vsnprintf(j->notes + used, sizeof(j->notes) - used, fmt, ap);
 	}

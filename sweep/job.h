@@ -36,6 +36,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "base/say.h"
 #include "sweep/matrix.h"
 #include "sweep/passes.h"
 #include "sweep/shard.h"
@@ -73,10 +74,9 @@ struct fl_matrix_job {
 					 * its result (lines), for the
 					 * command to print */
 	/* what a running job has to say (an error beside the progress),
-	 * handed to the command's say() line by line once it set one;
+	 * handed to the command's say line by line once it set one;
 	 * without it, kept in notes */
-	void (*say)(const char *line, void *ctx);
-	void *say_ctx;
+	const struct fl_say *say;
 };
 
 /* Parse file and create a partial directory under results; argv is the
