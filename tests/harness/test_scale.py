@@ -39,10 +39,15 @@ from test_measure import Checks  # noqa: E402
 NOBODY = 65534
 
 
+# each case's size, but for the flags it gives itself (run refuses a
+# flag given twice)
+SIZE = {"--duration": "0.05", "--warmup": "0", "--reps": "1"}
+
+
 def run(futexlab, results, flags, preexec=None, workload="mutex"):
+    size = [x for k, v in SIZE.items() if k not in flags for x in (k, v)]
     cmd = [futexlab, "run", workload, "--backend", "futex-private",
-           "--duration", "0.05", "--warmup", "0", "--reps", "1",
-           "--results", results] + flags
+           "--results", results] + size + flags
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
                          preexec_fn=preexec)
     if "--json" in flags:
