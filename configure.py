@@ -288,9 +288,11 @@ LIBS = ["-lhwloc", "-lnuma", "-ljansson", "-linih", "-lpthread", "-lm"]
 # `./configure.py --sanitize`: every object and link also under
 # AddressSanitizer and UBSan, in its own build directory (build-sanitize),
 # where `ninja test` runs SANITIZE_SUITES with a report fatal
-# (SANITIZE_ENV). The preload libraries, the module's guest and the fuzz
-# targets (sanitized already) are left out of such a build: a library
-# preloaded into a program would load a second sanitizer runtime.
+# (SANITIZE_ENV). The shim, the module's guest and the fuzz targets
+# (sanitized already) are left out of such a build, and the interposer
+# an app cell preloads into its program is built plain: a sanitized
+# library preloaded into a program without the sanitizers' runtime
+# cannot load.
 SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
                   "-fno-omit-frame-pointer"]
 SANITIZE_BUILDDIR = "build-sanitize"

@@ -51,12 +51,16 @@ def obj_of(path, tag=""):
 
 
 
-def compile_c(n, source, tag="", extra=None, order_only=None):
+def compile_c(n, source, tag="", extra=None, order_only=None, plain=False):
     """One object from one source; tag tells apart the same source
-    compiled with different flags (a workload once per backend)."""
+    compiled with different flags (a workload once per backend); plain:
+    never under the sanitizers (a library preloaded into any program)."""
     path = source.replace("$root/", "").replace("$builddir/", "")
+    variables = {"extra": extra} if extra else {}
+    if plain:
+        variables["cflags"] = "$plain_cflags"
     return n.build(obj_of(path, tag), "cc", source, order_only=order_only,
-                   variables={"extra": extra} if extra else None)[0]
+                   variables=variables or None)[0]
 
 
 def library(n, name, sources, objects=(), order_only=None):
@@ -107,9 +111,6 @@ def preload_shim(n, link, lists):
     guest suite copies $builddir/tests into the guest, so the shim and the
     perf binary its benchmarks run (tools/vm_perf_shim.py stage-perf)
     are put there too. Returns the outputs `all` builds."""
-    n.rule("shlib", "$cc -shared -o $out $in -Wl,-z,defs -pthread -ldl",
-           description="LINK $out")
-    n.rule("copy", "cp $in $out", description="COPY $out")
     n.rule("stage_perf", "python3 $root/tools/vm_perf_shim.py stage-perf "
            "$out", description="PERF $out")
     objs = [compile_c(n, src("shim/" + s), tag="_pic",
@@ -133,20 +134,26 @@ def preload_shim(n, link, lists):
     return [shim, test, guest_shim, guest_perf]
 
 
-def pthread_interposer(n, link, lists):
+def pthread_interposer(n, link, lists, sanitize=False):
     """libfutexlab-interpose.so, and its copy for the guest suite (which
     copies $builddir/tests into the guest). Uses preload_shim()'s rules.
-    Returns the outputs `all` builds."""
+    Returns the outputs `all` builds. The library is never sanitized: an
+    app cell preloads it into any program (one without the sanitizers'
+    runtime), so a sanitized build has it plain, and nothing else of it
+    (its suite preloads it into a test program of this build)."""
     pic = ["-fPIC", "-fvisibility=hidden"]
-    objs = [compile_c(n, src("interpose/" + s), tag="_pic", extra=pic)
+    objs = [compile_c(n, src("interpose/" + s), tag="_pic", extra=pic,
+                      plain=True)
             for s in lists.INTERPOSE_SOURCES]
     objs += [compile_c(n, src("interpose/algos.c"), tag="_pic_" + ident,
-                       extra=pic + force_include(header, flags))
+                       extra=pic + force_include(header, flags), plain=True)
              for name, header, ident, flags in lists.BACKENDS
              if name in lists.INTERPOSE_BACKENDS]
     objs.append(compile_c(n, built("gen/interpose_backends.c"), tag="_pic",
-                          extra=pic))
+                          extra=pic, plain=True))
     lib = n.build(built("libfutexlab-interpose.so"), "shlib", objs)[0]
+    if sanitize:
+        return [lib]
     guest = n.build(built("tests/interpose/libfutexlab-interpose.so"),
                     "copy", [lib])[0]
     # the real programs the guest suite runs through it, where installed
@@ -228,7 +235,8 @@ def write_ninja(n, lists, args, configure_args, kmod_part):
     n.variable("root", ".")
     n.variable("builddir", args.builddir)
     n.variable("cc", args.cc)
-    n.variable("cflags", lists.CFLAGS + ["-I$root", "-I$builddir/gen"]
+    n.variable("plain_cflags", lists.CFLAGS + ["-I$root", "-I$builddir/gen"])
+    n.variable("cflags", ["$plain_cflags"]
                + (lists.SANITIZE_FLAGS if sanitize else []))
     n.variable("ldflags", lists.SANITIZE_FLAGS if sanitize else [])
     n.variable("libs", lists.LIBS)
@@ -243,6 +251,10 @@ def write_ninja(n, lists, args, configure_args, kmod_part):
     n.rule("version", "sh $root/tools/version.sh $root $out "
            + lists.VERSION, description="VERSION $out", restat=True)
     n.rule("run", "$command", description="$desc", pool="console")
+    # the preloaded libraries (the shim, the interposer) and their copies
+    n.rule("shlib", "$cc -shared -o $out $in -Wl,-z,defs -pthread -ldl",
+           description="LINK $out")
+    n.rule("copy", "cp $in $out", description="COPY $out")
     n.variable("fuzz_cflags", lists.FUZZ_CFLAGS)
     n.rule("fuzz_cc", "clang -MMD -MF $out.d $cflags $fuzz_cflags $extra "
            "-c $in -o $out", description="FUZZ-CC $out", depfile="$out.d",
@@ -312,7 +324,7 @@ def write_ninja(n, lists, args, configure_args, kmod_part):
     n.newline()
     if not sanitize:
         tests += preload_shim(n, link, lists)
-        tests += pthread_interposer(n, link, lists)
+    tests += pthread_interposer(n, link, lists, sanitize)
     n.newline()
 
     # the fidelity benchmark: futexlab's loops against bare ones
