@@ -168,7 +168,8 @@ static int ours(pthread_mutex_t *m, const char *name, struct call *c)
 static int refused_as_glibc(const struct call *c, int r,
 			    const struct timespec *deadline, const char *name)
 {
-	uint32_t never = 0;
+	/* a zeroed mutex's words: kmod-numa reads a node after the word */
+	struct ip_mutex never = { 0 };
 
 	if (r == -EPERM && (c->kind & IP_KIND_PI)) {
 		ip_say("%s: the PI lock's owner, TID %u, is a thread of "
@@ -181,9 +182,9 @@ static int refused_as_glibc(const struct call *c, int r,
 	if (r != -ESRCH && r != -EDEADLK && r != -EPERM)
 		return -r;
 	do
-		r = c->b->wait(&never, 0, deadline);
-	while (r != -ETIMEDOUT);
-	return ETIMEDOUT;
+		r = c->b->wait(&never.word, 0, deadline);
+	while (!r || r == -EINTR || r == -EAGAIN);
+	return -r;
 }
 
 /*
