@@ -163,10 +163,12 @@ static int ours(pthread_mutex_t *m, const char *name, struct call *c)
  * it aborts ("The futex facility returned an unexpected error code."),
  * and so do we, saying why. A mutex without the PI protocol is on a PI
  * word only by FUTEXLAB_ALGO: glibc's would wait, and so does it. Any
- * other answer is the caller's.
+ * other answer is the caller's. Cold, out of line: the uncontended lock
+ * does not pay for it.
  */
-static int refused_as_glibc(const struct call *c, int r,
-			    const struct timespec *deadline, const char *name)
+static __attribute__((noinline, cold))
+int refused_as_glibc(const struct call *c, int r,
+		     const struct timespec *deadline, const char *name)
 {
 	/* a zeroed mutex's words: kmod-numa reads a node after the word */
 	struct ip_mutex never = { 0 };
@@ -220,7 +222,8 @@ static __attribute__((noinline, cold)) int stock_answer(pid_t owner)
  * word that no thread of this process will unlock, and waiting on one is
  * the same. System calls in a forked child's contended lock only.
  */
-static int owner_elsewhere(const struct call *c)
+static __attribute__((noinline, cold))
+int owner_elsewhere(const struct call *c)
 {
 	uint32_t word = __atomic_load_n(&c->im->word, __ATOMIC_RELAXED);
 	pid_t owner = (pid_t)(word & FUTEX_TID_MASK);
