@@ -159,16 +159,19 @@ static int ours(pthread_mutex_t *m, const char *name, struct call *c)
  * owner is gone (a thread that ended holding it), or -EDEADLK, its owner
  * locks it again (a normal mutex): it waits for the deadline, for ever
  * without one, on a word no one wakes; -EPERM, the owner is a thread of
- * another process (a forked child locking what a thread of its parent
- * held): it aborts ("The futex facility returned an unexpected error
- * code."), and so do we, saying why. A mutex without the PI protocol is
- * on a PI word only by FUTEXLAB_ALGO: glibc's would wait, and so does it.
- * Any other answer is the caller's.
+ * another process that the kernel refuses to attach to (owner_elsewhere()):
+ * it aborts ("The futex facility returned an unexpected error code."),
+ * and so do we, saying why. A mutex without the PI protocol is on a PI
+ * word only by FUTEXLAB_ALGO: glibc's would wait, and so does it. Any
+ * other answer is the caller's. Cold, out of line: the uncontended lock
+ * does not pay for it.
  */
-static int refused_as_glibc(const struct call *c, int r,
-			    const struct timespec *deadline, const char *name)
+static __attribute__((noinline, cold))
+int refused_as_glibc(const struct call *c, int r,
+		     const struct timespec *deadline, const char *name)
 {
-	uint32_t never = 0;
+	/* a zeroed mutex's words: kmod-numa reads a node after the word */
+	struct ip_mutex never = { 0 };
 
 	if (r == -EPERM && (c->kind & IP_KIND_PI)) {
 		ip_say("%s: the PI lock's owner, TID %u, is a thread of "
@@ -181,28 +184,57 @@ static int refused_as_glibc(const struct call *c, int r,
 	if (r != -ESRCH && r != -EDEADLK && r != -EPERM)
 		return -r;
 	do
-		r = c->b->wait(&never, 0, deadline);
-	while (r != -ETIMEDOUT);
-	return ETIMEDOUT;
+		r = c->b->wait(&never.word, 0, deadline);
+	while (!r || r == -EINTR || r == -EAGAIN);
+	return -r;
 }
 
 /*
- * In a child of fork(), what the kernel says of an owner-TID word's owner
- * on futex-private (0: a thread of this process, or none), found before
- * the backend's lock is called: on futex-shared the kernel attaches the
- * waiter to another process's thread and blocks, and the module's answer
- * is its own; glibc's is always futex-private's. Two system calls, in a
- * forked child's contended lock only.
+ * Whether the kernel refuses glibc's FUTEX_LOCK_PI_PRIVATE on a word whose
+ * owner is a live thread of another process (-EPERM: 6.18 does) or
+ * attaches the waiter to it and blocks (-ETIMEDOUT: 6.12 does). Asked
+ * once, on a scratch word holding that owner's TID with a deadline already
+ * passed, never on the mutex's word; the answer is the kernel's, kept.
+ * 0: no answer (the owner has gone meanwhile), ask again next time.
  */
-static int owner_elsewhere(const struct call *c)
+static __attribute__((noinline, cold)) int stock_answer(pid_t owner)
+{
+	static int answer;
+	struct timespec past = { 0, 0 };
+	uint32_t scratch = (uint32_t)owner;
+
+	if (answer)
+		return answer;
+	if (syscall(SYS_futex, &scratch, FUTEX_LOCK_PI_PRIVATE, 0, &past,
+		    NULL, 0) && (errno == EPERM || errno == ETIMEDOUT))
+		answer = -errno;
+	return answer;
+}
+
+/*
+ * In a child of fork(), what glibc's lock would meet on an owner-TID
+ * word, found before the backend's lock is called (0: an owner in this
+ * process, or none; the backend's lock answers): on futex-shared the
+ * kernel attaches the waiter to another process's thread and blocks, and
+ * the module's answer is its own; glibc's is always futex-private's. An
+ * owner gone is -ESRCH; a live one in another process is -EPERM if the
+ * kernel refuses it (stock_answer()), else -ESRCH too: glibc blocks on a
+ * word that no thread of this process will unlock, and waiting on one is
+ * the same. System calls in a forked child's contended lock only.
+ */
+static __attribute__((noinline, cold))
+int owner_elsewhere(const struct call *c)
 {
 	uint32_t word = __atomic_load_n(&c->im->word, __ATOMIC_RELAXED);
 	pid_t owner = (pid_t)(word & FUTEX_TID_MASK);
 	int saved = errno, r = 0;
 
 	if (owner && owner != (pid_t)c->self &&
-	    syscall(SYS_tgkill, getpid(), owner, 0) && errno == ESRCH)
+	    syscall(SYS_tgkill, getpid(), owner, 0) && errno == ESRCH) {
 		r = kill(owner, 0) == 0 || errno == EPERM ? -EPERM : -ESRCH;
+		if (r == -EPERM && stock_answer(owner) != -EPERM)
+			r = -ESRCH;
+	}
 	errno = saved;
 	return r;
 }

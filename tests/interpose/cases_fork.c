@@ -83,10 +83,12 @@ static void *hold_pi(void *arg)
 
 /*
  * fork() while another thread holds a PI mutex: in the child the word
- * names a thread of the parent, which the kernel refuses to attach to,
- * and glibc aborts the child's lock and timedlock ("The futex facility
- * returned an unexpected error code."); it never goes on unlocked. The
- * same when the forking thread holds it: the child is not its owner.
+ * names a thread of the parent. Kernel 6.18 refuses to attach to it and
+ * glibc aborts the child's lock and timedlock ("The futex facility
+ * returned an unexpected error code."); 6.12 attaches and the lock blocks
+ * (the alarm ends it), the timedlock says ETIMEDOUT. Either way it never
+ * goes on unlocked. The same when the forking thread holds it: the child
+ * is not its owner.
  */
 void fork_pi_live_owner(char *out)
 {
