@@ -27,15 +27,9 @@ static int open_trusted(int dirfd, const char *dir, const char *name,
 			char *err, size_t errlen)
 {
 	char shown[4400];
-	int fd;
 
 	snprintf(shown, sizeof(shown), "%s/%s", dir, name);
-	fd = fl_open_regular(dirfd, name, shown, FL_NOFOLLOW, err, errlen);
-	if (fd >= 0 && fl_fd_trusted(fd, shown, err, errlen)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return fl_open_trusted(dirfd, name, shown, err, errlen);
 }
 
 int campaign_file_trusted(int dirfd, const char *dir, const char *name,

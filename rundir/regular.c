@@ -269,3 +269,18 @@ int fl_fd_trusted(int fd, const char *shown, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+int fl_open_trusted(int dirfd, const char *name, const char *shown,
+		    char *err, size_t errlen)
+{
+	int fd = fl_open_regular(dirfd, name, shown, FL_NOFOLLOW, err, errlen);
+
+	if (fd >= 0 && fl_fd_trusted(fd, shown, err, errlen)) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}

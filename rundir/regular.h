@@ -63,6 +63,12 @@ int fl_read_regular(int dirfd, const char *name, const char *shown,
  */
 int fl_fd_trusted(int fd, const char *shown, char *err, size_t errlen);
 
+/* fl_open_regular(FL_NOFOLLOW) of name, then fl_fd_trusted(): the
+ * descriptor, or -1 with err and errno (ENOENT: no such file, EPERM: not
+ * to be trusted). */
+int fl_open_trusted(int dirfd, const char *name, const char *shown,
+		    char *err, size_t errlen);
+
 /* path for a message: whole if it has at most max characters, otherwise
  * its start and end around "...", so the reason after it is never cut. */
 const char *fl_path_shown(const char *path, char *buf, size_t max);
