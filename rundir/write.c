@@ -17,6 +17,7 @@
 #include "rundir/csv.h"
 #include "rundir/hist_file.h"
 #include "rundir/keep.h"
+#include "rundir/visits.h"
 #include "rundir/write_at.h"
 #include "stats/figures.h"
 #include "spec/placement.h"
@@ -126,6 +127,9 @@ void fl_run_close(struct fl_run *run)
 	if (run->cells)
 		fclose(run->cells);
 	run->cells = NULL;
+	if (run->visits)
+		fclose(run->visits);
+	run->visits = NULL;
 	if (run->fd >= 0) {
 		fl_keep_into(-1);
 		close(run->fd);
@@ -200,11 +204,12 @@ int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		       size_t errlen)
 {
 	const struct fl_workload *w = cell->workload;
-	unsigned long idx = at->row;
+	unsigned long idx = at->cell;
 	/* a CPU's number and its comma for each thread: the buffer
 	 * follows the cell's table, which its threads sized */
 	size_t cpus_len = (size_t)cell->nplaced * 12 + 1;
-	char *cpus = malloc(cpus_len), hist[64], path[PATH_MAX + 64];
+	char *cpus = malloc(cpus_len), hist[64], own[64];
+	char path[PATH_MAX + 64];
 	char extra[512];
 	FILE *f = run->cells;
 
@@ -213,6 +218,12 @@ int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		return -1;
 	}
 	snprintf(hist, sizeof(hist), "hist/cell-%04lu.csv", idx);
+	/* a journalled visit's histogram is its own until the finalizing
+	 * merges its cell's (visits.h) */
+	if (run->visits)
+		fl_visit_hist_name(own, sizeof(own), at->cell, at->rep);
+	else
+		snprintf(own, sizeof(own), "%s", hist);
 	fl_cpulist_format(cell->cpus, (int)cell->nplaced, cpus, cpus_len);
 	for (unsigned int r = 0; r < res->nreps; r++) {
 		const struct fl_rep_result *rr = &res->reps[r];
@@ -227,7 +238,7 @@ int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		fl_csv_field(f, cell->placement, 0);
 		fl_csv_field(f, cpus, 0);
 		fl_csv_field(f, cell->options, 0);
-		fprintf(f, "%u,", r);
+		fprintf(f, "%u,", at->rep + r);
 		fl_csv_field(f, fl_status_name(st), 0);
 		fl_csv_field(f, rr->done ? rr->reason : res->reason, 0);
 		fl_csv_field(f, res->note, 0);
@@ -263,15 +274,15 @@ int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		}
 	}
 	free(cpus);
-	snprintf(path, sizeof(path), "%s/%s", run->tmp, hist);
-	if (fl_hist_save_at(run->fd, hist, path, &res->merged, err, errlen))
+	snprintf(path, sizeof(path), "%s/%s", run->tmp, own);
+	if (fl_hist_save_at(run->fd, own, path, &res->merged, err, errlen))
 		return -1;
 	if (fflush(f) || fsync(fileno(f))) {
 		snprintf(err, errlen, "cannot write cells.csv: %s",
 			 strerror(errno));
 		return -1;
 	}
-	return 0;
+	return run->visits ? fl_visits_note(run, at, err, errlen) : 0;
 }
 
 /* The partial directory is still the entry it was opened as: nothing
