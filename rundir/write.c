@@ -17,6 +17,7 @@
 #include "rundir/csv.h"
 #include "rundir/hist_file.h"
 #include "rundir/keep.h"
+#include "rundir/same_dir.h"
 #include "rundir/visits.h"
 #include "rundir/write_at.h"
 #include "stats/figures.h"
@@ -293,7 +294,7 @@ static int still_ours(const struct fl_run *run)
 
 	return fstat(run->fd, &a) == 0 &&
 	       fstatat(run->dir_fd, run->entry, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	       fl_same_stat(&a, &b);
 }
 
 int fl_run_finish(struct fl_run *run, json_t *meta, char *err, size_t errlen)
