@@ -3,7 +3,6 @@
 #include "rundir/visits.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,20 +46,12 @@ static int replace(struct fl_run *run, const char *text, size_t len,
 
 int fl_visits_start(struct fl_run *run, char *err, size_t errlen)
 {
-	int fd = openat(run->fd, FL_VISITS_FILE, O_WRONLY | O_CREAT | O_EXCL |
-			O_NOFOLLOW | O_CLOEXEC, 0644);
-
-	if (fd >= 0 && !(run->visits = fdopen(fd, "w")))
-		close(fd);
+	run->visits = fl_create_at(run->fd, FL_VISITS_FILE, FL_VISITS_COLUMNS);
 	if (!run->visits) {
 		snprintf(err, errlen, "--results: cannot write in '%s': %s",
 			 run->tmp, strerror(errno));
 		return -1;
 	}
-	/* as cells.csv's header (write.c): a full disk is said by the
-	 * first write that must last */
-	fprintf(run->visits, "%s\n", FL_VISITS_COLUMNS);
-	fflush(run->visits);
 	return 0;
 }
 
@@ -78,27 +69,25 @@ int fl_visits_note(struct fl_run *run, const struct fl_row_place *at,
 	return 0;
 }
 
+/* a line: two unsigned longs, an unsigned int, two commas, a newline */
+#define LINE_MAX_LEN	64
+
 int fl_visits_rewrite(struct fl_run *run, const struct fl_row_place *kept,
 		      unsigned long n, char *err, size_t errlen)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
+	size_t cap = sizeof(FL_VISITS_COLUMNS) + 1 + n * LINE_MAX_LEN, len;
+	char *text = malloc(cap);
 	int rc;
 
-	if (!m) {
+	if (!text) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	fprintf(m, "%s\n", FL_VISITS_COLUMNS);
+	len = (size_t)snprintf(text, cap, "%s\n", FL_VISITS_COLUMNS);
 	for (unsigned long i = 0; i < n; i++)
-		fprintf(m, "%lu,%lu,%u\n", kept[i].visit, kept[i].cell,
-			kept[i].rep);
-	if (fclose(m)) {
-		free(text);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+		len += (size_t)snprintf(text + len, cap - len, "%lu,%lu,%u\n",
+					kept[i].visit, kept[i].cell,
+					kept[i].rep);
 	rc = replace(run, text, len, err, errlen);
 	free(text);
 	return rc;

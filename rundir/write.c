@@ -67,7 +67,6 @@ int fl_run_open(struct fl_run *run, const char *results_dir,
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t j = 0;
-	int fd;
 
 	memset(run, 0, sizeof(*run));
 	run->dir_fd = run->fd = -1;
@@ -104,21 +103,16 @@ int fl_run_open(struct fl_run *run, const char *results_dir,
 		fl_run_close(run);
 		return -1;
 	}
-	fd = -1;
 	if (mkdirat(run->fd, "bins", 0755) == 0 &&
 	    mkdirat(run->fd, "hist", 0755) == 0)
-		fd = openat(run->fd, "cells.csv", O_WRONLY | O_CREAT | O_EXCL |
-			    O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd >= 0 && !(run->cells = fdopen(fd, "w")))
-		close(fd);
+		run->cells = fl_create_at(run->fd, "cells.csv",
+					  FL_CELLS_COLUMNS);
 	if (!run->cells) {
 		snprintf(err, errlen, "--results: cannot write in '%s': %s",
 			 run->tmp, strerror(errno));
 		fl_run_close(run);
 		return -1;
 	}
-	fprintf(run->cells, "%s\n", FL_CELLS_COLUMNS);
-	fflush(run->cells);
 	fl_keep_into(run->fd);
 	return 0;
 }

@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "matrix"))
 import partials as pt  # noqa: E402
 import runs  # noqa: E402
 from runs import check, fl, rows_of, write  # noqa: E402
+from test_resume_untrusted import snapshot  # noqa: E402
 
 THREADS = [1, 2, 3, 4]
 REPS = 2
@@ -182,16 +183,6 @@ def to_old_layout(partial):
         out.append(row)
     pt.write_rows(partial, head, out)
     os.remove(os.path.join(partial, "visits.csv"))
-
-
-def snapshot(top):
-    out = {}
-    for d, _, names in os.walk(top):
-        for n in names:
-            p = os.path.join(d, n)
-            with open(p, "rb") as f:
-                out[p] = f.read()
-    return out
 
 
 def test_old_partial(tmp):
