@@ -112,6 +112,7 @@ LIBRARIES = [
                 "read_plots.c",
                 "read_times.c", "record.c", "record_merge.c", "regular.c",
                 "rewrite.c", "same_dir.c",
+                "visits.c",
                 "write.c",
                 "write_at.c"]),
     # (the workloads' objects come here: workload_objects())

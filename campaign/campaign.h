@@ -82,6 +82,14 @@ struct fl_campaign_saved {
 	char value[256];		/* the value before it */
 };
 
+/*
+ * Where a campaign's lines go (its progress, the gates it passes, a
+ * setting it could not put back, a run it could not start), a line each
+ * (base/say.h); set by the command (cli/cmd_campaign.c), NULL: nowhere.
+ */
+struct fl_say;
+extern const struct fl_say *fl_campaign_say;
+
 /* What the command gives, never the manifest. */
 struct fl_campaign_cmd {
 	double run_timeout_s;		/* a run's deadline */

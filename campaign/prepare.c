@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/say.h"
 #include "campaign/spawn.h"
 #include "rundir/regular.h"
 #include "rundir/write_at.h"
@@ -130,8 +131,8 @@ static int build_commit(int dirfd, const char *dir, struct fl_campaign *c,
 		 "-q --shared --no-checkout \"$1\" \"$2\"; cd \"$2\"; git "
 		 "checkout -q %s; ./configure.py >&2; ninja build/futexlab "
 		 ">&2", s->commit);
-	fprintf(stderr, "futexlab campaign: building commit %s of %s in "
-		"%s\n", s->commit, c->repo, src);
+	fl_say(fl_campaign_say, "futexlab campaign: building commit %s of %s "
+	       "in %s", s->commit, c->repo, src);
 	rc = fl_campaign_spawn(argv, -1, NULL, 0, -1, NULL, BUILD_DEADLINE_S,
 			       err, errlen);
 	if (rc) {

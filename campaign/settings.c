@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/say.h"
 #include "campaign/internal.h"
 
 static const char *const kind_name[] = { "sysctl", "modparam" };
@@ -177,9 +178,9 @@ int campaign_restore(int dirfd, const char *dir, struct fl_campaign *c,
 		campaign_setting_path(c, &c->side[v->side], v->kind, path,
 				      sizeof(path));
 		if (write_value(path, v->value)) {
-			fprintf(stderr, "futexlab campaign: warning: cannot "
-				"put %s back to %s: %s\n", path, v->value,
-				strerror(errno));
+			fl_say(fl_campaign_say, "futexlab campaign: warning: "
+			       "cannot put %s back to %s: %s", path, v->value,
+			       strerror(errno));
 			rc = -1;
 		}
 	}

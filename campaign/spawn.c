@@ -13,7 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/say.h"
+#include "campaign/campaign.h"
+
 volatile sig_atomic_t fl_campaign_stop;
+const struct fl_say *fl_campaign_say;
 
 static void on_signal(int sig)
 {
@@ -90,19 +94,24 @@ static void relay(struct relay *r, int end)
 	} while (got > 0 || (got < 0 && errno == EINTR));
 }
 
+/* The forked child: argv exec'd, stdout on out_fd (made blocking when
+ * it is the relay's pipe, so the child's writes wait for the relay and
+ * never fail). */
 static void child(char *const *argv, int exe_fd, const char *cwd, int nice,
-		  int out_fd)
+		  int out_fd, int piped)
 {
+	if (piped && fcntl(out_fd, F_SETFL, 0))
+		_exit(127);
 	if (cwd && chdir(cwd)) {
-		fprintf(stderr, "futexlab campaign: cannot enter %s: %s\n", cwd,
-			strerror(errno));
+		fl_say(fl_campaign_say, "futexlab campaign: cannot enter %s: %s",
+		       cwd, strerror(errno));
 		_exit(127);
 	}
 	if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
 		_exit(127);
 	if (nice && setpriority(PRIO_PROCESS, 0, nice)) {
-		fprintf(stderr, "futexlab campaign: cannot set niceness %d: "
-			"%s\n", nice, strerror(errno));
+		fl_say(fl_campaign_say, "futexlab campaign: cannot set "
+		       "niceness %d: %s", nice, strerror(errno));
 		_exit(127);
 	}
 	/* kept open through the exec: a script's interpreter reads it
@@ -111,8 +120,8 @@ static void child(char *const *argv, int exe_fd, const char *cwd, int nice,
 		fexecve(exe_fd, argv, environ);
 	else
 		execvp(argv[0], argv);
-	fprintf(stderr, "futexlab campaign: cannot run %s: %s\n", argv[0],
-		strerror(errno));
+	fl_say(fl_campaign_say, "futexlab campaign: cannot run %s: %s",
+	       argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -142,13 +151,9 @@ int fl_campaign_spawn(char *const *argv, int exe_fd, const char *cwd,
 		}
 		return -1;
 	}
-	if (pid == 0) {
-		/* the write end as stdout, blocking: the child's writes
-		 * wait for the relay, never fail */
-		if (drop && fcntl(pipefd[1], F_SETFL, 0))
-			_exit(127);
-		child(argv, exe_fd, cwd, nice, drop ? pipefd[1] : out_fd);
-	}
+	if (pid == 0)	/* with drop, the pipe's write end as stdout */
+		child(argv, exe_fd, cwd, nice, drop ? pipefd[1] : out_fd,
+		      drop != NULL);
 	if (drop) {
 		close(pipefd[1]);
 		r.from = pipefd[0];

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/say.h"
 #include "campaign/internal.h"
 #include "rundir/regular.h"
 
@@ -171,7 +172,7 @@ int campaign_gate(int dirfd, const char *dir, const struct fl_campaign *c,
 		return -1;
 	}
 	if (*what)
-		fprintf(stderr, "futexlab campaign: running what %s names: "
-			"%s\n", dir, what);
+		fl_say(fl_campaign_say, "futexlab campaign: running what %s "
+		       "names: %s", dir, what);
 	return 0;
 }

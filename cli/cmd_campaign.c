@@ -333,6 +333,8 @@ int fl_cmd_campaign(int argc, char **argv)
 
 	c = (struct fl_campaign){ .seed = 1, .rounds = 5,
 				  .delta = FL_DELTA_DEFAULT };
+	/* the lines the campaign says go to stderr */
+	fl_campaign_say = &fl_say_stderr;
 	snprintf(a.cmd.self_build, sizeof(a.cmd.self_build), "%s (git %s)",
 		 FL_VERSION, FL_GIT_COMMIT);
 	rc = parse(argc, argv, &a, &c);

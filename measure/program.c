@@ -30,6 +30,8 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/say.h"
+#include "measure/cell.h"
 
 extern char **environ;
 
@@ -372,11 +374,12 @@ static void keep(struct fl_program *p, const struct output *o, int status,
 	memcpy(file + n, text, len);
 	snprintf(name, sizeof(name), "run-%llu.txt",
 		 (unsigned long long)p->output_id);
+	/* said where a failed cell is (cell.h), from the cell's child */
 	if (!keeper)
-		fprintf(stderr, "futexlab: app: output not kept: no run "
-			"directory open\n");
+		fl_say(fl_cell_say, "futexlab: app: output not kept: no run "
+		       "directory open");
 	else if (keeper(name, file, n + len, err, sizeof(err)))
-		fprintf(stderr, "futexlab: app: output not kept: %s\n", err);
+		fl_say(fl_cell_say, "futexlab: app: output not kept: %s", err);
 	free(file);
 }
 

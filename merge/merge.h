@@ -22,7 +22,6 @@
 
 #include <limits.h>
 #include <stddef.h>
-#include <sys/types.h>
 
 #include "rundir/read.h"
 
@@ -32,8 +31,6 @@ struct fl_merge_shard {
 	unsigned int k, n;
 	unsigned long matrix_cells;
 	const char *host;		/* machine.label, else hostname */
-	dev_t dev;			/* its opened folder's identity: one */
-	ino_t ino;			/* run given twice by any path */
 };
 
 struct fl_merged {

@@ -19,6 +19,7 @@
 #include "rundir/write.h"
 #include "rundir/record.h"
 #include "rundir/regular.h"
+#include "rundir/same_dir.h"
 #include "base/hash.h"
 
 /* The directory given is the shard itself: no link, nothing above it. */
@@ -138,14 +139,11 @@ static int open_shard(struct fl_merge_shard *s, const char *path, char *err,
 	    fl_rd_open(path, &s->r, err, errlen))
 		return -1;
 	/* what was read is what was checked, not a link put there since */
-	if (fstat(s->r.dirfd, &opened) || opened.st_dev != given.st_dev ||
-	    opened.st_ino != given.st_ino) {
+	if (fstat(s->r.dirfd, &opened) || !fl_same_stat(&opened, &given)) {
 		snprintf(err, errlen, "%s: changed while it was read: refused",
 			 shown);
 		return -1;
 	}
-	s->dev = opened.st_dev;
-	s->ino = opened.st_ino;
 	if (!s->r.meta) {
 		snprintf(err, errlen, "%s: no meta.json: not a finished shard "
 			 "run", shown);
@@ -284,7 +282,7 @@ static int given_once(const struct fl_merged *m, unsigned int i, char *err,
 	char sa[200], sb[200];
 
 	for (unsigned int k = 0; k < i; k++)
-		if (m->shards[k].dev == s->dev && m->shards[k].ino == s->ino) {
+		if (fl_rd_same(&m->shards[k].r, &s->r)) {
 			snprintf(err, errlen, "%s: the same run directory as "
 				 "%s (given twice)",
 				 fl_path_shown(s->path, sb, 90),

@@ -10,6 +10,7 @@
 #include "rundir/csv.h"
 #include "rundir/hist_file.h"
 #include "rundir/regular.h"
+#include "rundir/visits.h"
 #include "rundir/write_at.h"
 
 /* "RUN/name" for messages */
@@ -97,16 +98,14 @@ int fl_rw_keep_rows(struct fl_run *run, int flags, int *torn_line,
 /* ------------------------------------------------------ the cell layout */
 
 struct final_row {
-	unsigned long cell, visit;
+	unsigned long cell;
 	unsigned int rep;
 	char *text;
 };
 
-struct renumbering {
-	const struct fl_rw_visit *visits;
-	unsigned long nvisits;
+struct gathering {
 	struct final_row *rows;
-	unsigned long n;
+	unsigned long n, cap;
 };
 
 static int cmp_final(const void *a, const void *b)
@@ -118,74 +117,58 @@ static int cmp_final(const void *a, const void *b)
 	return (x->rep > y->rep) - (x->rep < y->rep);
 }
 
-/* One row of visit k as its cell's row: cell, rep and hist renumbered. */
-static int renumber(void *ctx, const struct fl_rd_row *row, char *err,
-		    size_t errlen)
+/* One row, kept as it is: a journalled run's rows are its cells' (the
+ * readers refused one that is not its own cell's and repetition's). */
+static int gather(void *ctx, const struct fl_rd_row *row, char *err,
+		  size_t errlen)
 {
-	struct renumbering *rn = ctx;
-	unsigned long k = row->cell;
-	char val[3][64], *text = NULL;
-	const char *f[FL_NCOLS];
-	size_t len = 0;
-	FILE *m;
+	struct gathering *g = ctx;
+	char *text;
 
-	if (k >= rn->nvisits || rn->n >= rn->nvisits) {
-		snprintf(err, errlen, "%s:%d: a row of visit %lu, but the run "
-			 "planned %lu visits", row->file, row->line, k,
-			 rn->nvisits);
-		return -1;
+	if (g->n == g->cap) {
+		unsigned long cap = g->cap ? 2 * g->cap : 64;
+		struct final_row *rows = realloc(g->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			goto oom;
+		g->rows = rows;
+		g->cap = cap;
 	}
-	snprintf(val[0], sizeof(val[0]), "%lu", rn->visits[k].cell);
-	snprintf(val[1], sizeof(val[1]), "%u", rn->visits[k].rep);
-	snprintf(val[2], sizeof(val[2]), "hist/cell-%04lu.csv",
-		 rn->visits[k].cell);
-	/* the header is this futexlab's (fl_rw_scan): every column, in
-	 * the table's order */
-	for (int c = 0; c < FL_NCOLS; c++)
-		f[c] = fl_rd_row_field(row, (enum fl_col)c);
-	f[FL_COL_CELL] = val[0];
-	f[FL_COL_REP] = val[1];
-	f[FL_COL_HIST] = val[2];
-	m = open_memstream(&text, &len);
-	if (!m) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (int c = 0; c < FL_NCOLS; c++)
-		fl_csv_field(m, f[c], c == FL_NCOLS - 1);
-	fclose(m);
-	rn->rows[rn->n++] = (struct final_row){ rn->visits[k].cell, k,
-						 rn->visits[k].rep, text };
+	text = strndup(row->text, row->text_len);
+	if (!text)
+		goto oom;
+	g->rows[g->n++] = (struct final_row){ row->cell, row->rep, text };
 	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }
 
 /* hist.final/cell-<c>.csv: each cell's visits' histograms merged. */
-static int merge_hists(struct fl_run *run, const struct renumbering *rn,
+static int merge_hists(struct fl_run *run, const struct gathering *g,
 		       char *err, size_t errlen)
 {
 	static struct fl_hist acc, h;
 	char name[64], shown[PATH_MAX + 64];
-	int from, to, rc = -1;
+	int to, rc = -1;
 
-	from = fl_open_folder(run->fd, "hist", run->tmp, err, errlen);
-	if (from < 0)
-		return -1;
 	to = fl_folder_at(run->fd, "hist.final", shown_in(run, "hist.final",
 							  shown,
 							  sizeof(shown)),
 			  err, errlen);
 	if (to < 0)
-		goto out;
-	for (unsigned long a = 0; a < rn->n;) {
-		unsigned long cell = rn->rows[a].cell;
+		return -1;
+	for (unsigned long a = 0; a < g->n;) {
+		unsigned long cell = g->rows[a].cell;
 
 		fl_hist_init(&acc);
-		for (; a < rn->n && rn->rows[a].cell == cell; a++) {
-			snprintf(name, sizeof(name), "cell-%04lu.csv",
-				 rn->rows[a].visit);
-			snprintf(shown, sizeof(shown), "%s/hist/%s", run->tmp,
-				 name);
-			if (fl_hist_load_at(from, name, shown, &h, err, errlen))
+		for (; a < g->n && g->rows[a].cell == cell; a++) {
+			fl_visit_hist_name(name, sizeof(name), cell,
+					   g->rows[a].rep);
+			if (fl_hist_load_at(run->fd, name,
+					    shown_in(run, name, shown,
+						     sizeof(shown)),
+					    &h, err, errlen))
 				goto out;
 			fl_hist_merge(&acc, &h);
 		}
@@ -198,14 +181,12 @@ static int merge_hists(struct fl_run *run, const struct renumbering *rn,
 	fsync(to);
 	rc = 0;
 out:
-	close(from);
-	if (to >= 0)
-		close(to);
+	close(to);
 	return rc;
 }
 
-/* cells.csv replaced by the renumbered rows: the commit */
-static int commit_rows(struct fl_run *run, const struct renumbering *rn,
+/* cells.csv replaced by the rows in cell order */
+static int commit_rows(struct fl_run *run, const struct gathering *g,
 		       char *err, size_t errlen)
 {
 	char shown[PATH_MAX + 32], *text = NULL;
@@ -218,8 +199,8 @@ static int commit_rows(struct fl_run *run, const struct renumbering *rn,
 		return -1;
 	}
 	fprintf(m, "%s\n", FL_CELLS_COLUMNS);
-	for (unsigned long i = 0; i < rn->n; i++)
-		fputs(rn->rows[i].text, m);
+	for (unsigned long i = 0; i < g->n; i++)
+		fputs(g->rows[i].text, m);
 	if (fclose(m)) {
 		free(text);
 		snprintf(err, errlen, "out of memory");
@@ -232,31 +213,27 @@ static int commit_rows(struct fl_run *run, const struct renumbering *rn,
 	return rc;
 }
 
-int fl_rw_cell_layout(struct fl_run *run, const struct fl_rw_visit *visits,
-		      unsigned long nvisits, char *err, size_t errlen)
+int fl_rw_cell_layout(struct fl_run *run, char *err, size_t errlen)
 {
-	struct renumbering rn = { visits, nvisits, NULL, 0 };
+	struct gathering g = { NULL, 0, 0 };
 	int rc = -1;
 
-	rn.rows = calloc(nvisits + 1, sizeof(*rn.rows));
-	if (!rn.rows) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	if (fl_rw_drop_staged(run, err, errlen) ||
-	    fl_rw_scan(run, 0, NULL, renumber, &rn, err, errlen))
+	    fl_rw_scan(run, 0, NULL, gather, &g, err, errlen))
 		goto out;
-	qsort(rn.rows, rn.n, sizeof(*rn.rows), cmp_final);
-	if (merge_hists(run, &rn, err, errlen))
+	qsort(g.rows, g.n, sizeof(*g.rows), cmp_final);
+	if (merge_hists(run, &g, err, errlen))
 		goto out;
 	fsync(run->fd);
-	if (commit_rows(run, &rn, err, errlen))
+	/* the journal goes once the rows are in cell order: the commit */
+	if (commit_rows(run, &g, err, errlen) ||
+	    fl_visits_remove(run, err, errlen))
 		goto out;
 	rc = fl_rw_swap_hist(run, err, errlen);
 out:
-	for (unsigned long i = 0; i < rn.n; i++)
-		free(rn.rows[i].text);
-	free(rn.rows);
+	for (unsigned long i = 0; i < g.n; i++)
+		free(g.rows[i].text);
+	free(g.rows);
 	return rc;
 }
 
@@ -364,10 +341,16 @@ static int load_cell_hist(struct fl_run *run, const char *folder,
 			       &h, err, errlen);
 }
 
-int fl_rw_visit_hist(struct fl_run *run, unsigned long k, char *err,
-		     size_t errlen)
+int fl_rw_visit_hist(struct fl_run *run, unsigned long cell, unsigned int rep,
+		     char *err, size_t errlen)
 {
-	if (load_cell_hist(run, "hist", k, err, errlen) == 0)
+	static struct fl_hist h;
+	char name[64], shown[PATH_MAX + 64];
+
+	fl_visit_hist_name(name, sizeof(name), cell, rep);
+	if (fl_hist_load_at(run->fd, name, shown_in(run, name, shown,
+						     sizeof(shown)),
+			    &h, err, errlen) == 0)
 		return 0;
 	return errno == ENOENT ? 1 : -1;
 }

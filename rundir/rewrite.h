@@ -2,21 +2,24 @@
 /*
  * Rewriting a partial matrix run's rows and histograms, for its resume
  * and its finalizing (sweep/job_resume.c, sweep/job_finalize.c). While a
- * matrix runs, cells.csv is in visit layout: the cell column holds the
- * visit's index, each visit has one row (rep 0) and its own histogram
- * hist/cell-<visit>.csv. Finished, it is in cell layout, as `futexlab
- * run` writes it: the cell column the matrix's cell, rep the visit's
- * repetition, each cell's histogram merged over its visits.
+ * matrix runs, its visits are journalled (visits.h): cells.csv holds
+ * each visit's row as the finished run will (the cell column the cell,
+ * rep the visit's repetition) in the order the visits ran, each visit
+ * has its own histogram hist/cell-<c>-rep-<r>.csv, and visits.csv lists
+ * the visits. Finished, it is in cell layout, as `futexlab run` writes
+ * it: the rows in cell order, each cell's histogram merged over its
+ * visits, no journal.
  *
  * cells.csv is read only through the readers' parse (read.h), with
  * their strictness, and only with this futexlab's header; every file is
  * written through the run's descriptor and replaced whole (write_at.h).
  * The finalizing stages the merged histograms in hist.final/, then
- * replaces cells.csv by the rows in cell order (the commit), then swaps
- * hist.final/ in for hist/ (by way of hist.visits/). A kill at any point
- * leaves a state the disk alone tells apart: before the commit, cells.csv
- * is in visit layout and any hist.final/ is a leftover; after it, cells.csv
- * is in cell layout and fl_rw_swap_hist() finishes the swap.
+ * replaces cells.csv by the rows in cell order, removes visits.csv (the
+ * commit), then swaps hist.final/ in for hist/ (by way of hist.visits/).
+ * A kill at any point leaves a state the disk alone tells apart: before
+ * the commit, the journal is there and any hist.final/ is a leftover
+ * (the rows, in whatever order, are put in order again); after it, the
+ * rows are in cell layout and fl_rw_swap_hist() finishes the swap.
  */
 #ifndef FUTEXLAB_RUNDIR_REWRITE_H
 #define FUTEXLAB_RUNDIR_REWRITE_H
@@ -43,20 +46,12 @@ typedef int (*fl_rw_keep_fn)(void *ctx, const struct fl_rd_row *row,
 int fl_rw_keep_rows(struct fl_run *run, int flags, int *torn_line,
 		    fl_rw_keep_fn keep, void *ctx, char *err, size_t errlen);
 
-/* what visit k of a matrix is: the cell and its repetition */
-struct fl_rw_visit {
-	unsigned long cell;
-	unsigned int rep;
-};
-
 /*
- * The visit layout into the cell layout: each row of visit k renumbered
- * to visits[k] (its hist column hist/cell-<cell>.csv), the rows sorted by
- * cell and repetition, each cell's visit histograms merged; staged,
- * committed and swapped as above. 0, or -1 with err.
+ * A journalled run into the cell layout: the rows sorted by cell and
+ * repetition, each cell's visit histograms merged; staged, committed
+ * and swapped as above. 0, or -1 with err.
  */
-int fl_rw_cell_layout(struct fl_run *run, const struct fl_rw_visit *visits,
-		      unsigned long nvisits, char *err, size_t errlen);
+int fl_rw_cell_layout(struct fl_run *run, char *err, size_t errlen);
 
 /* After the commit: hist.final/ (if any) in place of hist/, hist.visits/
  * gone. Redone safely after a kill. 0, or -1 with err. */
@@ -73,10 +68,11 @@ int fl_rw_drop_staged(struct fl_run *run, char *err, size_t errlen);
 int fl_rw_check_folders(struct fl_run *run, char *err, size_t errlen);
 int fl_rw_make_folders(struct fl_run *run, char *err, size_t errlen);
 
-/* Visit k's histogram in visit layout (hist/cell-<k>.csv): 0 when it
- * reads, 1 when there is none, -1 with err when it does not read. */
-int fl_rw_visit_hist(struct fl_run *run, unsigned long k, char *err,
-		     size_t errlen);
+/* The histogram of the visit that is repetition rep of cell, in a
+ * journalled run (visits.h): 0 when it reads, 1 when there is none, -1
+ * with err when it does not read. */
+int fl_rw_visit_hist(struct fl_run *run, unsigned long cell, unsigned int rep,
+		     char *err, size_t errlen);
 /* Cell c's merged histogram in cell layout, from hist.final/ while the
  * swap is not made, else hist/: 0 when it reads, -1 with err. */
 int fl_rw_cell_hist(struct fl_run *run, unsigned long c, char *err,

@@ -13,7 +13,7 @@
 /* no file system nests folders deeper than this below its root */
 #define SAME_DIR_MAX_DEPTH	4096
 
-static int same_stat(const struct stat *a, const struct stat *b)
+int fl_same_stat(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
@@ -23,7 +23,7 @@ int fl_rd_same(const struct fl_rd_run *a, const struct fl_rd_run *b)
 	struct stat sa, sb;
 
 	return fstat(a->dirfd, &sa) == 0 && fstat(b->dirfd, &sb) == 0 &&
-	       same_stat(&sa, &sb);
+	       fl_same_stat(&sa, &sb);
 }
 
 int fl_rd_repeated(const struct fl_rd_run *runs, unsigned int n,
@@ -70,11 +70,11 @@ int fl_rd_holds(const struct fl_rd_run *r, const char *path)
 	for (int depth = 0; depth < SAME_DIR_MAX_DEPTH && !found; depth++) {
 		int parent;
 
-		found = same_stat(&at, &run);
+		found = fl_same_stat(&at, &run);
 		parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		close(fd);
 		fd = parent;
-		if (fd < 0 || fstat(fd, &up) || same_stat(&up, &at))
+		if (fd < 0 || fstat(fd, &up) || fl_same_stat(&up, &at))
 			break;
 		at = up;
 	}

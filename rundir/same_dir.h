@@ -12,6 +12,11 @@
 
 #include "rundir/read.h"
 
+struct stat;
+
+/* Do a and b, two stat results, describe one file? */
+int fl_same_stat(const struct stat *a, const struct stat *b);
+
 /* Are a and b one folder? */
 int fl_rd_same(const struct fl_rd_run *a, const struct fl_rd_run *b);
 

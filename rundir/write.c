@@ -17,6 +17,8 @@
 #include "rundir/csv.h"
 #include "rundir/hist_file.h"
 #include "rundir/keep.h"
+#include "rundir/same_dir.h"
+#include "rundir/visits.h"
 #include "rundir/write_at.h"
 #include "stats/figures.h"
 #include "spec/placement.h"
@@ -65,7 +67,6 @@ int fl_run_open(struct fl_run *run, const char *results_dir,
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t j = 0;
-	int fd;
 
 	memset(run, 0, sizeof(*run));
 	run->dir_fd = run->fd = -1;
@@ -102,21 +103,16 @@ int fl_run_open(struct fl_run *run, const char *results_dir,
 		fl_run_close(run);
 		return -1;
 	}
-	fd = -1;
 	if (mkdirat(run->fd, "bins", 0755) == 0 &&
 	    mkdirat(run->fd, "hist", 0755) == 0)
-		fd = openat(run->fd, "cells.csv", O_WRONLY | O_CREAT | O_EXCL |
-			    O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd >= 0 && !(run->cells = fdopen(fd, "w")))
-		close(fd);
+		run->cells = fl_create_at(run->fd, "cells.csv",
+					  FL_CELLS_COLUMNS);
 	if (!run->cells) {
 		snprintf(err, errlen, "--results: cannot write in '%s': %s",
 			 run->tmp, strerror(errno));
 		fl_run_close(run);
 		return -1;
 	}
-	fprintf(run->cells, "%s\n", FL_CELLS_COLUMNS);
-	fflush(run->cells);
 	fl_keep_into(run->fd);
 	return 0;
 }
@@ -126,6 +122,9 @@ void fl_run_close(struct fl_run *run)
 	if (run->cells)
 		fclose(run->cells);
 	run->cells = NULL;
+	if (run->visits)
+		fclose(run->visits);
+	run->visits = NULL;
 	if (run->fd >= 0) {
 		fl_keep_into(-1);
 		close(run->fd);
@@ -200,11 +199,12 @@ int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		       size_t errlen)
 {
 	const struct fl_workload *w = cell->workload;
-	unsigned long idx = at->row;
+	unsigned long idx = at->cell;
 	/* a CPU's number and its comma for each thread: the buffer
 	 * follows the cell's table, which its threads sized */
 	size_t cpus_len = (size_t)cell->nplaced * 12 + 1;
-	char *cpus = malloc(cpus_len), hist[64], path[PATH_MAX + 64];
+	char *cpus = malloc(cpus_len), hist[64], own[64];
+	char path[PATH_MAX + 64];
 	char extra[512];
 	FILE *f = run->cells;
 
@@ -213,6 +213,12 @@ int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		return -1;
 	}
 	snprintf(hist, sizeof(hist), "hist/cell-%04lu.csv", idx);
+	/* a journalled visit's histogram is its own until the finalizing
+	 * merges its cell's (visits.h) */
+	if (run->visits)
+		fl_visit_hist_name(own, sizeof(own), at->cell, at->rep);
+	else
+		snprintf(own, sizeof(own), "%s", hist);
 	fl_cpulist_format(cell->cpus, (int)cell->nplaced, cpus, cpus_len);
 	for (unsigned int r = 0; r < res->nreps; r++) {
 		const struct fl_rep_result *rr = &res->reps[r];
@@ -227,7 +233,7 @@ int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		fl_csv_field(f, cell->placement, 0);
 		fl_csv_field(f, cpus, 0);
 		fl_csv_field(f, cell->options, 0);
-		fprintf(f, "%u,", r);
+		fprintf(f, "%u,", at->rep + r);
 		fl_csv_field(f, fl_status_name(st), 0);
 		fl_csv_field(f, rr->done ? rr->reason : res->reason, 0);
 		fl_csv_field(f, res->note, 0);
@@ -263,15 +269,15 @@ int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		}
 	}
 	free(cpus);
-	snprintf(path, sizeof(path), "%s/%s", run->tmp, hist);
-	if (fl_hist_save_at(run->fd, hist, path, &res->merged, err, errlen))
+	snprintf(path, sizeof(path), "%s/%s", run->tmp, own);
+	if (fl_hist_save_at(run->fd, own, path, &res->merged, err, errlen))
 		return -1;
 	if (fflush(f) || fsync(fileno(f))) {
 		snprintf(err, errlen, "cannot write cells.csv: %s",
 			 strerror(errno));
 		return -1;
 	}
-	return 0;
+	return run->visits ? fl_visits_note(run, at, err, errlen) : 0;
 }
 
 /* The partial directory is still the entry it was opened as: nothing
@@ -282,7 +288,7 @@ static int still_ours(const struct fl_run *run)
 
 	return fstat(run->fd, &a) == 0 &&
 	       fstatat(run->dir_fd, run->entry, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	       fl_same_stat(&a, &b);
 }
 
 int fl_run_finish(struct fl_run *run, json_t *meta, char *err, size_t errlen)

@@ -40,18 +40,17 @@ struct fl_run {
 	int fd;				/* the run directory: every file is
 					 * written through it (write_at.h) */
 	FILE *cells;
+	FILE *visits;			/* a partial's journal: visits.h */
 	unsigned int ncells;		/* written by fl_run_write_cell */
 };
 
 /*
- * Where a result's rows go: the index in cells.csv's cell column and
- * the histogram file (a matrix's partial run files each visit, one
- * repetition of a cell, under its visit's index until the finalizing
- * puts the rows in cell order: rundir/rewrite.h), and the cell and the
- * first repetition its bins are filed under.
+ * What a result is: the cell (cells.csv's cell column) and its first
+ * repetition, and for a matrix's visit its index in the plan, which the
+ * run's journal records (rundir/visits.h).
  */
 struct fl_row_place {
-	unsigned long row;
+	unsigned long visit;
 	unsigned long cell;
 	unsigned int rep;
 };
@@ -74,7 +73,9 @@ int fl_run_reopen(struct fl_run *run, const char *path, char *err,
 int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 		      const struct fl_cell_result *res, char *err,
 		      size_t errlen);
-/* The same, placed at at (a matrix's visit). 0, or -1 with err. */
+/* The same, placed at at (a matrix's visit): in a journalled run
+ * (fl_visits_start), its histogram is the visit's own and its line is
+ * added to the journal last. 0, or -1 with err. */
 int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		       const struct fl_cell *cell,
 		       const struct fl_cell_result *res, char *err,

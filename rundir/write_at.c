@@ -89,6 +89,22 @@ int fl_write_at(int dirfd, const char *name, const char *shown,
 	return 0;
 }
 
+FILE *fl_create_at(int dirfd, const char *name, const char *header)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	fprintf(f, "%s\n", header);
+	fflush(f);
+	return f;
+}
+
 FILE *fl_append_at(int dirfd, const char *name, const char *shown,
 		   char *err, size_t errlen)
 {

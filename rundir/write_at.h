@@ -25,6 +25,12 @@ int fl_write_at(int dirfd, const char *name, const char *shown,
 FILE *fl_append_at(int dirfd, const char *name, const char *shown,
 		   char *err, size_t errlen);
 
+/* dirfd/name created afresh (O_EXCL: none there before, no link
+ * followed), its header line written, opened to append; NULL with
+ * errno. The header's write is not checked: a full disk is said by the
+ * first write that must last. */
+FILE *fl_create_at(int dirfd, const char *name, const char *header);
+
 /* The folder dirfd/name, created if missing, opened without following a
  * link (one there is refused); the descriptor, or -1 with err. */
 int fl_folder_at(int dirfd, const char *name, const char *shown,

@@ -19,6 +19,7 @@
 
 #include "measure/cell.h"
 #include "rundir/meta.h"
+#include "rundir/visits.h"
 #include "rundir/write_at.h"
 #include "sweep/job_internal.h"
 
@@ -111,7 +112,8 @@ int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,
 		return -1;
 	}
 	uname(&u);
-	if (fl_run_open(&j->run, results, u.nodename, err, errlen))
+	if (fl_run_open(&j->run, results, u.nodename, err, errlen) ||
+	    fl_visits_start(&j->run, err, errlen))
 		return -1;
 	if (matrix_job_lock_dir(j, err, errlen))
 		return -1;

@@ -47,15 +47,16 @@ struct job_rows {
 	unsigned long nrows;
 	unsigned long dropped;		/* rows of visits without their
 					 * histogram: they run again */
-	int not_visits;			/* a row is not the visit layout's:
-					 * the rows may be in cell order */
+	struct fl_row_place *kept;	/* the visits kept, in row order */
+	unsigned long nkept;
 };
 
 int matrix_job_rows_init(struct job_rows *jr, unsigned long nvisits);
 void matrix_job_rows_free(struct job_rows *jr);
-/* Visit layout: cells.csv rewritten with the row of every visit that
- * has its histogram (each row checked against its visit); a torn last
- * line dropped (*torn_line). 0, or -1 with err. */
+/* A journalled run: cells.csv rewritten with the row of every visit
+ * that has its histogram (each row checked against its cell), those
+ * visits in jr->kept; a torn last line dropped (*torn_line). 0, or -1
+ * with err. */
 int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 			   int *torn_line, char *err, size_t errlen);
 /* Cell layout: one row for every visit planned, each its cell's, and

@@ -14,9 +14,9 @@
  * file in it is read as a regular file below it, its rows by the
  * readers' rules (rundir/rewrite.h), and its finished name is its own,
  * never one from inside a file. Whether a kill came before or after the
- * rows were put in cell order is read from the rows themselves: the
- * visit layout is tried first, the cell layout when a row is not a
- * visit's; a flag in matrix.json decides nothing.
+ * finalizing's commit is read from the disk: a partial with its visit
+ * journal (rundir/visits.h) had not committed, one without has its rows
+ * in cell layout; a flag in matrix.json decides nothing.
  */
 #include "sweep/job.h"
 
@@ -30,6 +30,7 @@
 #include "rundir/meta.h"
 #include "rundir/regular.h"
 #include "rundir/rewrite.h"
+#include "rundir/visits.h"
 #include "spec/options.h"
 #include "sweep/job_internal.h"
 
@@ -266,13 +267,15 @@ static int same_matrix(struct fl_matrix_job *j, const char *file, int yes,
 	return 0;
 }
 
-/* Rows in visit layout kept: what the run did before it was killed. */
+/* A journalled run's rows kept, and its journal said again from them:
+ * what the run did before it was killed. */
 static int keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 		       char *err, size_t errlen)
 {
 	int torn = 0;
 
 	if (matrix_job_keep_visits(j, jr, &torn, err, errlen) ||
+	    fl_visits_rewrite(&j->run, jr->kept, jr->nkept, err, errlen) ||
 	    fl_rw_drop_staged(&j->run, err, errlen) ||
 	    fl_rw_make_folders(&j->run, err, errlen))
 		return -1;
@@ -311,28 +314,41 @@ static int took_cell_layout(struct fl_matrix_job *j, char *err,
 	return rc;
 }
 
-/* The rows on disk, whichever layout a kill left them in. */
+/*
+ * Without a journal, the rows are finalized, or a futexlab before the
+ * journal wrote them (its cell column then held visit indices): that
+ * partial is refused, before anything is written.
+ */
+static int finalized_rows(struct fl_matrix_job *j, char *err, size_t errlen)
+{
+	char why[1024];
+
+	if (took_cell_layout(j, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, errlen, "--resume: %s has no %s and its rows are not "
+		 "a finished run's (%s): a partial directory of a futexlab "
+		 "before the visit journal is resumed by the futexlab that "
+		 "started it", j->run.tmp, FL_VISITS_FILE, why);
+	return -1;
+}
+
+/* The rows on disk, whichever step a kill left them at. */
 static int recover_rows(struct fl_matrix_job *j, char *err, size_t errlen)
 {
 	struct job_rows jr;
-	char cell_err[1024];
 	int rc;
 
 	if (fl_rw_check_folders(&j->run, err, errlen))
 		return -1;
+	if (!fl_visits_present(&j->run))
+		return finalized_rows(j, err, errlen);
 	if (matrix_job_rows_init(&jr, j->m.nvisits)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	rc = keep_visits(j, &jr, err, errlen);
-	/* a row that is not a visit's: maybe the rows are in cell order;
-	 * if they are not that either, the visit layout's complaint is
-	 * the one to read */
-	if (rc && jr.not_visits &&
-	    took_cell_layout(j, cell_err, sizeof(cell_err)) == 0)
-		rc = 0;
 	matrix_job_rows_free(&jr);
-	if (rc || j->cell_layout)
+	if (rc)
 		return rc;
 	return fl_rw_append_rows(&j->run, err, errlen);
 }

@@ -2,11 +2,11 @@
 /*
  * The rows of a partial matrix run as its plan sees them. rundir/ reads
  * and rewrites cells.csv with the readers' strictness (rewrite.h); here
- * each row is held against the matrix: in visit layout the row of visit
- * k must be the cell the plan put at visit k, repetition 0, with its own
- * histogram; in cell layout each row must be a cell and repetition the
- * plan made, every visit's exactly once, and every cell's histogram must
- * read. A row that is a visit's but whose histogram is missing is the
+ * each row is held against the matrix: each must be a cell and
+ * repetition the plan made (so a visit's, at most once), the cell's own;
+ * in a journalled run (rundir/visits.h) each visit's own histogram must
+ * read, in cell layout every visit's row must be there and every cell's
+ * histogram must read. A row whose visit's histogram is missing is the
  * only thing dropped (a kill between the two writes): it runs again.
  */
 #include "sweep/job.h"
@@ -22,7 +22,8 @@ int matrix_job_rows_init(struct job_rows *jr, unsigned long nvisits)
 	memset(jr, 0, sizeof(*jr));
 	jr->status = malloc(nvisits + 1);
 	jr->primary = calloc(nvisits + 1, sizeof(*jr->primary));
-	if (!jr->status || !jr->primary) {
+	jr->kept = calloc(nvisits + 1, sizeof(*jr->kept));
+	if (!jr->status || !jr->primary || !jr->kept) {
 		matrix_job_rows_free(jr);
 		return -1;
 	}
@@ -34,8 +35,10 @@ void matrix_job_rows_free(struct job_rows *jr)
 {
 	free(jr->status);
 	free(jr->primary);
+	free(jr->kept);
 	jr->status = NULL;
 	jr->primary = NULL;
+	jr->kept = NULL;
 }
 
 /* Is the row the cell c? "" with 0, or what it is instead in why. */
@@ -79,98 +82,63 @@ static void note_row(struct fl_matrix_job *j, struct job_rows *jr,
 	jr->nrows++;
 }
 
-/* ------------------------------------------------------- visit layout */
-
-/* A scan's cell description is planned again for each row and freed
- * when the scan ends. */
-struct visit_scan {
-	struct fl_matrix_job *j;
-	struct job_rows *jr;
-	struct fl_cell cell;
-};
-
-/* keep(): the row of visit k, kept when its histogram reads */
-static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
-		      size_t errlen)
-{
-	struct visit_scan *vs = ctx;
-	struct fl_matrix_job *j = vs->j;
-	struct fl_cell *cell = &vs->cell;
-	unsigned long k = row->cell;
-	char why[1024];
-	int rc;
-
-	if (k >= j->m.nvisits) {
-		snprintf(err, errlen, "%s:%d: a row of visit %lu, but the run "
-			 "planned %lu visits", row->file, row->line, k,
-			 j->m.nvisits);
-		return -1;
-	}
-	if (fl_matrix_visit_cell(&j->m, k, cell, NULL, err, errlen))
-		return -1;
-	if (row->rep != 0 || !fl_rd_row_hist_is(row, k)) {
-		vs->jr->not_visits = 1;
-		snprintf(err, errlen, "%s:%d: a row of cell %lu repetition %u "
-			 "(%s): not a visit's row", row->file, row->line, k,
-			 row->rep, fl_rd_row_field(row, FL_COL_HIST));
-		return -1;
-	}
-	if (row_is_cell(row, cell, why, sizeof(why))) {
-		vs->jr->not_visits = 1;
-		snprintf(err, errlen, "%s:%d: visit %lu is %s here: start a "
-			 "new run", row->file, row->line, k, why);
-		return -1;
-	}
-	rc = fl_rw_visit_hist(&j->run, k, err, errlen);
-	if (rc < 0)
-		return -1;
-	if (rc > 0) {
-		vs->jr->dropped++;	/* killed before its histogram */
-		return 0;
-	}
-	note_row(j, vs->jr, k, row);
-	return 1;
-}
-
-int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
-			   int *torn_line, char *err, size_t errlen)
-{
-	struct visit_scan vs = { .j = j, .jr = jr };
-	int rc = fl_rw_keep_rows(&j->run, FL_RD_TORN_OK, torn_line,
-				 keep_visit, &vs, err, errlen);
-
-	fl_cell_free(&vs.cell);
-	return rc;
-}
-
-/* -------------------------------------------------------- cell layout */
-
-struct cell_scan {
-	struct fl_matrix_job *j;
-	struct job_rows *jr;
+/* Where the plan put each cell's repetitions: visit k is repetition
+ * visits[k].rep of its cell, one slot per cell and repetition. */
+struct slots {
 	unsigned long *first;		/* per cell: its visits' slots */
-	unsigned long *slot_visit;	/* slot -> visit index */
+	unsigned long *visit;		/* slot -> visit index */
 	unsigned int *nvis;		/* per cell: visits planned */
-	signed char *worst;		/* per cell: its worst status */
-	struct fl_cell cell;		/* as a visit_scan's */
 };
 
-static int cell_row(void *ctx, const struct fl_rd_row *row, char *err,
-		    size_t errlen)
+static void slots_free(struct slots *s)
 {
-	struct cell_scan *cs = ctx;
-	struct fl_matrix_job *j = cs->j;
-	struct fl_cell *cell = &cs->cell;
-	unsigned long c = row->cell, k;
-	char why[1024];
+	free(s->first);
+	free(s->visit);
+	free(s->nvis);
+}
 
-	if (c >= j->m.ncells || row->rep >= cs->nvis[c]) {
+static int slots_init(struct slots *s, const struct fl_matrix *m)
+{
+	unsigned long nc = m->ncells, nv = m->nvisits;
+
+	s->first = calloc(nc + 1, sizeof(*s->first));
+	s->visit = calloc(nv + 1, sizeof(*s->visit));
+	s->nvis = calloc(nc + 1, sizeof(*s->nvis));
+	if (!s->first || !s->visit || !s->nvis) {
+		slots_free(s);
+		return -1;
+	}
+	for (unsigned long k = 0; k < nv; k++)
+		s->nvis[m->visits[k].cell]++;
+	for (unsigned long c = 1; c < nc; c++)
+		s->first[c] = s->first[c - 1] + s->nvis[c - 1];
+	for (unsigned long k = 0; k < nv; k++)
+		s->visit[s->first[m->visits[k].cell] + m->visits[k].rep] = k;
+	return 0;
+}
+
+/* The visit the row is, or -1 with err when the plan has none such. */
+static long row_visit(const struct slots *s, const struct fl_matrix *m,
+		      const struct fl_rd_row *row, char *err, size_t errlen)
+{
+	unsigned long c = row->cell;
+
+	if (c >= m->ncells || row->rep >= s->nvis[c]) {
 		snprintf(err, errlen, "%s:%d: cell %lu repetition %u is not one "
 			 "the run planned", row->file, row->line, c, row->rep);
 		return -1;
 	}
-	if (fl_matrix_cell(&j->m, c, cell, NULL, err, errlen))
-		return -1;
+	return (long)s->visit[s->first[c] + row->rep];
+}
+
+/* Is the row cell c's, and its histogram column the cell's? 0, or -1
+ * with err. */
+static int row_is_its_cell(const struct fl_rd_row *row, unsigned long c,
+			   const struct fl_cell *cell, char *err,
+			   size_t errlen)
+{
+	char why[1024];
+
 	if (!fl_rd_row_hist_is(row, c)) {
 		snprintf(err, errlen, "%s:%d: cell %lu's histogram is not its "
 			 "own", row->file, row->line, c);
@@ -181,9 +149,86 @@ static int cell_row(void *ctx, const struct fl_rd_row *row, char *err,
 			 row->line, c, why);
 		return -1;
 	}
+	return 0;
+}
+
+/* ---------------------------------------------------- a journalled run */
+
+/* A scan's cell description is planned again for each row and freed
+ * when the scan ends. */
+struct visit_scan {
+	struct fl_matrix_job *j;
+	struct job_rows *jr;
+	struct slots s;
+	struct fl_cell cell;
+};
+
+/* keep(): the row of a visit, kept when its histogram reads */
+static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
+		      size_t errlen)
+{
+	struct visit_scan *vs = ctx;
+	struct fl_matrix_job *j = vs->j;
+	long k = row_visit(&vs->s, &j->m, row, err, errlen);
+	int rc;
+
+	if (k < 0 ||
+	    fl_matrix_cell(&j->m, row->cell, &vs->cell, NULL, err, errlen) ||
+	    row_is_its_cell(row, row->cell, &vs->cell, err, errlen))
+		return -1;
+	rc = fl_rw_visit_hist(&j->run, row->cell, row->rep, err, errlen);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		vs->jr->dropped++;	/* killed before its histogram */
+		return 0;
+	}
+	note_row(j, vs->jr, (unsigned long)k, row);
+	vs->jr->kept[vs->jr->nkept++] = (struct fl_row_place){
+		(unsigned long)k, row->cell, row->rep };
+	return 1;
+}
+
+int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
+			   int *torn_line, char *err, size_t errlen)
+{
+	struct visit_scan vs = { .j = j, .jr = jr };
+	int rc;
+
+	if (slots_init(&vs.s, &j->m)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = fl_rw_keep_rows(&j->run, FL_RD_TORN_OK, torn_line, keep_visit,
+			     &vs, err, errlen);
+	fl_cell_free(&vs.cell);
+	slots_free(&vs.s);
+	return rc;
+}
+
+/* -------------------------------------------------------- cell layout */
+
+struct cell_scan {
+	struct fl_matrix_job *j;
+	struct job_rows *jr;
+	struct slots s;
+	signed char *worst;		/* per cell: its worst status */
+	struct fl_cell cell;		/* as a visit_scan's */
+};
+
+static int cell_row(void *ctx, const struct fl_rd_row *row, char *err,
+		    size_t errlen)
+{
+	struct cell_scan *cs = ctx;
+	struct fl_matrix_job *j = cs->j;
+	unsigned long c = row->cell;
+	long k = row_visit(&cs->s, &j->m, row, err, errlen);
+
+	if (k < 0 || fl_matrix_cell(&j->m, c, &cs->cell, NULL, err, errlen) ||
+	    row_is_its_cell(row, c, &cs->cell, err, errlen))
+		return -1;
 	/* the reader refuses a (cell, rep) twice: each slot fills once */
-	k = cs->slot_visit[cs->first[c] + row->rep];
-	note_row(j, cs->jr, k, row);
+	note_row(j, cs->jr, (unsigned long)k, row);
 	if (cs->jr->status[k] > cs->worst[c])
 		cs->worst[c] = cs->jr->status[k];
 	return 0;
@@ -193,26 +238,15 @@ int matrix_job_check_cells(struct fl_matrix_job *j, struct job_rows *jr,
 			   char *err, size_t errlen)
 {
 	unsigned long nc = j->m.ncells, nv = j->m.nvisits;
-	struct cell_scan cs = {
-		j, jr, calloc(nc + 1, sizeof(unsigned long)),
-		calloc(nv + 1, sizeof(unsigned long)),
-		calloc(nc + 1, sizeof(unsigned int)), malloc(nc + 1), { 0 },
-	};
+	struct cell_scan cs = { .j = j, .jr = jr, .worst = malloc(nc + 1) };
 	int rc = -1;
 
-	if (!cs.first || !cs.slot_visit || !cs.nvis || !cs.worst) {
+	if (!cs.worst || slots_init(&cs.s, &j->m)) {
+		free(cs.worst);
 		snprintf(err, errlen, "out of memory");
-		goto out;
+		return -1;
 	}
 	memset(cs.worst, -1, nc + 1);
-	/* visit k is repetition visits[k].rep of its cell: slots by cell */
-	for (unsigned long k = 0; k < nv; k++)
-		cs.nvis[j->m.visits[k].cell]++;
-	for (unsigned long c = 1; c < nc; c++)
-		cs.first[c] = cs.first[c - 1] + cs.nvis[c - 1];
-	for (unsigned long k = 0; k < nv; k++)
-		cs.slot_visit[cs.first[j->m.visits[k].cell] +
-			      j->m.visits[k].rep] = k;
 	if (fl_rw_scan(&j->run, 0, NULL, cell_row, &cs, err, errlen))
 		goto out;
 	if (jr->nrows != nv) {
@@ -222,7 +256,7 @@ int matrix_job_check_cells(struct fl_matrix_job *j, struct job_rows *jr,
 		goto out;
 	}
 	for (unsigned long c = 0; c < nc; c++)
-		if (cs.nvis[c] && fl_rw_cell_hist(&j->run, c, err, errlen))
+		if (cs.s.nvis[c] && fl_rw_cell_hist(&j->run, c, err, errlen))
 			goto out;
 	memset(j->by_status, 0, sizeof(j->by_status));
 	for (unsigned long c = 0; c < nc; c++)
@@ -231,9 +265,7 @@ int matrix_job_check_cells(struct fl_matrix_job *j, struct job_rows *jr,
 	rc = 0;
 out:
 	fl_cell_free(&cs.cell);
-	free(cs.first);
-	free(cs.slot_visit);
-	free(cs.nvis);
+	slots_free(&cs.s);
 	free(cs.worst);
 	return rc;
 }

@@ -12,6 +12,7 @@
 
 #include "measure/cell.h"
 #include "rundir/meta.h"
+#include "rundir/visits.h"
 #include "sweep/job_internal.h"
 
 int fl_matrix_job_plan_run(struct fl_matrix_job *j, const struct fl_spec *s,
@@ -49,7 +50,8 @@ int fl_matrix_job_open_run(struct fl_matrix_job *j, const char *results,
 	json_t *flags = json_array();
 	char now_s[32];
 
-	if (fl_run_open(&j->run, results, hostname, err, errlen))
+	if (fl_run_open(&j->run, results, hostname, err, errlen) ||
+	    fl_visits_start(&j->run, err, errlen))
 		return -1;
 	for (int i = 0; flags && i < run_argc; i++)
 		json_array_append_new(flags, json_string(run_argv[i]));

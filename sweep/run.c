@@ -210,9 +210,8 @@ static int keep_visit(struct fl_matrix_job *j, unsigned long i,
 		      const struct fl_cell *cell,
 		      const struct fl_cell_result *res)
 {
-	/* the row's cell index is the visit's, so a resumed visit lands
-	 * under the same index and histogram file; its bins are filed
-	 * under the cell and repetition it is */
+	/* the row is its cell's and repetition's; rundir/ journals the
+	 * visit it was (rundir/visits.h) */
 	struct fl_row_place at = { i, j->m.visits[i].cell,
 				   j->m.visits[i].rep };
 	char err[PATH_MAX + 128];

@@ -1,11 +1,13 @@
 """Partial matrix run directories, as test_untrusted.py spoils them.
 
 A partial directory (results/.partial-NAME-PID-N) is what a matrix run
-leaves when it is killed: cells.csv in visit order (the cell column is
-the visit's index, one row and one histogram per visit), matrix.ini and
+leaves when it is killed: cells.csv with its cells' rows in the order
+the visits ran, each visit's own histogram hist/cell-C-rep-R.csv, the
+journal visits.csv (visit,cell,rep: rundir/visits.h), matrix.ini and
 matrix.json. template() runs a tiny matrix to the end and turns the
 finished run back into the partial it was just before its rows were put
-in cell order; each case copies it and spoils it one way.
+in cell order; each case copies it and spoils it one way. A row is
+named by its place, which is its visit's index.
 """
 
 import csv
@@ -54,6 +56,16 @@ def write_rows(d, head, rows, tail=""):
         f.write(out.getvalue() + tail)
 
 
+def visit_hist(c, rep):
+    """A visit's own histogram in a partial directory."""
+    return "hist/cell-%04d-rep-%03d.csv" % (c, rep)
+
+
+def visit_hist_of(p, k):
+    """Visit k's own histogram in the partial directory p."""
+    return visit_hist(*visits_of(state_of(p))[k])
+
+
 def unfinalize(final, partial):
     """The finished run at final as the partial directory partial."""
     shutil.copytree(final, partial)
@@ -64,17 +76,16 @@ def unfinalize(final, partial):
           for r in rows}
     shutil.rmtree(os.path.join(partial, "hist"))
     os.mkdir(os.path.join(partial, "hist"))
-    out = []
+    out, journal = [], "visit,cell,rep\n"
     for k, (c, r) in enumerate(visits_of(state)):
-        row = list(by[(c, r)])
-        row[head.index("cell")] = str(k)
-        row[head.index("rep")] = "0"
-        row[head.index("hist")] = "hist/cell-%04d.csv" % k
-        out.append(row)
+        out.append(by[(c, r)])
+        journal += "%d,%d,%d\n" % (k, c, r)
         # the cell's merged histogram stands in for the visit's own
         shutil.copy(os.path.join(final, "hist", "cell-%04d.csv" % c),
-                    os.path.join(partial, "hist", "cell-%04d.csv" % k))
+                    os.path.join(partial, visit_hist(c, r)))
     write_rows(partial, head, out)
+    with open(os.path.join(partial, "visits.csv"), "w") as f:
+        f.write(journal)
     os.remove(os.path.join(partial, "meta.json"))
     state.pop("finalizing", None)
     set_state(partial, state)
@@ -113,24 +124,26 @@ def set_state(d, state):
 def drop_rows(*visits):
     def spoil(p, tmp):
         head, rows = read_rows(p)
-        write_rows(p, head, [r for r in rows if int(r[0]) not in visits])
+        write_rows(p, head, [r for k, r in enumerate(rows)
+                             if k not in visits])
     return spoil
 
 
 def set_row(visit, column, value):
     def spoil(p, tmp):
         head, rows = read_rows(p)
-        for r in rows:
-            if int(r[0]) == visit:
-                r[head.index(column)] = value
+        rows[visit][head.index(column)] = value
         write_rows(p, head, rows)
     return spoil
 
 
-def duplicate_row(visit):
+def duplicate_row(cell, rep=0):
+    """The row of the cell's repetition written a second time."""
     def spoil(p, tmp):
         head, rows = read_rows(p)
-        write_rows(p, head, rows + [r for r in rows if int(r[0]) == visit])
+        write_rows(p, head, rows + [
+            r for r in rows if (int(r[head.index("cell")]),
+                                int(r[head.index("rep")])) == (cell, rep)])
     return spoil
 
 
@@ -143,21 +156,31 @@ def tear_last_row(p, tmp):
 
 def link_out(name, drop=None):
     """P/name moved out of the directory (to TMP/victim-<base>) and a
-    link left in its place; drop: a visit whose row goes too, so the
-    resume runs it and writes where the link leads."""
+    link left in its place (name: or visit_hist_of's visit when a
+    number); drop: a visit whose row goes too, so the resume runs it and
+    writes where the link leads."""
     def spoil(p, tmp):
-        victim = os.path.join(tmp, "victim-" + os.path.basename(name))
-        os.rename(os.path.join(p, name), victim)
-        os.symlink(victim, os.path.join(p, name))
+        at = visit_hist_of(p, name) if isinstance(name, int) else name
+        victim = os.path.join(tmp, "victim-" + os.path.basename(at))
+        os.rename(os.path.join(p, at), victim)
+        os.symlink(victim, os.path.join(p, at))
         if drop is not None:
             drop_rows(drop)(p, tmp)
     return spoil
 
 
 def fifo_at(name):
+    """P/name a FIFO (name: or visit_hist_of's visit when a number)."""
     def spoil(p, tmp):
-        os.remove(os.path.join(p, name))
-        os.mkfifo(os.path.join(p, name))
+        at = visit_hist_of(p, name) if isinstance(name, int) else name
+        os.remove(os.path.join(p, at))
+        os.mkfifo(os.path.join(p, at))
+    return spoil
+
+
+def remove_visit_hist(visit):
+    def spoil(p, tmp):
+        os.remove(os.path.join(p, visit_hist_of(p, visit)))
     return spoil
 
 
@@ -180,26 +203,19 @@ def partial_is_link(p, tmp):
 
 def killed_after_commit(p, tmp):
     """What a kill leaves after the finalizing replaced cells.csv by the
-    rows in cell order, before the histograms' folders were swapped:
-    cells.csv in cell order, hist/ the visits', hist.final/ the cells'."""
+    rows in cell order and removed the journal, before the histograms'
+    folders were swapped: cells.csv in cell order, hist/ the visits',
+    hist.final/ the cells'."""
     state = state_of(p)
     head, rows = read_rows(p)
-    visits = visits_of(state)
-    out = []
-    for r in rows:
-        c, rep = visits[int(r[0])]
-        r = list(r)
-        r[head.index("cell")] = str(c)
-        r[head.index("rep")] = str(rep)
-        r[head.index("hist")] = "hist/cell-%04d.csv" % c
-        out.append(r)
-    out.sort(key=lambda r: (int(r[0]), int(r[head.index("rep")])))
+    rows.sort(key=lambda r: (int(r[0]), int(r[head.index("rep")])))
     os.mkdir(os.path.join(p, "hist.final"))
-    for k, (c, rep) in enumerate(visits):
+    for c, rep in visits_of(state):
         if rep == 0:
-            shutil.copy(os.path.join(p, "hist", "cell-%04d.csv" % k),
+            shutil.copy(os.path.join(p, visit_hist(c, rep)),
                         os.path.join(p, "hist.final", "cell-%04d.csv" % c))
-    write_rows(p, head, out)
+    write_rows(p, head, rows)
+    os.remove(os.path.join(p, "visits.csv"))
     state["finalizing"] = True     # what an older futexlab wrote
     set_state(p, state)
 

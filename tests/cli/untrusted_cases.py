@@ -314,10 +314,9 @@ CASES += [("%s-%s" % (name, reader), with_results(spoil), args)
 # it succeeds, leave a finished run with every visit planned
 RESUME_CASES = [
     ("resume-ok", None),
-    ("resume-hist-missing", lambda p, t: os.remove(os.path.join(
-        p, "hist", "cell-0003.csv"))),
+    ("resume-hist-missing", pt.remove_visit_hist(3)),
     # item 1: links planted in the partial directory
-    ("resume-hist-file-link", pt.link_out("hist/cell-0000.csv", drop=0)),
+    ("resume-hist-file-link", pt.link_out(0, drop=0)),
     ("resume-matrix-json-link", pt.link_out("matrix.json")),
     ("resume-hist-folder-link", pt.link_out("hist")),
     ("resume-bins-folder-link", pt.link_out("bins", drop=1)),
@@ -329,7 +328,7 @@ RESUME_CASES = [
     # item 3: FIFOs, each refused, never waited on
     ("resume-fifo-cells", pt.fifo_at("cells.csv")),
     ("resume-fifo-matrix-json", pt.fifo_at("matrix.json")),
-    ("resume-fifo-hist", pt.fifo_at("hist/cell-0000.csv")),
+    ("resume-fifo-hist", pt.fifo_at(0)),
     ("resume-fifo-matrix-ini", pt.fifo_at("matrix.ini")),
     # item 4: the manifest's word against the disk's
     ("resume-finalizing-trusted", lambda p, t: (

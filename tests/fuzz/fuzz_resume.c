@@ -9,7 +9,8 @@
  *   SCRATCH/outside/                 what must never change: a file, a
  *                                    folder with a file, a FIFO
  *   SCRATCH/results/.partial-NAME-1-0/  matrix.ini, matrix.json,
- *                                    cells.csv (4 visits), hist/, bins/
+ *                                    cells.csv (4 visits), visits.csv,
+ *                                    hist/, bins/
  *
  * and the input's bytes are a list of spoils: a name of the directory
  * replaced by a link out, a FIFO, a folder or nothing, or moved out and

@@ -21,8 +21,10 @@ static const char matrix_text[] =
 	"[defaults]\nduration = 0.02\nwarmup = 0\nreps = 2\nseed = 1\n"
 	"backend = futex-private\n\n[experiment m]\nworkload = mutex\n"
 	"threads = 1,2\n";
-/* the visits of the two passes: cell 1, cell 0, then cell 0, cell 1 */
+/* the visits of the two passes: cell 1, cell 0, then cell 0, cell 1,
+ * and which repetition of its cell each is */
 static const unsigned long pass_cells[4] = { 1, 0, 0, 1 };
+static const unsigned int pass_reps[4] = { 0, 0, 1, 1 };
 char scratch[64];
 char partial[200];
 
@@ -63,7 +65,8 @@ void remove_tree(const char *path)
 	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* The rows of the four visits, each the matrix's cell at that visit. */
+/* The rows of the four visits, each the matrix's cell at that visit,
+ * and the journal of them (rundir/visits.h). */
 static void write_rows(const struct fl_matrix *m)
 {
 	static struct fl_cell cell;
@@ -79,17 +82,19 @@ static void write_rows(const struct fl_matrix *m)
 		/* a CPU for each thread, as the readers want */
 		fl_cpulist_format(cell.cpus, (int)cell.nplaced, cpus,
 				  sizeof(cpus));
-		fprintf(f, "%lu,%s,%s,%u,%s,\"%s\",%s,0,ok,,,%llu,20000000,"
+		fprintf(f, "%lu,%s,%s,%u,%s,\"%s\",%s,%u,ok,,,%llu,20000000,"
 			"100,5000.0,5000.0,2,100,100,100,100,100,100,1.0000,"
 			"100,100,violations=0,hist/cell-%04lu.csv,16,512,"
-			"10000000,3000,3000,30000,30000,3000\n", k,
+			"10000000,3000,3000,30000,30000,3000\n", pass_cells[k],
 			cell.workload->name, cell.backend->name, cell.threads,
-			cell.placement, cpus, cell.options,
-			(unsigned long long)cell.duration_ns, k);
+			cell.placement, cpus, cell.options, pass_reps[k],
+			(unsigned long long)cell.duration_ns, pass_cells[k]);
 	}
 	fclose(f);
 	put(partial, "cells.csv", text, len);
 	free(text);
+	put_str(partial, "visits.csv", "visit,cell,rep\n0,1,0\n1,0,0\n"
+		"2,0,1\n3,1,1\n");
 }
 
 void build(void)
@@ -132,7 +137,8 @@ void build(void)
 	for (int k = 0; k < 4; k++) {
 		char name[32];
 
-		snprintf(name, sizeof(name), "cell-%04d.csv", k);
+		snprintf(name, sizeof(name), "cell-%04lu-rep-%03u.csv",
+			 pass_cells[k], pass_reps[k]);
 		put_str(path, name, "# count=2 sum=200 min=100 max=100\n"
 			"low_ns,high_ns,count\n100,100,2\n");
 	}

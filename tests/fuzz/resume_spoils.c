@@ -30,9 +30,10 @@ static unsigned int take(struct input *in)
 /* the names of the partial directory a spoil may pick */
 static const char *const names[] = {
 	"cells.csv", "matrix.json", "matrix.ini", "hist", "bins",
-	"hist/cell-0000.csv", "hist/cell-0003.csv", "hist.final",
+	"hist/cell-0000.csv", "hist/cell-0001-rep-001.csv", "hist.final",
 	"hist.visits", ".cells.csv.tmp", ".matrix.json.tmp", "meta.json",
 	"hist/.cell-0000.csv.tmp", "bins/cell-0000-rep-000.csv",
+	"visits.csv", "hist/cell-0000-rep-000.csv",
 	"hist.final/cell-0000.csv", "cells.csv.final",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))

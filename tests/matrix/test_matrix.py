@@ -339,9 +339,13 @@ threads = 1,2
     # is its cell's row for that repetition, measurement unchanged
     after = open(os.path.join(final, "cells.csv")).read()
     final_rows = {(int(x["cell"]), int(x["rep"])): x for x in rows}
-    for old in csv.DictReader(io.StringIO(",".join(COLUMNS) + "\n" +
-                                          "".join(kept_before))):
-        k = int(old["cell"])
+    # a first run writes its visits in order: row k is visit k's, its
+    # cell and repetition the plan's
+    for k, old in enumerate(csv.DictReader(io.StringIO(
+            ",".join(COLUMNS) + "\n" + "".join(kept_before)))):
+        check((int(old["cell"]), int(old["rep"])) == visit_of[k],
+              "row %d is cell %s rep %s, but visit %d is %s" % (
+                  k, old["cell"], old["rep"], k, visit_of[k]))
         new = final_rows[visit_of[k]]
         for col in ("workload", "backend", "options", "status",
                     "elapsed_ns", "ops", "lat_p99_ns"):
