@@ -125,7 +125,8 @@ LIBRARIES = [
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness; how a figure is written
     ("stats", ["covary.c", "drift.c", "figures.c", "format.c", "geomean.c",
-               "normal.c", "paired.c", "sequential.c",
+               "normal.c", "paired.c", "paired_family.c",
+               "sequential.c",
                "percentile.c", "shift.c", "stats.c", "maxt.c"]),
     # what to run: the workload and backend descriptors, option tables,
     # placement policies, run specifications, the keys every workload

@@ -18,7 +18,9 @@
  *     visit 3% faster when it runs second in its block.
  * Asserted, at the default rule (fl_seq_rule_default):
  *   - identical sides: HIGHER or LOWER in at most 5% of campaigns, on
- *     every noise, at the 2% and the 1% margin;
+ *     every noise, at the 2% and the 1% margin; the summary
+ *     (fl_paired_family, on the interval the campaign stopped on)
+ *     excluding 1 in at most 5%;
  *   - a true shift exactly at the margin: HIGHER (a claim that B is
  *     beyond it) in at most 5%;
  *   - B 2% lower at a 1% margin, cost noise: LOWER in at least 80% of
@@ -127,6 +129,7 @@ static double block(enum noise noise, double shift, uint64_t *rng)
 
 struct rates {
 	unsigned int call[4];		/* by enum fl_seq_call */
+	unsigned int summary_off;	/* summaries excluding 1 */
 	unsigned int campaigns;
 	unsigned int median_blocks;	/* of the campaigns decided */
 };
@@ -147,17 +150,22 @@ static void simulate(const struct fl_seq_rule *r, enum noise noise,
 	out->campaigns = campaigns;
 	for (int c = 0; c < campaigns; c++) {
 		enum fl_seq_call call = FL_SEQ_MORE;
+		struct fl_paired_ci ci = { 0 };
+		struct fl_geomean g;
 		unsigned int n = 0;
+		double adj;
 
 		while (call == FL_SEQ_MORE && n < r->max_blocks) {
-			struct fl_paired_ci ci;
-
 			x[n] = block(noise, shift, &rng);
 			n++;
 			if (fl_seq_next_look(r, n) == n)
 				call = fl_seq_decide(r, x, n, &ci);
 		}
 		out->call[call]++;
+		/* the summary of the one cell, on the interval it stopped
+		 * on */
+		fl_paired_family(&ci, 1, fl_seq_look_conf(r, n), 1, &adj, &g);
+		out->summary_off += g.ok && (g.lo > 1.0 || g.hi < 1.0);
 		if (call != FL_SEQ_MORE)
 			used[decided++] = n;
 	}
@@ -183,8 +191,9 @@ static double rate(const char *what, const struct rates *s,
 	return p;
 }
 
-/* Identical sides: no call beyond the margin, on any noise; at the 2%
- * margin, on the cost figure, the same. */
+/* Identical sides: no call beyond the margin and no summary that
+ * excludes 1, on any noise; at the 2% margin, on the cost figure, the
+ * same. */
 static void test_identical(void **state)
 {
 	static const double margins[] = { 0.02, 0.01 };
@@ -207,6 +216,11 @@ static void test_identical(void **state)
 				 "identical, %s, %g%% margin: HIGHER or LOWER",
 				 noise_names[k], 100 * margins[m]);
 			s.call[FL_SEQ_HIGHER] += s.call[FL_SEQ_LOWER];
+			assert_true(rate(what, &s, FL_SEQ_HIGHER) <= 0.05);
+			snprintf(what, sizeof(what),
+				 "identical, %s, %g%% margin: summary not 1",
+				 noise_names[k], 100 * margins[m]);
+			s.call[FL_SEQ_HIGHER] = s.summary_off;
 			assert_true(rate(what, &s, FL_SEQ_HIGHER) <= 0.05);
 			snprintf(what, sizeof(what),
 				 "identical, %s, %g%% margin: SAME",
