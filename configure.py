@@ -78,7 +78,7 @@ LIBRARIES = [
     # the subcommands: parse flags, call a library, map to exit statuses
     ("cli", ["cell_output.c", "cmd_campaign.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
              "cmd_merge.c", "cmd_plot.c", "cmd_report.c", "cmd_run.c",
-             "estimate.c", "flags.c", "interrupt.c", "matrix_estimate.c",
+             "estimate.c", "flags.c", "interrupt.c", "matrix_estimate.c", "matrix_visit.c",
              "outputs.c",
              "run_args.c", "shards.c", "topology_file.c"]),
     # campaigns: several runs of a matrix per side, interleaved, resumable

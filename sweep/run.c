@@ -319,7 +319,7 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 	for (;;) {
 		p.nominal_left = owed_s(j);
 		e = run_planned(j, &p, &failed);
-		if (e != VISIT_DONE)
+		if (e != VISIT_DONE || j->planned_only)
 			break;
 		long n = fl_matrix_job_next_pass(j, (double)(fl_now_ns() -
 							     p.t0) / 1e9,
