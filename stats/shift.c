@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/normal.h"
 #include "stats/stats.h"
 
 /*
@@ -49,23 +50,6 @@ static int u_cdf(size_t n, size_t m, double *cdf)
 	free(prev);
 	free(cur);
 	return 0;
-}
-
-/* the two-sided normal quantile for confidence conf, by bisection on
- * erfc: exact enough, and no table to get wrong */
-static double z_of(double conf)
-{
-	double lo = 0.0, hi = 10.0;
-
-	for (int i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (erfc(mid / M_SQRT2) > 1.0 - conf)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
 }
 
 /* The rank-sum p-value by the normal approximation with the tie
@@ -136,7 +120,7 @@ static void rank_test(const double *la, size_t na, const double *lb,
 		return;
 	}
 	free(cdf);
-	double z = z_of(conf);
+	double z = fl_normal_z(conf);
 	double c = (double)nm / 2.0 -
 		   z * sqrt((double)nm * (double)(na + nb + 1) / 12.0);
 
