@@ -82,9 +82,10 @@ LIBRARIES = [
              "outputs.c",
              "run_args.c", "shards.c", "topology_file.c"]),
     # campaigns: several runs of a matrix per side, interleaved, resumable
-    ("campaign", ["compare.c", "drive.c", "execute.c", "hogs.c",
-                  "manifest.c", "order.c", "prepare.c", "runs.c",
-                  "settings.c", "side.c", "spawn.c", "trust.c"]),
+    ("campaign", ["blocks.c", "compare.c", "compare_visits.c", "drive.c", "execute.c", "hogs.c",
+                  "manifest.c", "manifest_blocks.c", "order.c",
+                  "prepare.c", "runs.c", "settings.c", "side.c",
+                  "spawn.c", "trust.c", "visit.c"]),
     # a matrix's shards, run on one machine or many, joined into one run
     ("merge", ["read.c", "write.c"]),
     # the matrix engine: matrix files, cells, visits, resume

@@ -21,7 +21,7 @@
 
 /* In work/NN: the finished run (a folder not starting with '.') and the
  * partial one (.partial-*); 0, or -1 with err when there are several. */
-static int look_in(int workfd, const char *shown, char *finished,
+int campaign_look_in(int workfd, const char *shown, char *finished,
 		   char *partial, size_t len, char *err, size_t errlen)
 {
 	int fd = dup(workfd);
@@ -85,7 +85,7 @@ int campaign_runs_going(int dirfd, const char *dir,
 					sizeof(why));
 		if (workfd < 0)
 			continue;
-		if (!look_in(workfd, work, finished, partial, sizeof(partial),
+		if (!campaign_look_in(workfd, work, finished, partial, sizeof(partial),
 			     why, sizeof(why)) && *partial) {
 			snprintf(shown, sizeof(shown), "%s/%s", work, partial);
 			fd = fl_open_folder(workfd, partial, shown, why,
@@ -170,20 +170,16 @@ static int run_guest(int dirfd, const char *dir, struct fl_campaign *c,
 	return rc;
 }
 
-/*
- * The command of slot i: its futexlab's matrix, a resume of its partial
- * run, or a guest's boot; the side's settings set around it. The side's
- * futexlab is run from the descriptor it was checked through, and its
- * matrix checked to be the campaign's (trust.c). What the run prints on
- * stdout goes to stderr but the line naming its folder under work/,
- * which is moved once it finished (fl_campaign_execute says where).
- */
-static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
-		    unsigned int i, const char *work, const char *partial,
-		    char *err, size_t errlen)
+int campaign_run_side(int dirfd, const char *dir, struct fl_campaign *c,
+		      unsigned int k, const char *work, const char *partial,
+		      const char *visit, int out_fd, char *err, size_t errlen)
 {
-	const struct fl_campaign_side *s = &c->side[c->slot[i].side];
+	const struct fl_campaign_side *s = &c->side[k];
 	char bin[4300], matrix[4300], part[4400], drop[4400], *text;
+	/* a visit campaign's run takes visits (--visit) until it is
+	 * finished with the visits it has (--finish) */
+	char *more[3] = { visit ? "--visit" : c->visit ? "--finish" : NULL,
+			  (char *)visit, NULL };
 	int exe = -1, self, rc = -1;
 	pid_t hogs[64];
 	size_t len;
@@ -210,16 +206,23 @@ static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
 		rc = run_guest(dirfd, dir, c, s, work, err, errlen);
 	} else if (*partial) {
 		char *argv[] = { bin, "matrix", "--resume", part, matrix,
-				 NULL };
+				 more[0], more[1], NULL };
 
-		rc = fl_campaign_spawn(argv, exe, NULL, s->nice, STDERR_FILENO,
-				       drop, c->cmd.run_timeout_s, err, errlen);
+		rc = fl_campaign_spawn(argv, exe, NULL, s->nice,
+				       out_fd < 0 ? STDERR_FILENO : out_fd,
+				       out_fd < 0 ? drop : NULL,
+				       c->cmd.run_timeout_s, err, errlen);
+	} else if (c->visit && !visit) {
+		snprintf(err, errlen, "side %s has no visit in %s to finish "
+			 "its run with", s->name, work);
 	} else {
 		char *argv[] = { bin, "matrix", matrix, "--results",
-				 (char *)work, NULL };
+				 (char *)work, more[0], more[1], NULL };
 
-		rc = fl_campaign_spawn(argv, exe, NULL, s->nice, STDERR_FILENO,
-				       drop, c->cmd.run_timeout_s, err, errlen);
+		rc = fl_campaign_spawn(argv, exe, NULL, s->nice,
+				       out_fd < 0 ? STDERR_FILENO : out_fd,
+				       out_fd < 0 ? drop : NULL,
+				       c->cmd.run_timeout_s, err, errlen);
 	}
 	campaign_hogs_stop(s->hogs, hogs);
 	if (campaign_restore(dirfd, dir, c, rc < 0 ? NULL : err, errlen))
@@ -273,7 +276,7 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 		workfd = fl_folder_at(dirfd, workname, work, err, errlen);
 		if (workfd < 0)
 			return -1;
-		if (look_in(workfd, work, finished, partial, sizeof(finished),
+		if (campaign_look_in(workfd, work, finished, partial, sizeof(finished),
 			    err, errlen))
 			goto out_fail;
 		if (!*finished) {
@@ -281,8 +284,9 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 				"%s (%s)%s\n", i + 1, c->nslots, side,
 				c->side[s->side].why, *partial ?
 				": resuming its partial run" : "");
-			rc = run_slot(dirfd, dir, c, i, work, partial, err,
-				      errlen);
+			rc = campaign_run_side(dirfd, dir, c, s->side, work,
+					       partial, NULL, -1, err,
+					       errlen);
 			if (rc < 0 || rc >= 128)
 				goto out_close;	/* interrupted: 130 */
 			if (rc > 1) {
@@ -292,7 +296,7 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 				rc = -1;
 				goto out_close;
 			}
-			if (look_in(workfd, work, finished, partial,
+			if (campaign_look_in(workfd, work, finished, partial,
 				    sizeof(finished), err, errlen))
 				goto out_fail;
 			if (!*finished) {

@@ -6,7 +6,8 @@
  * needs: no probe of the machine, no measure of the harness's overhead
  * (the run's --finish does them, for its meta.json), its progress line
  * not printed. What it prints on stdout is the one line a campaign reads
- * ("visit CELL N ok FIGURE", N the cell's visits now) and the partial
+ * ("visit CELL N ok NAME FIGURE", N the cell's visits now, NAME
+ * ops_per_sec or p50_ns) and the partial
  * directory's path.
  */
 #include "cli/matrix_visit.h"
@@ -94,10 +95,11 @@ int fl_visit_run(struct fl_matrix_job *job, const struct fl_visit_arg *v)
 	}
 	n = fl_matrix_job_cell_done(job, (unsigned long)v->cell, &status,
 				    &primary);
-	if (status == FL_STATUS_OK)
-		printf("visit %ld %u ok %.17g\n", v->cell, n, primary);
-	else
-		printf("visit %ld %u stopped 0\n", v->cell, n);
+	/* the figure's name says which way is better */
+	printf("visit %ld %u %s %s %.17g\n", v->cell, n,
+	       status == FL_STATUS_OK ? "ok" : "stopped",
+	       job->tracks[v->cell].latency_primary ? "p50_ns" :
+	       "ops_per_sec", status == FL_STATUS_OK ? primary : 0.0);
 	printf("%s\n", job->run.tmp);
 	return out == FL_JOB_FAILED ? FL_EXIT_FAILED : FL_EXIT_OK;
 }

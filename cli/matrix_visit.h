@@ -21,7 +21,7 @@ int fl_visit_parse(const char *s, struct fl_visit_arg *v);
 int fl_visit_check_file(const char *file, const struct fl_visit_arg *v);
 /*
  * The visit run in the job (started or resumed, nothing run yet), then
- * "visit CELL N STATUS FIGURE" and the partial directory on stdout.
+ * "visit CELL N STATUS NAME FIGURE" and the partial directory on stdout.
  * The exit status: 0, 1 when the visit failed, 2 on a bad --visit, 130
  * when interrupted.
  */

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A visit campaign compared: each side's finished run against the
+ * first's, cell by cell, block k pairing the k-th ok visit of each (the
+ * visits of a block ran back to back: the machine's state, which drifts
+ * between blocks, moves both). A cell's ratio is the Hodges-Lehmann
+ * location of its blocks' log ratios with the signed-rank interval, its
+ * verdict the campaign's call on them (blocks.c), naming the figure it
+ * is about; the summary is the geometric mean over the cells, its
+ * interval that of the blocks' mean log ratio over the cells, round by
+ * round (the k-th block of every cell); then how long the blocks took.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign/internal.h"
+#include "rundir/read.h"
+
+/* the cell of r with index i, or NULL */
+static const struct fl_rd_cell *cell_of(const struct fl_rd_run *r,
+					unsigned long i)
+{
+	for (unsigned long k = 0; k < r->ncells; k++)
+		if (r->cells[k].index == i)
+			return &r->cells[k];
+	return NULL;
+}
+
+/* the ok visits' primary figures of c in the order they ran (their rep
+ * column) into v; how many */
+static unsigned int in_order(const struct fl_rd_cell *c, double *v)
+{
+	unsigned int n = 0;
+
+	for (unsigned int rep = 0; rep < FL_RD_MAX_REPS; rep++)
+		for (unsigned int i = 0; i < c->nok; i++)
+			if (c->ok_rep[i] == rep)
+				v[n++] = c->primary[i];
+	return n;
+}
+
+static const char *verdict(enum campaign_call call, int lower_is_better)
+{
+	switch (call) {
+	case CALL_SAME:
+		return "equivalent";
+	case CALL_HIGHER:
+		return lower_is_better ? "slower" : "faster";
+	case CALL_LOWER:
+		return lower_is_better ? "faster" : "slower";
+	default:
+		return "needs more blocks";
+	}
+}
+
+/* side k's run against side 0's: a line a cell, then the summary */
+static void judge(const struct fl_campaign *c, unsigned int k,
+		 const struct fl_rd_run *ra, const struct fl_rd_run *rb,
+		 FILE *out)
+{
+	static double a[FL_RD_MAX_REPS], b[FL_RD_MAX_REPS];
+	static double x[FL_CAMPAIGN_MAX_CELLS][FL_RD_MAX_REPS];
+	unsigned int cells = 0, rounds = ~0u;
+	double y[FL_RD_MAX_REPS];
+	struct fl_paired_ci ci;
+	unsigned long i;
+
+	for (i = 0; i < c->ncells; i++) {
+		const struct fl_rd_cell *ca = cell_of(ra, i);
+		const struct fl_rd_cell *cb = cell_of(rb, i);
+		unsigned int n, na, nb;
+		enum campaign_call call;
+
+		if (!ca || !cb || !ca->nok || !cb->nok) {
+			fprintf(out, "  cell %lu: no ok visit on both sides\n",
+				i);
+			continue;
+		}
+		na = in_order(ca, a);
+		nb = in_order(cb, b);
+		n = na < nb ? na : nb;
+		for (unsigned int j = 0; j < n; j++)
+			x[cells][j] = log(b[j] / a[j]);
+		call = campaign_call_of(c, x[cells], n, &ci);
+		fprintf(out, "  cell %lu %s %s threads=%u %s: %s %s/%s ", i,
+			ca->workload, ca->backend, ca->threads, ca->placement,
+			ca->lower_is_better ? "p50 latency" : "throughput",
+			c->side[k].name, c->side[0].name);
+		if (ci.has_ci)
+			fprintf(out, "%.3f [%.3f, %.3f]", exp(ci.est),
+				exp(ci.lo), exp(ci.hi));
+		else
+			fprintf(out, "%.3f [no interval]", exp(ci.est));
+		fprintf(out, ", %u blocks: %s\n", n,
+			verdict(call, ca->lower_is_better));
+		if (n < rounds)
+			rounds = n;
+		cells++;
+	}
+	if (!cells)
+		return;
+	/* round by round, the mean log ratio over the cells */
+	for (unsigned int r = 0; r < rounds; r++) {
+		y[r] = 0;
+		for (unsigned int j = 0; j < cells; j++)
+			y[r] += x[j][r] / cells;
+	}
+	fl_paired_hl(y, rounds, 0.95, &ci);
+	fprintf(out, "  geometric mean over %u cell%s (%s/%s): ", cells,
+		cells == 1 ? "" : "s", c->side[k].name, c->side[0].name);
+	if (ci.has_ci)
+		fprintf(out, "%.3f [%.3f, %.3f], %u rounds of blocks\n",
+			exp(ci.est), exp(ci.lo), exp(ci.hi), rounds);
+	else
+		fprintf(out, "%.3f [no interval: %u rounds of blocks]\n",
+			rounds ? exp(ci.est) : 1.0, rounds);
+}
+
+int campaign_compare_visits(int fd, const char *dir,
+			    const struct fl_campaign *c, FILE *out, char *err,
+			    size_t errlen)
+{
+	static char pa[1][4200], pb[1][4200];
+	static struct fl_rd_run ra, rb;
+	unsigned int na, nb;
+	int rc = -1;
+
+	if (fl_campaign_side_runs(fd, dir, c, 0, pa, 1, &na, err, errlen))
+		return -1;
+	if (!na) {
+		snprintf(err, errlen, "%s: the campaign has no finished run "
+			 "yet: its blocks go on (futexlab campaign %s)", dir,
+			 dir);
+		return -1;
+	}
+	if (fl_rd_open(pa[0], &ra, err, errlen))
+		return -1;
+	for (unsigned int k = 1; k < c->nsides; k++) {
+		if (fl_campaign_side_runs(fd, dir, c, k, pb, 1, &nb, err,
+					  errlen))
+			goto out;
+		if (!nb || fl_rd_open(pb[0], &rb, err, errlen)) {
+			if (!nb)
+				snprintf(err, errlen, "%s: side %s has no "
+					 "finished run yet", dir,
+					 c->side[k].name);
+			goto out;
+		}
+		fprintf(out, "side %s (%s) against side %s (%s), visit by "
+			"visit, paired by block (margin %g%%):\n",
+			c->side[k].name, c->side[k].why, c->side[0].name,
+			c->side[0].why, c->delta * 100);
+		judge(c, k, &ra, &rb, out);
+		fl_rd_close(&rb);
+	}
+	fprintf(out, "the campaign's blocks took %.0f s: %u blocks of %u "
+		"sides\n", c->seconds, c->nblocks, c->nsides);
+	rc = 0;
+out:
+	fl_rd_close(&ra);
+	return rc;
+}
