@@ -439,7 +439,8 @@ int fl_cmd_matrix(int argc, char **argv)
 	rc = a.resume ? fl_matrix_job_resume_cell(&job, fl_main_argc,
 						  fl_main_argv, a.resume,
 						  a.file, a.yes, a.visit.cell,
-						  err, sizeof(err)) :
+						  a.visit.nth, err,
+						  sizeof(err)) :
 	     fl_matrix_job_start_shard(&job, fl_main_argc, fl_main_argv,
 				       a.file, a.results, &a.shard, err,
 				       sizeof(err));

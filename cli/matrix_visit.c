@@ -52,7 +52,12 @@ int fl_visit_check_file(const char *file, const struct fl_visit_arg *v)
 
 	if (rc)
 		fprintf(stderr, "%s\n", err);
-	else if ((unsigned long)v->cell >= m.ncells) {
+	else if (v->nth > 1) {
+		fprintf(stderr, "futexlab matrix: --visit %ld:%u: a new run "
+			"makes a cell's first visit (resume a partial run for "
+			"its next)\n", v->cell, v->nth);
+		rc = -1;
+	} else if ((unsigned long)v->cell >= m.ncells) {
 		fprintf(stderr, "futexlab matrix: --visit: %s has no cell %ld "
 			"(its cells are 0 to %lu: matrix FILE --list)\n", file,
 			v->cell, m.ncells ? m.ncells - 1 : 0);

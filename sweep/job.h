@@ -141,11 +141,13 @@ int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 			 const char *dir, const char *file, int yes,
 			 char *err, size_t errlen);
-/* The same for `matrix --resume --visit CELL`: cell (>= 0) checked to
- * be one of the matrix's before anything is written. */
+/* The same for `matrix --resume --visit CELL[:N]`: cell (>= 0) checked
+ * to be one of the matrix's, and nth (0: none) not past the visit after
+ * those planned, before anything is written. */
 int fl_matrix_job_resume_cell(struct fl_matrix_job *j, int argc, char **argv,
 			      const char *dir, const char *file, int yes,
-			      long cell, char *err, size_t errlen);
+			      long cell, unsigned int nth, char *err,
+			      size_t errlen);
 
 /*
  * The program a cell of s runs, when its workload runs one (its text

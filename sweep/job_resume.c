@@ -369,17 +369,35 @@ static int has_cell(const struct fl_matrix_job *j, long cell, char *err,
 	return -1;
 }
 
+/* an nth visit of cell beyond the one after those planned, refused
+ * before a resume writes anything (those planned but lost to a kill are
+ * counted once the rows are read); 0, or -1 with err */
+static int nth_possible(const struct fl_matrix_job *j, long cell,
+			unsigned int nth, char *err, size_t errlen)
+{
+	unsigned int planned = cell >= 0 && j->m.planned ?
+			       j->m.planned[cell] : 0;
+
+	if (cell < 0 || !nth || nth <= planned + 1)
+		return 0;
+	snprintf(err, errlen, "--visit %ld:%u: cell %ld has %u visit%s, so "
+		 "its next is %u", cell, nth, cell, planned,
+		 planned == 1 ? "" : "s", planned + 1);
+	return -1;
+}
+
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 			 const char *dir_arg, const char *file, int yes,
 			 char *err, size_t errlen)
 {
 	return fl_matrix_job_resume_cell(j, argc, argv, dir_arg, file, yes,
-					 -1, err, errlen);
+					 -1, 0, err, errlen);
 }
 
 int fl_matrix_job_resume_cell(struct fl_matrix_job *j, int argc, char **argv,
 			      const char *dir_arg, const char *file, int yes,
-			      long cell, char *err, size_t errlen)
+			      long cell, unsigned int nth, char *err,
+			      size_t errlen)
 {
 	memset(j, 0, sizeof(*j));
 	j->cmd = "matrix";
@@ -400,6 +418,7 @@ int fl_matrix_job_resume_cell(struct fl_matrix_job *j, int argc, char **argv,
 	    matrix_job_init_tracks(j, err, errlen) ||
 	    has_cell(j, cell, err, errlen) ||
 	    matrix_job_replay_passes(j, err, errlen) ||
+	    nth_possible(j, cell, nth, err, errlen) ||
 	    recover_rows(j, err, errlen))
 		return -1;
 	return record_resume(j, err, errlen);
