@@ -142,8 +142,8 @@ static void progress(const struct fl_campaign *c, unsigned int ndecided,
 		left = c->time_budget_s - c->seconds;
 	clock_of(c->seconds, spent, sizeof(spent));
 	clock_of(left, rest, sizeof(rest));
-	fprintf(stderr, "futexlab campaign: %u block%s, %u of %u cell%s "
-		"decided, %s spent, at most %s left\n", c->nblocks,
+	fl_say(c->cmd.say, "futexlab campaign: %u block%s, %u of %u cell%s "
+		"decided, %s spent, at most %s left", c->nblocks,
 		c->nblocks == 1 ? "" : "s", ndecided, c->ncells,
 		c->ncells == 1 ? "" : "s", spent, rest);
 }
@@ -180,9 +180,9 @@ static int run_block(int fd, const char *dir, struct fl_campaign *c,
 				       &k->latency, err, errlen);
 
 		if (r == 1) {
-			fprintf(stderr, "futexlab campaign: cell %u stopped: "
+			fl_say(c->cmd.say, "futexlab campaign: cell %u stopped: "
 				"side %s's visit %u of it was not ok (its run "
-				"says why)\n", cell, c->side[s].name, nth);
+				"says why)", cell, c->side[s].name, nth);
 			c->stopped[cell] = 1;
 			drop_next(c);
 			return 1;
@@ -216,8 +216,8 @@ int campaign_blocks(int fd, const char *dir, struct fl_campaign *c,
 		    FL_CAMPAIGN_MAX_BLOCKS || (c->time_budget_s > 0 &&
 		    c->seconds >= c->time_budget_s)) {
 			progress(c, ndecided, due);
-			fprintf(stderr, "futexlab campaign: %s after %u "
-				"blocks; finishing the sides' runs\n",
+			fl_say(c->cmd.say, "futexlab campaign: %s after %u "
+				"blocks; finishing the sides' runs",
 				c->nblocks < c->nsched ? "time budget spent" :
 				ndecided == c->ncells ? "every cell decided" :
 				"every cell at its horizon", c->nblocks);

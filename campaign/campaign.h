@@ -57,6 +57,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/say.h"
 #include "compare/compare.h"
 #include "compare/runs.h"
 
@@ -120,6 +121,8 @@ struct fl_campaign_cmd {
 	char sys_root[256];		/* "" (a test's folder standing for
 					 * / where proc/sys and sys/module
 					 * are) */
+	const struct fl_say *say;	/* a visit campaign's progress lines
+					 * (NULL: none) */
 };
 
 struct fl_campaign {

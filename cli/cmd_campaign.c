@@ -426,7 +426,8 @@ static int new_campaign(struct args *a, struct fl_campaign *c)
 int fl_cmd_campaign(int argc, char **argv)
 {
 	static struct fl_campaign c;
-	struct args a = { .cmd.run_timeout_s = RUN_TIMEOUT_DEFAULT_S };
+	struct args a = { .cmd.run_timeout_s = RUN_TIMEOUT_DEFAULT_S,
+			  .cmd.say = &fl_say_stderr };
 	char err[8192];
 	int rc;
 

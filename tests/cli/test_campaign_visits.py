@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Campaigns that interleave their sides visit by visit (issue 44).
+"""Campaigns that interleave their sides visit by visit.
 
   tests/cli/test_campaign_visits.py --builddir build [-k NAME] [-v]
 
