@@ -118,9 +118,10 @@ LIBRARIES = [
     # (the workloads' objects come here: workload_objects())
     # running cells: forked children, threads, the busy loop, kernel
     # probing, the harness's own overhead, the host's load, the cost of
-    # waking an idle CPU
-    ("measure", ["busy_loop.c", "cell.c", "cell_child.c", "facts.c",
-                 "host_load.c", "idle_wake.c", "overhead.c", "probe.c",
+    # waking an idle CPU, the kernel's counts of the measured threads
+    ("measure", ["busy_loop.c", "cell.c", "cell_child.c", "counters.c",
+                 "facts.c", "host_load.c", "idle_wake.c", "overhead.c",
+                 "probe.c",
                  "program.c", "rep_merge.c", "sleeping.c",
                  "start_gate.c"]),
     # figures of repetitions and cells: medians and their intervals,
@@ -163,7 +164,7 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_empty_rep", "test_busy_loop", "test_rundir_plots",
               "test_time_axis", "test_topology", "test_meta_distances",
               "test_rep_merge", "test_start_gate", "test_text",
-              "test_paired"]
+              "test_paired", "test_rundir_counts"]
 # a unit test's files beside tests/unit/<name>.c, linked into its binary
 UNIT_TEST_SOURCES = {
     "test_compare_sim": ["compare_sim_model.c", "compare_sim_workload.c",
