@@ -38,11 +38,26 @@ unsigned int campaign_cell_blocks(const struct fl_campaign *c,
 				  unsigned int cell, unsigned int k,
 				  double *x)
 {
+	int dirty = 0, counted = 1;
 	unsigned int n = 0;
 
-	for (unsigned int b = 0; b < c->nblocks; b++)
-		if (c->block[b].cell == cell)
-			x[n++] = log(c->block[b].fig[k] / c->block[b].fig[0]);
+	/* compare_visits.c's figure: CPU ns/op where the machine denied
+	 * a visit CPU and every visit was counted */
+	for (unsigned int b = 0; b < c->nblocks; b++) {
+		const struct fl_campaign_block *p = &c->block[b];
+
+		if (p->cell != cell)
+			continue;
+		dirty |= p->contaminated;
+		counted &= !isnan(p->cpu[0]) && !isnan(p->cpu[k]);
+	}
+	for (unsigned int b = 0; b < c->nblocks; b++) {
+		const struct fl_campaign_block *p = &c->block[b];
+
+		if (p->cell == cell)
+			x[n++] = dirty && counted ? log(p->cpu[k] / p->cpu[0]) :
+				 log(p->fig[k] / p->fig[0]);
+	}
 	return n;
 }
 
@@ -176,8 +191,9 @@ static int run_block(int fd, const char *dir, struct fl_campaign *c,
 	fl_campaign_block_order(c, c->nblocks, k->order);
 	for (unsigned int i = 0; i < c->nsides; i++) {
 		unsigned int s = k->order[i];
-		int r = campaign_visit(fd, dir, c, s, cell, nth, &k->fig[s],
-				       &k->latency, err, errlen);
+		struct campaign_visit_fig v;
+		int r = campaign_visit(fd, dir, c, s, cell, nth, &v, err,
+				       errlen);
 
 		if (r == 1) {
 			fl_say(c->cmd.say, "futexlab campaign: cell %u stopped: "
@@ -189,6 +205,10 @@ static int run_block(int fd, const char *dir, struct fl_campaign *c,
 		}
 		if (r)
 			return r;
+		k->fig[s] = v.fig;
+		k->latency = v.latency;
+		k->cpu[s] = v.cpu;
+		k->contaminated |= v.contaminated;
 	}
 	c->nblocks++;
 	return 0;

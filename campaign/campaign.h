@@ -99,6 +99,9 @@ struct fl_campaign_block {
 						 * primary figure */
 	int latency;			/* the figure is a p50 latency (lower
 					 * is better), not ops/s */
+	double cpu[FL_CAMPAIGN_MAX_SIDES];	/* by side: CPU ns/op, NAN
+						 * where not counted */
+	int contaminated;		/* the machine denied a visit CPU */
 };
 
 /* A value a side's setting replaced, kept until it is put back. */

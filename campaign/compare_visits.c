@@ -28,17 +28,55 @@ static const struct fl_rd_cell *cell_of(const struct fl_rd_run *r,
 	return NULL;
 }
 
-/* the ok visits' primary figures of c in the order they ran (their rep
- * column) into v; how many */
-static unsigned int in_order(const struct fl_rd_cell *c, double *v)
-{
-	unsigned int n = 0;
+/* The ok visits of a cell in the order they ran (their rep column). */
+struct visits {
+	double fig[FL_RD_MAX_REPS];	/* the primary figure */
+	double cpu[FL_RD_MAX_REPS];	/* CPU ns/op; NAN: not counted */
+	int contaminated[FL_RD_MAX_REPS];
+	unsigned int n;
+};
 
+static void in_order(const struct fl_rd_cell *c, struct visits *v)
+{
+	v->n = 0;
 	for (unsigned int rep = 0; rep < FL_RD_MAX_REPS; rep++)
-		for (unsigned int i = 0; i < c->nok; i++)
-			if (c->ok_rep[i] == rep)
-				v[n++] = c->primary[i];
-	return n;
+		for (unsigned int i = 0; i < c->nok; i++) {
+			const struct fl_rep_counts *k = &c->counts[i];
+			uint64_t ops = c->rep_ops[rep];
+
+			if (c->ok_rep[i] != rep)
+				continue;
+			v->fig[v->n] = c->primary[i];
+			v->cpu[v->n] = k->have & FL_HAVE_CPU && ops &&
+				       ops != UINT64_MAX && k->cpu_ns ?
+				       (double)k->cpu_ns / (double)ops : NAN;
+			v->contaminated[v->n++] = k->have &
+						  FL_HAVE_CONTAMINATION &&
+						  k->contaminated == 1;
+		}
+}
+
+/*
+ * The figure cell i is judged by, its n blocks' log ratios into x:
+ * CPU ns/op (the kernel's count of the threads' CPU time over the
+ * operations) when the machine denied a paired visit its CPU
+ * (contaminated) and every paired visit was counted, as throughput
+ * then measures the CPU share the visit got as much as the lock; else
+ * the cell's primary figure. 1 when it is CPU ns/op (lower is better).
+ */
+static int figure(const struct visits *a, const struct visits *b,
+		  unsigned int n, double *x)
+{
+	int dirty = 0, counted = 1;
+
+	for (unsigned int j = 0; j < n; j++) {
+		dirty |= a->contaminated[j] || b->contaminated[j];
+		counted &= !isnan(a->cpu[j]) && !isnan(b->cpu[j]);
+	}
+	for (unsigned int j = 0; j < n; j++)
+		x[j] = dirty && counted ? log(b->cpu[j] / a->cpu[j]) :
+		       log(b->fig[j] / a->fig[j]);
+	return dirty && counted;
 }
 
 static const char *verdict(enum campaign_call call, int lower_is_better)
@@ -60,9 +98,11 @@ static void judge(const struct fl_campaign *c, unsigned int k,
 		 const struct fl_rd_run *ra, const struct fl_rd_run *rb,
 		 FILE *out)
 {
-	static double a[FL_RD_MAX_REPS], b[FL_RD_MAX_REPS];
+	static struct visits a, b;
 	static double x[FL_CAMPAIGN_MAX_CELLS][FL_RD_MAX_REPS];
-	unsigned int cells = 0, rounds = ~0u;
+	static const char *name[FL_CAMPAIGN_MAX_CELLS];
+	static int lower_of[FL_CAMPAIGN_MAX_CELLS];
+	unsigned int cells = 0, rounds = ~0u, mixed = 0;
 	double y[FL_RD_MAX_REPS];
 	struct fl_paired_ci ci;
 	unsigned long i;
@@ -70,46 +110,53 @@ static void judge(const struct fl_campaign *c, unsigned int k,
 	for (i = 0; i < c->ncells; i++) {
 		const struct fl_rd_cell *ca = cell_of(ra, i);
 		const struct fl_rd_cell *cb = cell_of(rb, i);
-		unsigned int n, na, nb;
 		enum campaign_call call;
+		unsigned int n;
+		int cpu, lower;
 
 		if (!ca || !cb || !ca->nok || !cb->nok) {
 			fprintf(out, "  cell %lu: no ok visit on both sides\n",
 				i);
 			continue;
 		}
-		na = in_order(ca, a);
-		nb = in_order(cb, b);
-		n = na < nb ? na : nb;
-		for (unsigned int j = 0; j < n; j++)
-			x[cells][j] = log(b[j] / a[j]);
+		in_order(ca, &a);
+		in_order(cb, &b);
+		n = a.n < b.n ? a.n : b.n;
+		cpu = figure(&a, &b, n, x[cells]);
+		lower = cpu || ca->lower_is_better;
 		call = campaign_call_of(c, x[cells], n, &ci);
+		name[cells] = cpu ? "CPU ns/op" : ca->lower_is_better ?
+			      "p50 latency" : "throughput";
+		lower_of[cells] = lower;
+		mixed |= cells && strcmp(name[cells], name[0]);
 		fprintf(out, "  cell %lu %s %s threads=%u %s: %s %s/%s ", i,
 			ca->workload, ca->backend, ca->threads, ca->placement,
-			ca->lower_is_better ? "p50 latency" : "throughput",
-			c->side[k].name, c->side[0].name);
+			name[cells], c->side[k].name, c->side[0].name);
 		if (ci.has_ci)
 			fprintf(out, "%.3f [%.3f, %.3f]", exp(ci.est),
 				exp(ci.lo), exp(ci.hi));
 		else
 			fprintf(out, "%.3f [no interval]", exp(ci.est));
-		fprintf(out, ", %u blocks: %s\n", n,
-			verdict(call, ca->lower_is_better));
+		fprintf(out, ", %u blocks: %s\n", n, verdict(call, lower));
 		if (n < rounds)
 			rounds = n;
 		cells++;
 	}
 	if (!cells)
 		return;
-	/* round by round, the mean log ratio over the cells */
+	/* round by round, the mean log ratio over the cells; figures of
+	 * both kinds turned into speeds (higher is better) to be averaged */
 	for (unsigned int r = 0; r < rounds; r++) {
 		y[r] = 0;
 		for (unsigned int j = 0; j < cells; j++)
-			y[r] += x[j][r] / cells;
+			y[r] += (mixed && lower_of[j] ? -x[j][r] : x[j][r]) /
+				cells;
 	}
 	fl_paired_hl(y, rounds, 0.95, &ci);
-	fprintf(out, "  geometric mean over %u cell%s (%s/%s): ", cells,
-		cells == 1 ? "" : "s", c->side[k].name, c->side[0].name);
+	fprintf(out, "  geometric mean over %u cell%s, %s %s/%s: ", cells,
+		cells == 1 ? "" : "s", mixed ? "speed (throughput, 1/latency, "
+		"1/CPU ns per op)" : name[0], c->side[k].name,
+		c->side[0].name);
 	if (ci.has_ci)
 		fprintf(out, "%.3f [%.3f, %.3f], %u rounds of blocks\n",
 			exp(ci.est), exp(ci.lo), exp(ci.hi), rounds);

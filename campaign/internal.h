@@ -89,13 +89,20 @@ int campaign_compare_visits(int fd, const char *dir,
 			    const struct fl_campaign *c, FILE *out, char *err,
 			    size_t errlen);
 
+/* What a visit says of itself. */
+struct campaign_visit_fig {
+	double fig;		/* its primary figure */
+	int latency;		/* fig is a p50 latency (lower is better),
+				 * not ops/s */
+	double cpu;		/* CPU ns/op; NAN: not counted */
+	int contaminated;	/* the machine denied it CPU */
+};
 /* visit.c: side k's nth visit of cell (its run in the side's work/NN,
- * made by the first), its figure into *fig and *latency (a p50 latency,
- * lower is better; else ops/s); 0, 1 when the visit was not ok (the
- * cell stops), 130 when interrupted, -1 with err */
+ * made by the first), what it says into *fig; 0, 1 when the visit was
+ * not ok (the cell stops), 130 when interrupted, -1 with err */
 int campaign_visit(int dirfd, const char *dir, struct fl_campaign *c,
 		   unsigned int k, unsigned int cell, unsigned int nth,
-		   double *fig, int *latency, char *err, size_t errlen);
+		   struct campaign_visit_fig *fig, char *err, size_t errlen);
 
 /* execute.c: 0 when no unfinished slot's partial run is being written
  * (its matrix holds its lock: a killed campaign's run goes on), or -1

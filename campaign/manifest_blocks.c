@@ -27,17 +27,22 @@ json_t *campaign_blocks_json(const struct fl_campaign *c)
 	for (unsigned int i = 0; i < c->nblocks; i++) {
 		const struct fl_campaign_block *k = &c->block[i];
 		json_t *order = json_array(), *fig = json_object();
+		json_t *cpu = json_object();
 
 		for (unsigned int s = 0; s < c->nsides; s++) {
 			json_array_append_new(order, json_string(
 				c->side[k->order[s]].name));
 			json_object_set_new(fig, c->side[s].name,
 					    json_real(k->fig[s]));
+			json_object_set_new(cpu, c->side[s].name,
+					    isnan(k->cpu[s]) ? json_null() :
+					    json_real(k->cpu[s]));
 		}
 		json_array_append_new(blocks, json_pack(
-			"{s:i, s:s, s:o, s:o}", "cell", k->cell, "figure",
-			k->latency ? "p50_ns" : "ops_per_sec", "order", order,
-			"values", fig));
+			"{s:i, s:s, s:o, s:o, s:o, s:b}", "cell", k->cell,
+			"figure", k->latency ? "p50_ns" : "ops_per_sec",
+			"order", order, "values", fig, "cpu_ns_per_op", cpu,
+			"contaminated", k->contaminated));
 	}
 	for (unsigned int i = 0; i < c->ncells; i++)
 		if (c->stopped[i])
@@ -67,17 +72,22 @@ static int load_block(json_t *o, struct fl_campaign *c, unsigned int i,
 	json_t *order = json_object_get(o, "order");
 	json_t *vals = json_object_get(o, "values");
 	json_t *fig = json_object_get(o, "figure");
+	json_t *cpu = json_object_get(o, "cpu_ns_per_op");
+	json_t *dirty = json_object_get(o, "contaminated");
 	unsigned int seen = 0;
 
 	if (!json_is_object(o) || get_uint(o, "cell", 0, c->ncells - 1,
 					   &k->cell) ||
 	    k->cell != c->sched[i] || !json_is_string(fig) ||
 	    json_array_size(order) != c->nsides ||
-	    json_object_size(vals) != c->nsides) {
+	    json_object_size(vals) != c->nsides ||
+	    !json_is_object(cpu) || !json_is_boolean(dirty)) {
 		snprintf(err, errlen, "%s: not a block of the schedule's cell "
-			 "with an order and a value for each side", where);
+			 "with an order, a value and a CPU time for each side, "
+			 "and whether it was contaminated", where);
 		return -1;
 	}
+	k->contaminated = json_is_true(dirty);
 	k->latency = !strcmp(json_string_value(fig), "p50_ns");
 	if (!k->latency && strcmp(json_string_value(fig), "ops_per_sec")) {
 		snprintf(err, errlen, "%s.figure: not ops_per_sec or p50_ns",
@@ -87,8 +97,17 @@ static int load_block(json_t *o, struct fl_campaign *c, unsigned int i,
 	for (unsigned int s = 0; s < c->nsides; s++) {
 		const char *name = json_string_value(json_array_get(order, s));
 		json_t *v = json_object_get(vals, c->side[s].name);
+		json_t *u = json_object_get(cpu, c->side[s].name);
 		unsigned int t;
 
+		k->cpu[s] = json_is_number(u) ? json_number_value(u) : NAN;
+		if (!json_is_null(u) && !(k->cpu[s] > 0 &&
+					  isfinite(k->cpu[s]))) {
+			snprintf(err, errlen, "%s.cpu_ns_per_op: side %s's is "
+				 "not null or a CPU time", where,
+				 c->side[s].name);
+			return -1;
+		}
 		for (t = 0; name && t < c->nsides; t++)
 			if (!strcmp(c->side[t].name, name))
 				break;

@@ -30,35 +30,52 @@ static unsigned int slot_of(const struct fl_campaign *c, unsigned int k)
 	return i;
 }
 
-/* "visit CELL N ok NAME FIGURE" among out's lines into *fig, *latency;
- * 0, 1 when the visit was not ok (the cell stopped), or -1 with err */
+/* "-" or a finite positive number into *v (NAN for "-"); 0 or -1 */
+static int maybe(const char *s, double *v)
+{
+	char *end;
+
+	*v = NAN;
+	if (!strcmp(s, "-"))
+		return 0;
+	*v = strtod(s, &end);
+	return *end || !isfinite(*v) || *v <= 0 ? -1 : 0;
+}
+
+/* "visit CELL N ok NAME FIGURE CPU CONTAMINATED" among out's lines into
+ * v; 0, 1 when the visit was not ok (the cell stopped), or -1 with err */
 static int read_visit(const char *out, unsigned int cell, unsigned int nth,
-		      const char *side, double *fig, int *latency, char *err,
-		      size_t errlen)
+		      const char *side, struct campaign_visit_fig *v,
+		      char *err, size_t errlen)
 {
 	const char *line = strstr(out, "visit ");
-	char status[16], name[16], tail[2];
+	char status[16], name[16], cpu[40], dirty[4], tail[2];
 	unsigned int c, n;
 
 	if (line && (line == out || line[-1] == '\n') &&
-	    sscanf(line, "visit %u %u %15s %15s %lf%1[\n]", &c, &n, status,
-		   name, fig, tail) == 6 && c == cell && n == nth &&
+	    sscanf(line, "visit %u %u %15s %15s %lf %39s %3s%1[\n]", &c, &n,
+		   status, name, &v->fig, cpu, dirty, tail) == 8 &&
+	    c == cell && n == nth && !maybe(cpu, &v->cpu) &&
+	    (!strcmp(dirty, "-") || !strcmp(dirty, "0") ||
+	     !strcmp(dirty, "1")) &&
 	    (!strcmp(name, "ops_per_sec") || !strcmp(name, "p50_ns"))) {
-		*latency = !strcmp(name, "p50_ns");
+		v->latency = !strcmp(name, "p50_ns");
+		v->contaminated = !strcmp(dirty, "1");
 		if (!strcmp(status, "stopped"))
 			return 1;
-		if (!strcmp(status, "ok") && isfinite(*fig) && *fig > 0)
+		if (!strcmp(status, "ok") && isfinite(v->fig) && v->fig > 0)
 			return 0;
 	}
 	snprintf(err, errlen, "side %s's visit %u of cell %u did not say "
-		 "its figure (\"visit %u %u ok NAME FIGURE\"): is its futexlab "
-		 "one without matrix --visit?", side, nth, cell, cell, nth);
+		 "its figure (\"visit %u %u ok NAME FIGURE CPU "
+		 "CONTAMINATED\"): is its futexlab one without matrix "
+		 "--visit?", side, nth, cell, cell, nth);
 	return -1;
 }
 
 int campaign_visit(int dirfd, const char *dir, struct fl_campaign *c,
 		   unsigned int k, unsigned int cell, unsigned int nth,
-		   double *fig, int *latency, char *err, size_t errlen)
+		   struct campaign_visit_fig *fig, char *err, size_t errlen)
 {
 	char workname[32], work[4300], finished[256], partial[256];
 	char visit[32], out[VISIT_OUT_MAX + 1];
@@ -106,8 +123,7 @@ int campaign_visit(int dirfd, const char *dir, struct fl_campaign *c,
 		rc = -1;
 		goto out;
 	}
-	rc = read_visit(out, cell, nth, c->side[k].name, fig, latency, err,
-			errlen);
+	rc = read_visit(out, cell, nth, c->side[k].name, fig, err, errlen);
 out:
 	if (tmp)
 		fclose(tmp);

@@ -71,6 +71,7 @@ int fl_visit_run(struct fl_matrix_job *job, const struct fl_visit_arg *v)
 {
 	enum fl_job_outcome out = FL_JOB_DONE;
 	char err[2048];
+	const struct fl_rep_counts *k = &job->last_counts;
 	double primary;
 	int status, rc;
 	unsigned int n;
@@ -100,11 +101,19 @@ int fl_visit_run(struct fl_matrix_job *job, const struct fl_visit_arg *v)
 	}
 	n = fl_matrix_job_cell_done(job, (unsigned long)v->cell, &status,
 				    &primary);
-	/* the figure's name says which way is better */
-	printf("visit %ld %u %s %s %.17g\n", v->cell, n,
+	/* the figure's name says which way is better; then the CPU time
+	 * per operation and whether the machine denied the visit CPU
+	 * ("-": not counted, or a visit made before) */
+	printf("visit %ld %u %s %s %.17g ", v->cell, n,
 	       status == FL_STATUS_OK ? "ok" : "stopped",
 	       job->tracks[v->cell].latency_primary ? "p50_ns" :
 	       "ops_per_sec", status == FL_STATUS_OK ? primary : 0.0);
+	if (rc == 0 && k->have & FL_HAVE_CPU && k->cpu_ns && job->last_ops)
+		printf("%.17g ", (double)k->cpu_ns / (double)job->last_ops);
+	else
+		printf("- ");
+	printf("%s\n", rc || !(k->have & FL_HAVE_CONTAMINATION) ? "-" :
+	       k->contaminated ? "1" : "0");
 	printf("%s\n", job->run.tmp);
 	return out == FL_JOB_FAILED ? FL_EXIT_FAILED : FL_EXIT_OK;
 }

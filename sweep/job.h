@@ -79,6 +79,10 @@ struct fl_matrix_job {
 	const struct fl_say *say;
 	int planned_only;		/* run the visits planned, plan no
 					 * pass (--visit, --finish) */
+	struct fl_rep_counts last_counts;	/* the last visit made's
+						 * kernel counts (have 0:
+						 * none made) */
+	uint64_t last_ops;			/* and its operations */
 };
 
 /* Parse file and create a partial directory under results; argv is the

@@ -263,6 +263,10 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 	}
 	j->done[i] = 1;
 	j->ndone++;
+	if (res.nreps) {
+		j->last_counts = res.reps[0].counts;
+		j->last_ops = res.reps[0].ops;
+	}
 	fl_cell_figures(&cell, &res, &fig);
 	fl_matrix_job_visited(j, i, res.status, fig.primary.mid, start);
 	p->nominal_left -= nominal_s(&cell);

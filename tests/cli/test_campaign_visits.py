@@ -115,7 +115,8 @@ def test_visit_campaign(tmp):
     check(r.returncode == 0, "compare: %d %s" % (r.returncode, r.stderr))
     lines = r.stdout.splitlines()
     cell = [x for x in lines if x.strip().startswith("cell 0 ")]
-    check(len(cell) == 1 and "throughput B/A" in cell[0] and
+    check(len(cell) == 1 and ("throughput B/A" in cell[0] or
+                              "CPU ns/op B/A" in cell[0]) and
           any(v in cell[0] for v in ("faster", "slower", "equivalent",
                                      "needs more blocks")),
           "no paired verdict line naming its figure:\n%s" % r.stdout)
