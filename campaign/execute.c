@@ -64,6 +64,27 @@ int campaign_look_in(int workfd, const char *shown, char *finished,
 	return rc;
 }
 
+int campaign_work_open(int dirfd, const char *dir, unsigned int i,
+		       char *work, size_t worklen, char *finished,
+		       char *partial, size_t len, char *err, size_t errlen)
+{
+	char workname[32];
+	int fd = fl_folder_at(dirfd, "work", "work", err, errlen), workfd;
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	snprintf(workname, sizeof(workname), "work/%02u", i + 1);
+	snprintf(work, worklen, "%s/%s", dir, workname);
+	workfd = fl_folder_at(dirfd, workname, work, err, errlen);
+	if (workfd >= 0 && campaign_look_in(workfd, work, finished, partial,
+					    len, err, errlen)) {
+		close(workfd);
+		return -1;
+	}
+	return workfd;
+}
+
 int campaign_runs_going(int dirfd, const char *dir,
 			const struct fl_campaign *c, char *err,
 			size_t errlen)
@@ -266,19 +287,12 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 
 	snprintf(run, sizeof(run), "runs/%02u-%s", i + 1, side);
 	snprintf(workname, sizeof(workname), "work/%02u", i + 1);
-	snprintf(work, sizeof(work), "%s/%s", dir, workname);
 	if (!fl_exists_at(dirfd, run)) {
-		int fd = fl_folder_at(dirfd, "work", "work", err, errlen);
-
-		if (fd < 0)
-			return -1;
-		close(fd);
-		workfd = fl_folder_at(dirfd, workname, work, err, errlen);
+		workfd = campaign_work_open(dirfd, dir, i, work, sizeof(work),
+					    finished, partial,
+					    sizeof(finished), err, errlen);
 		if (workfd < 0)
 			return -1;
-		if (campaign_look_in(workfd, work, finished, partial, sizeof(finished),
-			    err, errlen))
-			goto out_fail;
 		if (!*finished) {
 			fprintf(stderr, "futexlab campaign: run %u of %u, side "
 				"%s (%s)%s\n", i + 1, c->nslots, side,
@@ -297,7 +311,7 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 				goto out_close;
 			}
 			if (campaign_look_in(workfd, work, finished, partial,
-				    sizeof(finished), err, errlen))
+					     sizeof(finished), err, errlen))
 				goto out_fail;
 			if (!*finished) {
 				snprintf(err, errlen, "the run of side %s left "

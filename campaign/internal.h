@@ -41,6 +41,12 @@ int campaign_check_distinct(int dirfd, const char *dir,
 			    const struct fl_campaign *c, char *err,
 			    size_t errlen);
 
+/* execute.c: slot i's work/NN (and work/) made if missing and opened,
+ * its path (dir/work/NN) into work, what campaign_look_in finds there
+ * into finished and partial; the folder's descriptor, or -1 with err */
+int campaign_work_open(int dirfd, const char *dir, unsigned int i,
+		       char *work, size_t worklen, char *finished,
+		       char *partial, size_t len, char *err, size_t errlen);
 /* execute.c: in work/NN (open at workfd, shown as shown) the finished
  * run (a folder not starting with '.') and the partial one
  * (.partial-*), "" where none; 0, or -1 with err when there are several */

@@ -15,7 +15,6 @@
 
 #include "campaign/internal.h"
 #include "rundir/regular.h"
-#include "rundir/write_at.h"
 
 /* what a visit prints: its line and the partial's path */
 #define VISIT_OUT_MAX	8192
@@ -77,24 +76,17 @@ int campaign_visit(int dirfd, const char *dir, struct fl_campaign *c,
 		   unsigned int k, unsigned int cell, unsigned int nth,
 		   struct campaign_visit_fig *fig, char *err, size_t errlen)
 {
-	char workname[32], work[4300], finished[256], partial[256];
+	char work[4300], finished[256], partial[256];
 	char visit[32], out[VISIT_OUT_MAX + 1];
-	int fd, workfd, rc = -1;
+	int workfd, rc = -1;
 	FILE *tmp = NULL;
 	ssize_t got;
 
-	snprintf(workname, sizeof(workname), "work/%02u", slot_of(c, k) + 1);
-	snprintf(work, sizeof(work), "%s/%s", dir, workname);
-	fd = fl_folder_at(dirfd, "work", "work", err, errlen);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	workfd = fl_folder_at(dirfd, workname, work, err, errlen);
+	workfd = campaign_work_open(dirfd, dir, slot_of(c, k), work,
+				    sizeof(work), finished, partial,
+				    sizeof(partial), err, errlen);
 	if (workfd < 0)
 		return -1;
-	if (campaign_look_in(workfd, work, finished, partial,
-			     sizeof(partial), err, errlen))
-		goto out;
 	if (*finished) {
 		snprintf(err, errlen, "%s/%s: side %s's run finished before "
 			 "its visits ended: take it out", work, finished,

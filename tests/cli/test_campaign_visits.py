@@ -4,13 +4,17 @@
   tests/cli/test_campaign_visits.py --builddir build [-k NAME] [-v]
 
   visit_campaign  campaign --interleave visit, sides A and
-                  B:set=critical=1020, a time budget of 20 s: each side's
+                  B:set=critical=1020, ended by the cell's reps-max of 8
+                  (the time budget of 600 s is not reached): each side's
                   run is a finished run directory (runs/NN-SIDE) with as
                   many visits as the other and as the manifest's blocks;
                   the manifest says interleave visit and its blocks, each
                   one visit of both sides, run in an order that is not
                   always the same; compare prints a paired verdict line
-                  naming its figure, the geometric mean and the time
+                  naming its figure, the geometric mean and the time; a
+                  copy whose manifest has a block's value that is no
+                  figure, or a block or schedule entry naming another
+                  cell, is refused by compare in one line naming it
   kill_resume     the campaign SIGKILLed (with its running visit) after
                   some blocks: `campaign DIR` resumes it, every block
                   recorded before the kill kept as it was, and the sides'
@@ -37,6 +41,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "matrix"))
 sys.dont_write_bytecode = True  # runs.py leaves no __pycache__
 import runs  # noqa: E402
 from runs import check, fl  # noqa: E402
+from test_campaign_untrusted import tree  # noqa: E402
 
 # one cell, one thread: a visit of 0.02 s after a warm-up of 0.01 s
 TINY = """[defaults]
@@ -61,16 +66,6 @@ def manifest(cdir):
         return json.load(f)
 
 
-def tree(top):
-    """Every path under top with its bytes (files) or kind."""
-    out = {}
-    for d, dirs, files in os.walk(top):
-        for name in dirs + files:
-            p = os.path.join(d, name)
-            out[p] = open(p, "rb").read() if os.path.isfile(p) else "dir"
-    return out
-
-
 def finished_runs(cdir):
     """The sides' finished runs: {side: the rows of its cells.csv}."""
     out = {}
@@ -93,10 +88,13 @@ def check_runs_match_blocks(cdir):
 
 
 def test_visit_campaign(tmp):
-    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY)
+    # ended by the cell's horizon, 8 blocks, not by the clock
+    mfile = runs.write(os.path.join(tmp, "m.ini"),
+                       TINY.replace("reps = auto", "reps = auto\n"
+                                    "reps-max = 8"))
     cdir = os.path.join(tmp, "c")
     r = fl("campaign", cdir, "--matrix", mfile, *SIDES, "--interleave",
-           "visit", "--time-budget", "20", timeout=300)
+           "visit", "--time-budget", "600", timeout=900)
     check(r.returncode == 0, "campaign: %d %s" % (r.returncode,
                                                   r.stderr[-1500:]))
     check("blocks" in r.stderr and "decided" in r.stderr,
@@ -105,7 +103,8 @@ def test_visit_campaign(tmp):
     check(m["interleave"] == "visit" and m["seed"] == 1,
           "manifest: interleave %r seed %r" % (m.get("interleave"),
                                                 m.get("seed")))
-    check(len(m["blocks"]) >= 6, "only %d blocks in 20 s" % len(m["blocks"]))
+    check(len(m["blocks"]) == 8, "%d blocks, not the horizon's 8" %
+          len(m["blocks"]))
     firsts = [b["order"][0] for b in m["blocks"]]
     check(all(sorted(b["order"]) == ["A", "B"] and
               sorted(b["values"]) == ["A", "B"] for b in m["blocks"]),
@@ -123,6 +122,27 @@ def test_visit_campaign(tmp):
     check(any("geometric mean" in x for x in lines) and
           any("blocks took" in x for x in lines),
           "no summary or time:\n%s" % r.stdout)
+    # an edited manifest: a block's value that is no figure, a block
+    # of a cell the schedule does not give there
+    for path, value in ((("blocks", 0, "values", "B"), -1),
+                        (("blocks", 0, "cell"), 1),
+                        (("schedule", 0), 5)):
+        m = manifest(cdir)
+        node = m
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+        spoilt = os.path.join(tmp, "spoilt")
+        if os.path.exists(spoilt):
+            subprocess.run(["rm", "-rf", spoilt], check=True)
+        subprocess.run(["cp", "-a", cdir, spoilt], check=True)
+        with open(os.path.join(spoilt, "campaign.json"), "w") as f:
+            json.dump(m, f)
+        r = fl("compare", spoilt)
+        one_line(r, "compare of a manifest with %r = %r" % (path, value))
+        check("campaign.json" in r.stderr and
+              "%s[0]" % path[0] in r.stderr,
+              "does not name the member: %s" % r.stderr)
 
 
 def test_kill_resume(tmp):
