@@ -6,8 +6,8 @@
  * needs: no probe of the machine, no measure of the harness's overhead
  * (the run's --finish does them, for its meta.json), its progress line
  * not printed. What it prints on stdout is the one line a campaign reads
- * ("visit CELL N ok NAME FIGURE", N the cell's visits now, NAME
- * ops_per_sec or p50_ns) and the partial
+ * ("visit CELL N ok NAME FIGURE CPU CONTAMINATED", N the cell's visits
+ * now, NAME ops_per_sec or p50_ns, CPU its CPU ns/op) and the partial
  * directory's path.
  */
 #include "cli/matrix_visit.h"
