@@ -127,7 +127,8 @@ LIBRARIES = [
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness; how a figure is written
     ("stats", ["covary.c", "drift.c", "figures.c", "format.c", "geomean.c",
-               "normal.c", "paired.c",
+               "normal.c", "paired.c", "paired_family.c",
+               "sequential.c",
                "percentile.c", "shift.c", "stats.c", "maxt.c"]),
     # what to run: the workload and backend descriptors, option tables,
     # placement policies, run specifications, the keys every workload
@@ -164,11 +165,13 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_empty_rep", "test_busy_loop", "test_rundir_plots",
               "test_time_axis", "test_topology", "test_meta_distances",
               "test_rep_merge", "test_start_gate", "test_text",
-              "test_paired", "test_rundir_counts"]
+              "test_paired", "test_rundir_counts", "test_sequential",
+              "test_sequential_sim"]
 # a unit test's files beside tests/unit/<name>.c, linked into its binary
 UNIT_TEST_SOURCES = {
     "test_compare_sim": ["compare_sim_model.c", "compare_sim_workload.c",
                          "compare_sim_campaign.c"],
+    "test_sequential_sim": ["seq_sim_noise.c"],
 }
 
 # The preload shim, libfutexlab-shim.so (shim/, docs/kmod.md): a shared
@@ -304,7 +307,7 @@ SANITIZE_BUILDDIR = "build-sanitize"
 # partials, campaigns, merge, and the unit tests of the readers (not the
 # comparison's simulation, which reads nothing: 4 minutes sanitized)
 SANITIZE_SUITES = (["unit/" + t for t in UNIT_TESTS + ["test_matrix_parse"]
-                    if t != "test_compare_sim"]
+                    if t not in ("test_compare_sim", "test_sequential_sim")]
                    + ["cli/*", "matrix/*", "fleet/test_merge.py"])
 # a report aborts the process, so the suite that ran it fails; leaks are
 # not looked for (a command's exit frees what it held)

@@ -49,27 +49,32 @@ static double t_sd(double n)
 	return sqrt(n * (n + 1.0) * (2.0 * n + 1.0) / 24.0);
 }
 
-unsigned long fl_paired_c(unsigned int n, double conf)
+/* C from the null distribution cdf of T+ for n values, or (cdf NULL) from
+ * its normal approximation */
+static unsigned long c_of(const double *cdf, unsigned int n, double conf)
 {
 	double alpha2 = (1.0 - conf) / 2.0, c;
 	unsigned long m = (unsigned long)n * (n + 1) / 2, k = 0;
 
-	if (!n)
-		return 0;
-	if (n <= FL_PAIRED_EXACT_N) {
-		double *cdf = t_cdf(n);
-
-		if (!cdf)
-			return 0;
+	if (cdf) {
 		/* the relative slack: a tail exactly alpha/2 counts */
 		while (k <= m && cdf[k] <= alpha2 * (1.0 + 1e-9))
 			k++;
-		free(cdf);
 		return k;
 	}
 	/* P(T+ <= t) ~ Phi((t + 0.5 - mean) / sd) <= alpha/2 */
 	c = floor(t_mean(n) + 0.5 - fl_normal_z(conf) * t_sd(n));
 	return c < 0.0 ? 0 : (unsigned long)c;
+}
+
+unsigned long fl_paired_c(unsigned int n, double conf)
+{
+	double *cdf = n && n <= FL_PAIRED_EXACT_N ? t_cdf(n) : NULL;
+	unsigned long c = n && (cdf || n > FL_PAIRED_EXACT_N) ?
+			  c_of(cdf, n, conf) : 0;
+
+	free(cdf);
+	return c;
 }
 
 /*
@@ -78,9 +83,10 @@ unsigned long fl_paired_c(unsigned int n, double conf)
  * else the normal approximation with the tie correction to the variance
  * and a continuity correction (Hollander, Wolfe and Chicco, section
  * 3.1, comments 9 and 10). s: the n values sorted by absolute value,
- * zeros first.
+ * zeros first; cdf: T+'s null distribution for n, or NULL.
  */
-static double signed_rank_p(const double *s, unsigned int n)
+static double signed_rank_p(const double *s, unsigned int n,
+			    const double *cdf)
 {
 	unsigned int z = 0, nz;
 	double tplus = 0.0, ties = 0.0, var, dev;
@@ -104,17 +110,12 @@ static double signed_rank_p(const double *s, unsigned int n)
 		tied |= j - i > 1;
 		i = j;
 	}
-	if (!tied && !z && n <= FL_PAIRED_EXACT_N) {
-		double *cdf = t_cdf(n), lower, upper, p;
+	if (!tied && !z && cdf) {
 		unsigned long t = (unsigned long)tplus;
+		double lower = cdf[t], upper = t ? 1.0 - cdf[t - 1] : 1.0;
+		double p = 2.0 * (lower < upper ? lower : upper);
 
-		if (cdf) {
-			lower = cdf[t];
-			upper = t ? 1.0 - cdf[t - 1] : 1.0;
-			p = 2.0 * (lower < upper ? lower : upper);
-			free(cdf);
-			return p > 1.0 ? 1.0 : p;
-		}
+		return p > 1.0 ? 1.0 : p;
 	}
 	var = t_sd(nz) * t_sd(nz) - ties / 48.0;
 	if (var <= 0.0)
@@ -123,11 +124,17 @@ static double signed_rank_p(const double *s, unsigned int n)
 	return dev <= 0.0 ? 1.0 : erfc(dev / sqrt(var) / M_SQRT2);
 }
 
-static int by_magnitude(const void *a, const void *b)
+/* sorted s (negatives, then the rest) into mag by absolute value: the
+ * negatives read backwards merged with the rest read forwards */
+static void by_magnitude(const double *s, unsigned int n, double *mag)
 {
-	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+	unsigned int neg = 0, k = 0;
 
-	return (x > y) - (x < y);
+	while (neg < n && s[neg] < 0.0)
+		neg++;
+	for (unsigned int i = neg, j = neg; k < n; k++)
+		mag[k] = j < n && (!i || s[j] <= -s[i - 1]) ? s[j++] :
+			 s[--i];
 }
 
 /* The Walsh average of sorted s's i-th and j-th: the one expression
@@ -155,23 +162,34 @@ static unsigned long count_le(const double *s, unsigned int n, double t)
 }
 
 /*
- * The k-th smallest (from 1) Walsh average of sorted s: bisect on the
- * value, holding count_le(lo) < k <= count_le(hi), until at most n
- * averages lie in (lo, hi]; then gather those and pick. buf has room for
- * n. Values that bisection cannot part (lo and hi adjacent doubles)
- * are all hi.
+ * The k-th smallest (from 1) Walsh average of sorted s: narrow a value
+ * bracket, holding count_le(lo) < k <= count_le(hi), until at most n / 8
+ * + 8 (and n) averages lie in (lo, hi] (a count costs O(n); sorting
+ * them, more);
+ * then gather those and pick. The steps
+ * alternate between the point where k falls if the averages in the
+ * bracket were spread evenly (few steps when they nearly are) and the
+ * bracket's middle (which halves it whatever they are). buf has room
+ * for n. Values that cannot be parted (lo and hi adjacent doubles) are
+ * all hi.
  */
 static double kth_walsh(const double *s, unsigned int n, unsigned long k,
 			double *buf)
 {
 	double lo = s[0] - 1.0 - fabs(s[0]), hi = s[n - 1];
 	unsigned long clo = 0, chi = (unsigned long)n * (n + 1) / 2, got = 0;
-	unsigned int jlo = n, jhi = n;
+	unsigned int jlo = n, jhi = n, step = 0;
+	unsigned long cap = n / 8 + 8 < n ? n / 8 + 8 : n;
 
-	while (chi - clo > n) {
+	while (chi - clo > cap) {
 		double mid = lo + (hi - lo) / 2.0;
 		unsigned long c;
 
+		if (step++ % 2 == 0)
+			mid = lo + (hi - lo) * ((double)(k - clo) - 0.5) /
+			      (double)(chi - clo);
+		if (!(mid > lo && mid < hi))
+			mid = lo + (hi - lo) / 2.0;
 		if (!(mid > lo && mid < hi))
 			return hi;
 		c = count_le(s, n, mid);
@@ -199,7 +217,7 @@ int fl_paired_hl(const double *x, unsigned int n, double conf,
 		 struct fl_paired_ci *out)
 {
 	unsigned long m = (unsigned long)n * (n + 1) / 2, c;
-	double *s, *buf;
+	double *s, *buf, *cdf;
 
 	memset(out, 0, sizeof(*out));
 	out->n = n;
@@ -218,13 +236,15 @@ int fl_paired_hl(const double *x, unsigned int n, double conf,
 		return -1;
 	}
 	memcpy(s, x, n * sizeof(double));
-	qsort(s, n, sizeof(double), by_magnitude);
-	out->p = signed_rank_p(s, n);
 	qsort(s, n, sizeof(double), fl_cmp_double);
+	by_magnitude(s, n, buf);
+	cdf = n <= FL_PAIRED_EXACT_N ? t_cdf(n) : NULL;
+	out->p = signed_rank_p(buf, n, cdf);
 	out->est = m % 2 ? kth_walsh(s, n, (m + 1) / 2, buf) :
 		   (kth_walsh(s, n, m / 2, buf) +
 		    kth_walsh(s, n, m / 2 + 1, buf)) / 2.0;
-	c = fl_paired_c(n, conf);
+	c = cdf || n > FL_PAIRED_EXACT_N ? c_of(cdf, n, conf) : 0;
+	free(cdf);
 	if (c >= 1 && c <= m + 1 - c) {
 		out->lo = kth_walsh(s, n, c, buf);
 		out->hi = kth_walsh(s, n, m + 1 - c, buf);

@@ -23,6 +23,11 @@
 #ifndef FUTEXLAB_PAIRED_H
 #define FUTEXLAB_PAIRED_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/shift.h"
+
 #define FL_PAIRED_EXACT_N	100
 
 /* The location of paired differences x[0..n) (each block's log(B/A))
@@ -47,5 +52,22 @@ int fl_paired_hl(const double *x, unsigned int n, double conf,
 /* The interval's C for n blocks at conf: the interval is the C-th
  * smallest to the C-th largest Walsh average (0: none at conf). */
 unsigned long fl_paired_c(unsigned int n, double conf);
+
+/*
+ * The family over n cells, each cell's paired estimate and interval at
+ * conf: the Benjamini-Hochberg adjustment of their p-values into p_adj
+ * (a cell without blocks counts as p = 1), so per-cell calls made at
+ * p_adj keep the false discovery rate over the matrix; and the
+ * geometric mean of their ratios exp(est) into g. One cell: its ratio
+ * and interval. More: fl_geomean_ci()'s bootstrap over cells (how far
+ * the cells' ratios spread; seed makes it repeatable), widened to hold
+ * the cells' own uncertainty, exp(mean log ratio -+ sqrt(sum of squared
+ * half-widths) / cells): the interval of a mean of independent
+ * estimates at the cells' conf, which the bootstrap alone misses when
+ * the cells are few or agree. g->ok = 0 when no cell has an interval.
+ */
+void fl_paired_family(const struct fl_paired_ci *cell, size_t n,
+		      double conf, uint64_t seed, double *p_adj,
+		      struct fl_geomean *g);
 
 #endif

@@ -200,6 +200,63 @@ static void test_refuses_nonfinite(void **state)
 	assert_int_equal(fl_paired_hl(x, 7, 0.95, &ci), -1);
 }
 
+static struct fl_paired_ci cell_of(double est, double half, double p)
+{
+	struct fl_paired_ci c = { .n = 20, .est = log(est), .p = p,
+				  .has_ci = 1 };
+
+	c.lo = c.est - half;
+	c.hi = c.est + half;
+	return c;
+}
+
+/*
+ * Three cells agreeing on 1.10 with half-widths 0.03, 0.04 and 0.12:
+ * the bootstrap over cells has no spread to show, so the interval is
+ * the cells' own, exp(log 1.1 -+ sqrt(0.03^2 + 0.04^2 + 0.12^2) / 3) =
+ * exp(log 1.1 -+ 0.13 / 3). Their p 0.01, 0.04, 0.03 adjusted by
+ * Benjamini-Hochberg: 0.03, 0.04, 0.04. A cell without blocks has p 1
+ * and no say in the mean. One cell: its own interval.
+ */
+static void test_family(void **state)
+{
+	struct fl_paired_ci cells[4] = {
+		cell_of(1.10, 0.03, 0.01), cell_of(1.10, 0.04, 0.04),
+		cell_of(1.10, 0.12, 0.03),
+	};
+	double adj[4];
+	struct fl_geomean g;
+
+	(void)state;
+	fl_paired_family(cells, 3, 0.95, 1, adj, &g);
+	assert_true(g.ok);
+	assert_close(g.mean, 1.10);
+	assert_close(g.lo, exp(log(1.10) - 0.13 / 3.0));
+	assert_close(g.hi, exp(log(1.10) + 0.13 / 3.0));
+	assert_close(adj[0], 0.03);
+	assert_close(adj[1], 0.04);
+	assert_close(adj[2], 0.04);
+	/* a fourth cell without blocks: p 1, not in the mean */
+	fl_paired_hl(NULL, 0, 0.95, &cells[3]);
+	fl_paired_family(cells, 4, 0.95, 1, adj, &g);
+	assert_close(g.mean, 1.10);
+	assert_close(adj[3], 1.0);
+	assert_close(adj[0], 0.04);
+	/* cells that disagree: the bootstrap's spread shows */
+	cells[0] = cell_of(1.50, 0.01, 0.001);
+	cells[1] = cell_of(0.80, 0.01, 0.001);
+	cells[2] = cell_of(1.00, 0.01, 0.9);
+	fl_paired_family(cells, 3, 0.95, 1, adj, &g);
+	assert_true(g.lo < 0.95 && g.hi > 1.15);
+	/* one cell: its interval as it is */
+	cells[0] = cell_of(1.05, 0.02, 0.001);
+	fl_paired_family(cells, 1, 0.95, 1, adj, &g);
+	assert_true(g.ok);
+	assert_close(g.lo, exp(log(1.05) - 0.02));
+	assert_close(g.hi, exp(log(1.05) + 0.02));
+	assert_close(adj[0], 0.001);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_p_value),
 		cmocka_unit_test(test_interval_matches_test),
 		cmocka_unit_test(test_refuses_nonfinite),
+		cmocka_unit_test(test_family),
 	};
 
 	return cmocka_run_group_tests_name("paired", tests, NULL, NULL);
