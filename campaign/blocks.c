@@ -61,31 +61,45 @@ unsigned int campaign_cell_blocks(const struct fl_campaign *c,
 	return n;
 }
 
-enum campaign_call campaign_cell_call(const struct fl_campaign *c,
-				      unsigned int cell, unsigned int k,
-				      struct fl_paired_ci *ci)
-{
-	static double x[FL_CAMPAIGN_MAX_BLOCKS];
-	unsigned int n = campaign_cell_blocks(c, cell, k, x);
-
-	return campaign_call_of(c, x, n, ci);
-}
-
-enum campaign_call campaign_call_of(const struct fl_campaign *c,
-				    const double *x, unsigned int n,
+enum fl_seq_call campaign_cell_call(const struct fl_campaign *c,
+				    unsigned int cell, unsigned int k,
 				    struct fl_paired_ci *ci)
 {
-	double up = log(1 + c->delta), down = log(1 - c->delta);
+	static double x[FL_CAMPAIGN_MAX_BLOCKS];
+	unsigned int n = campaign_cell_blocks(c, cell, k, x), at;
 
-	if (fl_paired_hl(x, n, 0.95, ci) || !ci->has_ci)
-		return CALL_MORE;
-	if (ci->lo >= down && ci->hi <= up)
-		return CALL_SAME;
-	if (ci->p < 0.05 && ci->lo > up)
-		return CALL_HIGHER;
-	if (ci->p < 0.05 && ci->hi < down)
-		return CALL_LOWER;
-	return CALL_MORE;
+	return campaign_call_of(c, x, n, ci, &at);
+}
+
+void campaign_rule(const struct fl_campaign *c, struct fl_seq_rule *r)
+{
+	fl_seq_rule_default(r, c->delta);
+	/* fixed with the campaign, before its first block: a run keeps
+	 * at most its reps-max visits of a cell */
+	if (c->horizon < r->max_blocks)
+		r->max_blocks = c->horizon;
+}
+
+enum fl_seq_call campaign_call_of(const struct fl_campaign *c,
+				  const double *x, unsigned int n,
+				  struct fl_paired_ci *ci, unsigned int *at)
+{
+	struct fl_seq_rule r;
+	enum fl_seq_call call = FL_SEQ_MORE;
+
+	campaign_rule(c, &r);
+	/* the first call at one of the rule's looks is the cell's (its
+	 * error bound holds for that one, sequential.h) */
+	*at = 0;
+	memset(ci, 0, sizeof(*ci));
+	for (unsigned int m = fl_seq_next_look(&r, 1); m && m <= n;
+	     m = fl_seq_next_look(&r, m + 1)) {
+		call = fl_seq_decide(&r, x, m, ci);
+		*at = m;
+		if (call != FL_SEQ_MORE)
+			break;
+	}
+	return call;
 }
 
 /* the cell decided for every side against the first */
@@ -94,7 +108,7 @@ static int decided(const struct fl_campaign *c, unsigned int cell)
 	struct fl_paired_ci ci;
 
 	for (unsigned int k = 1; k < c->nsides; k++)
-		if (campaign_cell_call(c, cell, k, &ci) == CALL_MORE)
+		if (campaign_cell_call(c, cell, k, &ci) == FL_SEQ_MORE)
 			return 0;
 	return 1;
 }

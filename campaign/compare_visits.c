@@ -79,14 +79,14 @@ static int figure(const struct visits *a, const struct visits *b,
 	return dirty && counted;
 }
 
-static const char *verdict(enum campaign_call call, int lower_is_better)
+static const char *verdict(enum fl_seq_call call, int lower_is_better)
 {
 	switch (call) {
-	case CALL_SAME:
+	case FL_SEQ_SAME:
 		return "equivalent";
-	case CALL_HIGHER:
+	case FL_SEQ_HIGHER:
 		return lower_is_better ? "slower" : "faster";
-	case CALL_LOWER:
+	case FL_SEQ_LOWER:
 		return lower_is_better ? "faster" : "slower";
 	default:
 		return "needs more blocks";
@@ -110,8 +110,8 @@ static void judge(const struct fl_campaign *c, unsigned int k,
 	for (i = 0; i < c->ncells; i++) {
 		const struct fl_rd_cell *ca = cell_of(ra, i);
 		const struct fl_rd_cell *cb = cell_of(rb, i);
-		enum campaign_call call;
-		unsigned int n;
+		enum fl_seq_call call;
+		unsigned int n, at;
 		int cpu, lower;
 
 		if (!ca || !cb || !ca->nok || !cb->nok) {
@@ -124,7 +124,10 @@ static void judge(const struct fl_campaign *c, unsigned int k,
 		n = a.n < b.n ? a.n : b.n;
 		cpu = figure(&a, &b, n, x[cells]);
 		lower = cpu || ca->lower_is_better;
-		call = campaign_call_of(c, x[cells], n, &ci);
+		call = campaign_call_of(c, x[cells], n, &ci, &at);
+		/* undecided: the plain 95% interval of every block */
+		if (call == FL_SEQ_MORE)
+			fl_paired_hl(x[cells], n, 0.95, &ci);
 		name[cells] = cpu ? "CPU ns/op" : ca->lower_is_better ?
 			      "p50 latency" : "throughput";
 		lower_of[cells] = lower;
@@ -137,7 +140,11 @@ static void judge(const struct fl_campaign *c, unsigned int k,
 				exp(ci.lo), exp(ci.hi));
 		else
 			fprintf(out, "%.3f [no interval]", exp(ci.est));
-		fprintf(out, ", %u blocks: %s\n", n, verdict(call, lower));
+		fprintf(out, ", %u blocks: %s", n, verdict(call, lower));
+		if (call != FL_SEQ_MORE)
+			fprintf(out, " (called at block %u, the interval at "
+				"that look's confidence)", at);
+		fputc('\n', out);
 		if (n < rounds)
 			rounds = n;
 		cells++;

@@ -10,6 +10,7 @@
 
 #include "campaign/campaign.h"
 #include "stats/paired.h"
+#include "stats/sequential.h"
 
 /* manifest_blocks.c: a visit campaign's part of the manifest, as an
  * object whose members the manifest takes in */
@@ -78,16 +79,20 @@ int campaign_blocks(int fd, const char *dir, struct fl_campaign *c,
 unsigned int campaign_cell_blocks(const struct fl_campaign *c,
 				  unsigned int cell, unsigned int k,
 				  double *x);
-/* blocks.c: the paired call on cell, side k's figure against the
- * first's, from its blocks (ci: the interval it was made on, of log
+/* blocks.c: the stopping rule of c (stats/sequential.h): its margin,
+ * its horizon the cells' */
+void campaign_rule(const struct fl_campaign *c, struct fl_seq_rule *r);
+/* blocks.c: the call on n blocks' log ratios x (in the order they ran):
+ * the first the rule makes at one of its looks up to n (*at: that
+ * look's blocks; the last look's when none), ci its interval (of log
  * ratios) */
-enum campaign_call { CALL_MORE, CALL_HIGHER, CALL_LOWER, CALL_SAME };
-enum campaign_call campaign_cell_call(const struct fl_campaign *c,
-				      unsigned int cell, unsigned int k,
-				      struct fl_paired_ci *ci);
-/* blocks.c: the call on n blocks' log ratios x (in the order they ran) */
-enum campaign_call campaign_call_of(const struct fl_campaign *c,
-				    const double *x, unsigned int n,
+enum fl_seq_call campaign_call_of(const struct fl_campaign *c,
+				  const double *x, unsigned int n,
+				  struct fl_paired_ci *ci, unsigned int *at);
+/* blocks.c: the call on cell, side k's figure against the first's,
+ * from its blocks so far */
+enum fl_seq_call campaign_cell_call(const struct fl_campaign *c,
+				    unsigned int cell, unsigned int k,
 				    struct fl_paired_ci *ci);
 /* compare_visits.c: a visit campaign compared, fl_campaign_compare's
  * part for it: every side's run against the first's, paired by block */
