@@ -237,6 +237,8 @@ int fl_campaign_is(const char *dir);
  * compare.c: every side of the campaign in dir against its first, the
  * run as the unit (fl_compare_runs), cells matched with the declared
  * setting left out; each output folder's path on out after its table.
+ * A visit campaign's sides are paired by block instead, cell by cell,
+ * on out only (compare_visits.c).
  * 0, or as fl_compare_runs() with err (a bad manifest, a missing or
  * foreign run: -EINVAL).
  */
