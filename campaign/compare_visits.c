@@ -6,9 +6,9 @@
  * between blocks, moves both). A cell's ratio is the Hodges-Lehmann
  * location of its blocks' log ratios with the signed-rank interval, its
  * verdict the campaign's call on them (blocks.c), naming the figure it
- * is about; the summary is the geometric mean over the cells, its
- * interval that of the blocks' mean log ratio over the cells, round by
- * round (the k-th block of every cell); then how long the blocks took.
+ * is about; the summary is the geometric mean over the cells with its
+ * interval (fl_paired_family: one cell's own, more cells' a bootstrap
+ * widened by the cells' own intervals); then how long the blocks took.
  */
 #include <math.h>
 #include <stdio.h>
@@ -102,9 +102,12 @@ static void judge(const struct fl_campaign *c, unsigned int k,
 	static double x[FL_CAMPAIGN_MAX_CELLS][FL_RD_MAX_REPS];
 	static const char *name[FL_CAMPAIGN_MAX_CELLS];
 	static int lower_of[FL_CAMPAIGN_MAX_CELLS];
-	unsigned int cells = 0, rounds = ~0u, mixed = 0;
-	double y[FL_RD_MAX_REPS];
+	static struct fl_paired_ci each[FL_CAMPAIGN_MAX_CELLS];
+	static double p_adj[FL_CAMPAIGN_MAX_CELLS];
+	static unsigned int nblocks[FL_CAMPAIGN_MAX_CELLS];
+	unsigned int cells = 0, mixed = 0;
 	struct fl_paired_ci ci;
+	struct fl_geomean g;
 	unsigned long i;
 
 	for (i = 0; i < c->ncells; i++) {
@@ -145,31 +148,33 @@ static void judge(const struct fl_campaign *c, unsigned int k,
 			fprintf(out, " (called at block %u, the interval at "
 				"that look's confidence)", at);
 		fputc('\n', out);
-		if (n < rounds)
-			rounds = n;
+		nblocks[cells] = n;
 		cells++;
 	}
 	if (!cells)
 		return;
-	/* round by round, the mean log ratio over the cells; figures of
-	 * both kinds turned into speeds (higher is better) to be averaged */
-	for (unsigned int r = 0; r < rounds; r++) {
-		y[r] = 0;
-		for (unsigned int j = 0; j < cells; j++)
-			y[r] += (mixed && lower_of[j] ? -x[j][r] : x[j][r]) /
-				cells;
+	/* the family over the cells (stats/paired.h): each cell's 95%
+	 * interval of every block, figures of both kinds turned into
+	 * speeds (higher is better) to be averaged */
+	for (unsigned int j = 0; j < cells; j++) {
+		fl_paired_hl(x[j], nblocks[j], 0.95, &each[j]);
+		if (mixed && lower_of[j]) {
+			double lo = each[j].lo;
+
+			each[j].est = -each[j].est;
+			each[j].lo = -each[j].hi;
+			each[j].hi = -lo;
+		}
 	}
-	fl_paired_hl(y, rounds, 0.95, &ci);
-	fprintf(out, "  geometric mean over %u cell%s, %s %s/%s: ", cells,
+	fl_paired_family(each, cells, 0.95, c->seed, p_adj, &g);
+	fprintf(out, "  geometric mean over %u cell%s, %s %s/%s: %.3f", cells,
 		cells == 1 ? "" : "s", mixed ? "speed (throughput, 1/latency, "
 		"1/CPU ns per op)" : name[0], c->side[k].name,
-		c->side[0].name);
-	if (ci.has_ci)
-		fprintf(out, "%.3f [%.3f, %.3f], %u rounds of blocks\n",
-			exp(ci.est), exp(ci.lo), exp(ci.hi), rounds);
+		c->side[0].name, g.mean);
+	if (g.ok)
+		fprintf(out, " [%.3f, %.3f]\n", g.lo, g.hi);
 	else
-		fprintf(out, "%.3f [no interval: %u rounds of blocks]\n",
-			rounds ? exp(ci.est) : 1.0, rounds);
+		fprintf(out, " [no interval]\n");
 }
 
 int campaign_compare_visits(int fd, const char *dir,
