@@ -33,14 +33,14 @@
 /* The location of paired differences x[0..n) (each block's log(B/A))
  * and its interval. */
 struct fl_paired_ci {
-	unsigned int n;		/* blocks used */
-	double est;		/* Hodges-Lehmann: median of the Walsh averages */
-	double lo, hi;		/* distribution-free interval at conf, from the
-				 * signed-rank distribution (exact for small n,
-				 * normal approximation beyond); NAN when n too
-				 * small */
+	unsigned int n;	/* blocks used */
+	double est;	/* Hodges-Lehmann: median of the Walsh averages */
+	double lo, hi;	/* distribution-free interval at conf, from the
+			 * signed-rank distribution (exact for small n,
+			 * normal approximation beyond); NAN when n too
+			 * small */
 	int has_ci;
-	double p;		/* two-sided signed-rank p-value for location 0 */
+	double p;	/* two-sided signed-rank p-value for location 0 */
 };
 
 /* 0; -1 with has_ci = 0 when n is too small for an interval at conf (5

@@ -48,8 +48,9 @@ void fl_paired_family(const struct fl_paired_ci *cell, size_t n,
 	p = malloc(n * sizeof(double));
 	ratio = malloc(n * sizeof(double));
 	if (!p || !ratio) {
+		/* no claim without the adjustment */
 		for (size_t i = 0; i < n; i++)
-			p_adj[i] = 1.0;	/* no claim without the adjustment */
+			p_adj[i] = 1.0;
 		free(p);
 		free(ratio);
 		return;

@@ -75,6 +75,25 @@ static void test_estimate_by_hand(void **state)
 	assert_close(ci.p, 1.0);
 }
 
+/* Every block the same: the estimate and both ends are that value, and
+ * no evidence against 0 beyond the signs (all ties, ranks 8: the
+ * normal approximation, T+ = 120, z = (120 - 60 - 0.5) / sqrt(15 * 16 *
+ * 31 / 24 - (15^3 - 15) / 48) = 59.5 / sqrt(310 - 70) = 3.841). */
+static void test_all_equal(void **state)
+{
+	double x[15];
+	struct fl_paired_ci ci;
+
+	(void)state;
+	for (int i = 0; i < 15; i++)
+		x[i] = 0.05;
+	assert_int_equal(fl_paired_hl(x, 15, 0.95, &ci), 0);
+	assert_close(ci.est, 0.05);
+	assert_close(ci.lo, 0.05);
+	assert_close(ci.hi, 0.05);
+	assert_close(ci.p, erfc(59.5 / sqrt(310.0 - 70.0) / M_SQRT2));
+}
+
 static int by_value(const void *a, const void *b)
 {
 	return fl_cmp_double(a, b);
@@ -262,6 +281,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_critical_values),
 		cmocka_unit_test(test_estimate_by_hand),
+		cmocka_unit_test(test_all_equal),
 		cmocka_unit_test(test_interval_brute_force),
 		cmocka_unit_test(test_p_value),
 		cmocka_unit_test(test_interval_matches_test),
