@@ -33,19 +33,28 @@ static const char cells[] =
 	ROW("2", "ok") "800,800,800,,,3,0,0,,,,,0\n"
 	ROW("3", "ok") ",,,,,,,,,,,,\n";
 
+/* cells.csv's text parsed into r; the copy parsed, for the caller to
+ * free after fl_rd_close (the cells point into it) */
+static char *parse(const char *cells_text, struct fl_rd_run *r)
+{
+	char *text = strdup(cells_text), err[512];
+
+	assert_non_null(text);
+	memset(r, 0, sizeof(*r));
+	r->dirfd = -1;
+	if (fl_rd_parse_cells(r, "cells.csv", text, strlen(text), err,
+			      sizeof(err)))
+		fail_msg("%s", err);
+	return text;
+}
+
 static void test_counts_read_back(void **state)
 {
 	struct fl_rd_run r;
-	char *text = strdup(cells), err[512];
+	char *text = parse(cells, &r);
 	const struct fl_rd_cell *c;
 
 	(void)state;
-	assert_non_null(text);
-	memset(&r, 0, sizeof(r));
-	r.dirfd = -1;
-	if (fl_rd_parse_cells(&r, "cells.csv", text, strlen(text), err,
-			      sizeof(err)))
-		fail_msg("%s", err);
 	assert_int_equal(r.ncells, 1);
 	c = &r.cells[0];
 	assert_int_equal(c->nok, 3);
@@ -95,15 +104,9 @@ static void test_old_run(void **state)
 		"0,mutex,futex-private,1,compact,0,algo=mutex3,0,ok,,,10000.0,"
 		"30,30,30,30,1.0000,,hist/cell-0000.csv\n";
 	struct fl_rd_run r;
-	char *text = strdup(old), err[512];
+	char *text = parse(old, &r);
 
 	(void)state;
-	assert_non_null(text);
-	memset(&r, 0, sizeof(r));
-	r.dirfd = -1;
-	if (fl_rd_parse_cells(&r, "cells.csv", text, strlen(text), err,
-			      sizeof(err)))
-		fail_msg("%s", err);
 	assert_int_equal(r.cells[0].nok, 1);
 	assert_int_equal(r.cells[0].counts[0].have, 0);
 	assert_int_equal(r.cells[0].ncontaminated, 0);
