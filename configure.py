@@ -78,13 +78,14 @@ LIBRARIES = [
     # the subcommands: parse flags, call a library, map to exit statuses
     ("cli", ["cell_output.c", "cmd_campaign.c", "cmd_compare.c", "cmd_list.c", "cmd_matrix.c",
              "cmd_merge.c", "cmd_plot.c", "cmd_report.c", "cmd_run.c",
-             "estimate.c", "flags.c", "interrupt.c", "matrix_estimate.c",
+             "estimate.c", "flags.c", "interrupt.c", "matrix_estimate.c", "matrix_visit.c",
              "outputs.c",
              "run_args.c", "shards.c", "topology_file.c"]),
     # campaigns: several runs of a matrix per side, interleaved, resumable
-    ("campaign", ["compare.c", "drive.c", "execute.c", "hogs.c",
-                  "manifest.c", "order.c", "prepare.c", "runs.c",
-                  "settings.c", "side.c", "spawn.c", "trust.c"]),
+    ("campaign", ["blocks.c", "compare.c", "compare_visits.c", "drive.c", "execute.c", "hogs.c",
+                  "manifest.c", "manifest_blocks.c", "order.c",
+                  "prepare.c", "runs.c", "settings.c", "side.c",
+                  "spawn.c", "trust.c", "visit.c"]),
     # a matrix's shards, run on one machine or many, joined into one run
     ("merge", ["read.c", "write.c"]),
     # the matrix engine: matrix files, cells, visits, resume
@@ -118,9 +119,10 @@ LIBRARIES = [
     # (the workloads' objects come here: workload_objects())
     # running cells: forked children, threads, the busy loop, kernel
     # probing, the harness's own overhead, the host's load, the cost of
-    # waking an idle CPU
-    ("measure", ["busy_loop.c", "cell.c", "cell_child.c", "facts.c",
-                 "host_load.c", "idle_wake.c", "overhead.c", "probe.c",
+    # waking an idle CPU, the kernel's counts of the measured threads
+    ("measure", ["busy_loop.c", "cell.c", "cell_child.c", "counters.c",
+                 "facts.c", "host_load.c", "idle_wake.c", "overhead.c",
+                 "probe.c",
                  "program.c", "rep_merge.c", "sleeping.c",
                  "start_gate.c"]),
     # figures of repetitions and cells: medians and their intervals,
@@ -164,7 +166,8 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_empty_rep", "test_busy_loop", "test_rundir_plots",
               "test_time_axis", "test_topology", "test_meta_distances",
               "test_rep_merge", "test_start_gate", "test_text",
-              "test_paired", "test_sequential", "test_sequential_sim"]
+              "test_paired", "test_rundir_counts", "test_sequential",
+              "test_sequential_sim"]
 # a unit test's files beside tests/unit/<name>.c, linked into its binary
 UNIT_TEST_SOURCES = {
     "test_compare_sim": ["compare_sim_model.c", "compare_sim_workload.c",

@@ -22,6 +22,21 @@
  * round is dealt from a shuffled deck of the sides, so every side leads
  * as often as another and none owns the start of a round.
  *
+ * With --interleave visit (the default where every side allows it:
+ * no kernel= or sysctl= side) the sides take turns visit by visit
+ * instead (blocks.c): a block is one visit of every side for one cell,
+ * back to back, the sides in an order shuffled from the seed and the
+ * block's number; the blocks come in rounds of every cell still
+ * undecided, each round's cells shuffled too. Each side's visits go to
+ * its one run (work/NN's partial run, `matrix --visit`), finished into
+ * runs/NN-SIDE (`matrix --resume --finish`) once the blocks end: every
+ * cell decided (--stop-when-decided), the time budget spent, or every
+ * cell at its horizon (its reps-max). The manifest records the schedule
+ * and every block done with each side's figure, so a killed campaign
+ * resumes at the block it was in (a side that made its visit of it is
+ * not visited again: `--visit CELL:N`), and compare pairs the blocks
+ * (compare.c).
+ *
  * Nothing rewrites a finished run. The manifest is replaced whole after
  * each run (write_at.h), so a kill leaves the old one or the new one;
  * a run that finished but is not in the manifest yet is found in runs/ or
@@ -42,6 +57,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/say.h"
 #include "compare/compare.h"
 #include "compare/runs.h"
 
@@ -49,6 +65,8 @@
 #define FL_CAMPAIGN_MAX_ROUNDS	64
 #define FL_CAMPAIGN_MAX_SLOTS	(FL_CAMPAIGN_MAX_SIDES * FL_CAMPAIGN_MAX_ROUNDS)
 #define FL_CAMPAIGN_MANIFEST	"campaign.json"
+#define FL_CAMPAIGN_MAX_BLOCKS	4096
+#define FL_CAMPAIGN_MAX_CELLS	1024	/* of a visit campaign's matrix */
 
 /* One side and what sets it apart. */
 struct fl_campaign_side {
@@ -71,6 +89,19 @@ struct fl_campaign_slot {
 	char start_time[64];		/* meta.json's, once finished */
 	char matrix_hash[32];		/* meta.json's matrix.fnv1a64 */
 	char host[256], kernel[256], build[128];
+};
+
+/* One block of a visit campaign: a cell's visit by every side. */
+struct fl_campaign_block {
+	unsigned int cell;
+	unsigned char order[FL_CAMPAIGN_MAX_SIDES];	/* sides, as run */
+	double fig[FL_CAMPAIGN_MAX_SIDES];	/* by side: the visit's
+						 * primary figure */
+	int latency;			/* the figure is a p50 latency (lower
+					 * is better), not ops/s */
+	double cpu[FL_CAMPAIGN_MAX_SIDES];	/* by side: CPU ns/op, NAN
+						 * where not counted */
+	int contaminated;		/* the machine denied a visit CPU */
 };
 
 /* A value a side's setting replaced, kept until it is put back. */
@@ -101,6 +132,8 @@ struct fl_campaign_cmd {
 	char sys_root[256];		/* "" (a test's folder standing for
 					 * / where proc/sys and sys/module
 					 * are) */
+	const struct fl_say *say;	/* a visit campaign's progress lines
+					 * (NULL: none) */
 };
 
 struct fl_campaign {
@@ -118,6 +151,20 @@ struct fl_campaign {
 	unsigned int nsides;
 	struct fl_campaign_slot slot[FL_CAMPAIGN_MAX_SLOTS];
 	unsigned int nslots;
+	/* --interleave visit (blocks.c); all 0 for a campaign of runs */
+	int visit;
+	unsigned int ncells;		/* the matrix's cells */
+	unsigned int horizon;		/* the most blocks of a cell: its
+					 * reps-max */
+	double seconds;			/* spent in blocks, every session */
+	int blocks_ended;		/* the runs are being finished */
+	unsigned short sched[FL_CAMPAIGN_MAX_BLOCKS];	/* cells, in
+							 * rounds */
+	unsigned int nsched;
+	struct fl_campaign_block block[FL_CAMPAIGN_MAX_BLOCKS];	/* done */
+	unsigned int nblocks;
+	unsigned char stopped[FL_CAMPAIGN_MAX_CELLS];	/* a visit of the
+							 * cell was not ok */
 	struct fl_campaign_saved saved[2];	/* "saved": to put back */
 	unsigned int nsaved;
 	struct fl_campaign_cmd cmd;	/* not saved */
@@ -138,6 +185,18 @@ void fl_campaign_set_key(const struct fl_campaign_side *s, char *key,
 /* order.c: `rounds` more rounds appended to c's slots, interleaving the
  * sides from c->seed and the round's number. */
 void fl_campaign_add_rounds(struct fl_campaign *c, unsigned int rounds);
+
+/* order.c: the side order of block b (from the seed and b) */
+void fl_campaign_block_order(const struct fl_campaign *c, unsigned int b,
+			     unsigned char *order);
+/* order.c: a round of blocks appended to the schedule: every cell due
+ * (due[cell] non-zero) once, shuffled from the seed and the schedule's
+ * length */
+void fl_campaign_plan_round(struct fl_campaign *c, const int *due);
+/* blocks.c: the side of a visit campaign may switch per visit (no
+ * kernel= or sysctl=); 0, or -1 with err saying why not */
+int fl_campaign_side_per_visit(const struct fl_campaign_side *s, char *err,
+			       size_t errlen);
 
 /* manifest.c: the manifest written (replaced whole) in dirfd; 0, or -1
  * with err. */
@@ -186,6 +245,8 @@ int fl_campaign_is(const char *dir);
  * compare.c: every side of the campaign in dir against its first, the
  * run as the unit (fl_compare_runs), cells matched with the declared
  * setting left out; each output folder's path on out after its table.
+ * A visit campaign's sides are paired by block instead, cell by cell,
+ * on out only (compare_visits.c).
  * 0, or as fl_compare_runs() with err (a bad manifest, a missing or
  * foreign run: -EINVAL).
  */

@@ -36,7 +36,14 @@ int fl_campaign_compare(const char *dir, const struct fl_compare_opts *o,
 		return -ENOENT;
 	}
 	if (fl_campaign_load(fd, dir, &c, err, errlen) ||
-	    campaign_check_distinct(fd, dir, &c, err, errlen) ||
+	    campaign_check_distinct(fd, dir, &c, err, errlen))
+		goto out;
+	if (c.visit) {
+		rc = campaign_compare_visits(fd, dir, &c, out, err, errlen) ?
+		     -EINVAL : 0;
+		goto out;
+	}
+	if (
 	    fl_campaign_side_runs(fd, dir, &c, 0, pa, FL_RUNS_MAX_SIDE, &na,
 				  err, errlen))
 		goto out;

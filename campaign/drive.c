@@ -348,6 +348,13 @@ int fl_campaign_continue(const char *dir, const struct fl_campaign_cmd *cmd,
 	     campaign_gate(fd, dir, &c, err, errlen)) ||
 	    put_back(fd, dir, &c, err, errlen))
 		goto out;
+	/* a visit campaign's blocks, then its runs finished below */
+	if (c.visit && !c.blocks_ended) {
+		rc = campaign_blocks(fd, dir, &c, err, errlen);
+		if (rc)
+			goto out;
+		rc = -1;
+	}
 	for (unsigned int i = 0; i < c.nslots; i++) {
 		int r;
 

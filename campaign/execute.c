@@ -21,7 +21,7 @@
 
 /* In work/NN: the finished run (a folder not starting with '.') and the
  * partial one (.partial-*); 0, or -1 with err when there are several. */
-static int look_in(int workfd, const char *shown, char *finished,
+int campaign_look_in(int workfd, const char *shown, char *finished,
 		   char *partial, size_t len, char *err, size_t errlen)
 {
 	int fd = dup(workfd);
@@ -64,6 +64,27 @@ static int look_in(int workfd, const char *shown, char *finished,
 	return rc;
 }
 
+int campaign_work_open(int dirfd, const char *dir, unsigned int i,
+		       char *work, size_t worklen, char *finished,
+		       char *partial, size_t len, char *err, size_t errlen)
+{
+	char workname[32];
+	int fd = fl_folder_at(dirfd, "work", "work", err, errlen), workfd;
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	snprintf(workname, sizeof(workname), "work/%02u", i + 1);
+	snprintf(work, worklen, "%s/%s", dir, workname);
+	workfd = fl_folder_at(dirfd, workname, work, err, errlen);
+	if (workfd >= 0 && campaign_look_in(workfd, work, finished, partial,
+					    len, err, errlen)) {
+		close(workfd);
+		return -1;
+	}
+	return workfd;
+}
+
 int campaign_runs_going(int dirfd, const char *dir,
 			const struct fl_campaign *c, char *err,
 			size_t errlen)
@@ -85,7 +106,7 @@ int campaign_runs_going(int dirfd, const char *dir,
 					sizeof(why));
 		if (workfd < 0)
 			continue;
-		if (!look_in(workfd, work, finished, partial, sizeof(partial),
+		if (!campaign_look_in(workfd, work, finished, partial, sizeof(partial),
 			     why, sizeof(why)) && *partial) {
 			snprintf(shown, sizeof(shown), "%s/%s", work, partial);
 			fd = fl_open_folder(workfd, partial, shown, why,
@@ -170,20 +191,16 @@ static int run_guest(int dirfd, const char *dir, struct fl_campaign *c,
 	return rc;
 }
 
-/*
- * The command of slot i: its futexlab's matrix, a resume of its partial
- * run, or a guest's boot; the side's settings set around it. The side's
- * futexlab is run from the descriptor it was checked through, and its
- * matrix checked to be the campaign's (trust.c). What the run prints on
- * stdout goes to stderr but the line naming its folder under work/,
- * which is moved once it finished (fl_campaign_execute says where).
- */
-static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
-		    unsigned int i, const char *work, const char *partial,
-		    char *err, size_t errlen)
+int campaign_run_side(int dirfd, const char *dir, struct fl_campaign *c,
+		      unsigned int k, const char *work, const char *partial,
+		      const char *visit, int out_fd, char *err, size_t errlen)
 {
-	const struct fl_campaign_side *s = &c->side[c->slot[i].side];
+	const struct fl_campaign_side *s = &c->side[k];
 	char bin[4300], matrix[4300], part[4400], drop[4400], *text;
+	/* a visit campaign's run takes visits (--visit) until it is
+	 * finished with the visits it has (--finish) */
+	char *more[3] = { visit ? "--visit" : c->visit ? "--finish" : NULL,
+			  (char *)visit, NULL };
 	int exe = -1, self, rc = -1;
 	pid_t hogs[64];
 	size_t len;
@@ -210,16 +227,23 @@ static int run_slot(int dirfd, const char *dir, struct fl_campaign *c,
 		rc = run_guest(dirfd, dir, c, s, work, err, errlen);
 	} else if (*partial) {
 		char *argv[] = { bin, "matrix", "--resume", part, matrix,
-				 NULL };
+				 more[0], more[1], NULL };
 
-		rc = fl_campaign_spawn(argv, exe, NULL, s->nice, STDERR_FILENO,
-				       drop, c->cmd.run_timeout_s, err, errlen);
+		rc = fl_campaign_spawn(argv, exe, NULL, s->nice,
+				       out_fd < 0 ? STDERR_FILENO : out_fd,
+				       out_fd < 0 ? drop : NULL,
+				       c->cmd.run_timeout_s, err, errlen);
+	} else if (c->visit && !visit) {
+		snprintf(err, errlen, "side %s has no visit in %s to finish "
+			 "its run with", s->name, work);
 	} else {
 		char *argv[] = { bin, "matrix", matrix, "--results",
-				 (char *)work, NULL };
+				 (char *)work, more[0], more[1], NULL };
 
-		rc = fl_campaign_spawn(argv, exe, NULL, s->nice, STDERR_FILENO,
-				       drop, c->cmd.run_timeout_s, err, errlen);
+		rc = fl_campaign_spawn(argv, exe, NULL, s->nice,
+				       out_fd < 0 ? STDERR_FILENO : out_fd,
+				       out_fd < 0 ? drop : NULL,
+				       c->cmd.run_timeout_s, err, errlen);
 	}
 	campaign_hogs_stop(s->hogs, hogs);
 	if (campaign_restore(dirfd, dir, c, rc < 0 ? NULL : err, errlen))
@@ -263,26 +287,20 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 
 	snprintf(run, sizeof(run), "runs/%02u-%s", i + 1, side);
 	snprintf(workname, sizeof(workname), "work/%02u", i + 1);
-	snprintf(work, sizeof(work), "%s/%s", dir, workname);
 	if (!fl_exists_at(dirfd, run)) {
-		int fd = fl_folder_at(dirfd, "work", "work", err, errlen);
-
-		if (fd < 0)
-			return -1;
-		close(fd);
-		workfd = fl_folder_at(dirfd, workname, work, err, errlen);
+		workfd = campaign_work_open(dirfd, dir, i, work, sizeof(work),
+					    finished, partial,
+					    sizeof(finished), err, errlen);
 		if (workfd < 0)
 			return -1;
-		if (look_in(workfd, work, finished, partial, sizeof(finished),
-			    err, errlen))
-			goto out_fail;
 		if (!*finished) {
 			fprintf(stderr, "futexlab campaign: run %u of %u, side "
 				"%s (%s)%s\n", i + 1, c->nslots, side,
 				c->side[s->side].why, *partial ?
 				": resuming its partial run" : "");
-			rc = run_slot(dirfd, dir, c, i, work, partial, err,
-				      errlen);
+			rc = campaign_run_side(dirfd, dir, c, s->side, work,
+					       partial, NULL, -1, err,
+					       errlen);
 			if (rc < 0 || rc >= 128)
 				goto out_close;	/* interrupted: 130 */
 			if (rc > 1) {
@@ -292,8 +310,8 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 				rc = -1;
 				goto out_close;
 			}
-			if (look_in(workfd, work, finished, partial,
-				    sizeof(finished), err, errlen))
+			if (campaign_look_in(workfd, work, finished, partial,
+					     sizeof(finished), err, errlen))
 				goto out_fail;
 			if (!*finished) {
 				snprintf(err, errlen, "the run of side %s left "

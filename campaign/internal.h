@@ -3,10 +3,23 @@
 #ifndef FUTEXLAB_CAMPAIGN_INTERNAL_H
 #define FUTEXLAB_CAMPAIGN_INTERNAL_H
 
+#include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "campaign/campaign.h"
+#include "stats/paired.h"
+#include "stats/sequential.h"
+
+/* manifest_blocks.c: a visit campaign's part of the manifest, as an
+ * object whose members the manifest takes in */
+json_t *campaign_blocks_json(const struct fl_campaign *c);
+/* manifest_blocks.c: that part of manifest m read into c, each member
+ * checked (nothing when m has no "interleave": a campaign of runs); 0,
+ * or -1 with err naming file and the member */
+int campaign_blocks_load(json_t *m, struct fl_campaign *c, const char *file,
+			 char *err, size_t errlen);
 
 /* runs.c: the facts of the run in dirfd/run (a folder, no link on the
  * way) from its meta.json into the slot's start time, matrix, host,
@@ -28,6 +41,79 @@ int campaign_check_run(int dirfd, const char *dir,
 int campaign_check_distinct(int dirfd, const char *dir,
 			    const struct fl_campaign *c, char *err,
 			    size_t errlen);
+
+/* execute.c: slot i's work/NN (and work/) made if missing and opened,
+ * its path (dir/work/NN) into work, what campaign_look_in finds there
+ * into finished and partial; the folder's descriptor, or -1 with err */
+int campaign_work_open(int dirfd, const char *dir, unsigned int i,
+		       char *work, size_t worklen, char *finished,
+		       char *partial, size_t len, char *err, size_t errlen);
+/* execute.c: in work/NN (open at workfd, shown as shown) the finished
+ * run (a folder not starting with '.') and the partial one
+ * (.partial-*), "" where none; 0, or -1 with err when there are several */
+int campaign_look_in(int workfd, const char *shown, char *finished,
+		     char *partial, size_t len, char *err, size_t errlen);
+/*
+ * execute.c: side k's futexlab on its run in work (its partial run
+ * resumed, or a new one there; a guest's boot for a kernel= side), the
+ * side's settings, niceness and hogs around it: with visit ("CELL:N")
+ * that one visit (`matrix --visit`), its stdout on out_fd; without, the
+ * whole run (a visit campaign's: --finish), its stdout on stderr but
+ * the line naming its folder. The side's futexlab is run from the
+ * descriptor it was checked through, its matrix checked to be the
+ * campaign's (trust.c). Its exit status, 128 + a signal, or -1 with err.
+ */
+int campaign_run_side(int dirfd, const char *dir, struct fl_campaign *c,
+		      unsigned int k, const char *work, const char *partial,
+		      const char *visit, int out_fd, char *err,
+		      size_t errlen);
+
+/* blocks.c: a visit campaign's blocks made until every cell is decided
+ * (with stop_when_decided), the time budget is spent or every cell is
+ * at its horizon; the manifest saved after each. 0, 130 when
+ * interrupted, -1 with err. */
+int campaign_blocks(int fd, const char *dir, struct fl_campaign *c,
+		    char *err, size_t errlen);
+/* blocks.c: the log ratios of cell's blocks, side k against the first,
+ * in the order they ran, into x; how many */
+unsigned int campaign_cell_blocks(const struct fl_campaign *c,
+				  unsigned int cell, unsigned int k,
+				  double *x);
+/* blocks.c: the stopping rule of c (stats/sequential.h): its margin,
+ * its horizon the cells' */
+void campaign_rule(const struct fl_campaign *c, struct fl_seq_rule *r);
+/* blocks.c: the call on n blocks' log ratios x (in the order they ran):
+ * the first the rule makes at one of its looks up to n (*at: that
+ * look's blocks; the last look's when none), ci its interval (of log
+ * ratios) */
+enum fl_seq_call campaign_call_of(const struct fl_campaign *c,
+				  const double *x, unsigned int n,
+				  struct fl_paired_ci *ci, unsigned int *at);
+/* blocks.c: the call on cell, side k's figure against the first's,
+ * from its blocks so far */
+enum fl_seq_call campaign_cell_call(const struct fl_campaign *c,
+				    unsigned int cell, unsigned int k,
+				    struct fl_paired_ci *ci);
+/* compare_visits.c: a visit campaign compared, fl_campaign_compare's
+ * part for it: every side's run against the first's, paired by block */
+int campaign_compare_visits(int fd, const char *dir,
+			    const struct fl_campaign *c, FILE *out, char *err,
+			    size_t errlen);
+
+/* What a visit says of itself. */
+struct campaign_visit_fig {
+	double fig;		/* its primary figure */
+	int latency;		/* fig is a p50 latency (lower is better),
+				 * not ops/s */
+	double cpu;		/* CPU ns/op; NAN: not counted */
+	int contaminated;	/* the machine denied it CPU */
+};
+/* visit.c: side k's nth visit of cell (its run in the side's work/NN,
+ * made by the first), what it says into *fig; 0, 1 when the visit was
+ * not ok (the cell stops), 130 when interrupted, -1 with err */
+int campaign_visit(int dirfd, const char *dir, struct fl_campaign *c,
+		   unsigned int k, unsigned int cell, unsigned int nth,
+		   struct campaign_visit_fig *fig, char *err, size_t errlen);
 
 /* execute.c: 0 when no unfinished slot's partial run is being written
  * (its matrix holds its lock: a killed campaign's run goes on), or -1

@@ -55,6 +55,12 @@ int fl_campaign_save(int dirfd, const char *dir,
 	for (unsigned int i = 0; i < c->nslots; i++)
 		json_array_append_new(json_object_get(m, "slots"),
 				      slot_json(c, &c->slot[i]));
+	if (c->visit) {
+		json_t *b = campaign_blocks_json(c);
+
+		json_object_update(m, b);
+		json_decref(b);
+	}
 	if (c->nsaved) {
 		json_t *saved = json_array();
 
@@ -328,7 +334,8 @@ int fl_campaign_load(int dirfd, const char *dir, struct fl_campaign *c,
 	}
 	if (load_settings(m, c, file, err, errlen) ||
 	    load_sides(m, c, file, err, errlen) ||
-	    load_saved(m, c, file, err, errlen))
+	    load_saved(m, c, file, err, errlen) ||
+	    campaign_blocks_load(m, c, file, err, errlen))
 		goto out;
 	slots = json_object_get(m, "slots");
 	if (!json_is_array(slots) ||

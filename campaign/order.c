@@ -54,3 +54,30 @@ void fl_campaign_add_rounds(struct fl_campaign *c, unsigned int rounds)
 				.side = order[i] };
 	}
 }
+
+void fl_campaign_block_order(const struct fl_campaign *c, unsigned int b,
+			     unsigned char *order)
+{
+	unsigned int v[FL_CAMPAIGN_MAX_SIDES];
+	uint64_t rng = c->seed ^ (0xb10cull * (b + 1));
+
+	for (unsigned int i = 0; i < c->nsides; i++)
+		v[i] = i;
+	shuffle(v, c->nsides, &rng);
+	for (unsigned int i = 0; i < c->nsides; i++)
+		order[i] = (unsigned char)v[i];
+}
+
+void fl_campaign_plan_round(struct fl_campaign *c, const int *due)
+{
+	unsigned int v[FL_CAMPAIGN_MAX_CELLS], n = 0;
+	uint64_t rng = c->seed + 0x5c4edull * (c->nsched + 1);
+
+	for (unsigned int i = 0; i < c->ncells; i++)
+		if (due[i])
+			v[n++] = i;
+	shuffle(v, n, &rng);
+	for (unsigned int i = 0; i < n && c->nsched < FL_CAMPAIGN_MAX_BLOCKS;
+	     i++)
+		c->sched[c->nsched++] = (unsigned short)v[i];
+}

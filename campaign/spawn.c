@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -132,7 +133,7 @@ int fl_campaign_spawn(char *const *argv, int exe_fd, const char *cwd,
 	double end = now_s() + deadline_s, killed_at = 0;
 	struct relay r = { .from = -1, .drop = drop,
 			   .to = out_fd >= 0 ? out_fd : STDOUT_FILENO };
-	int status, sent = 0, pipefd[2] = { -1, -1 };
+	int status, sent = 0, pipefd[2] = { -1, -1 }, pidfd;
 	pid_t pid;
 
 	if (drop && pipe2(pipefd, O_CLOEXEC | O_NONBLOCK)) {
@@ -158,6 +159,9 @@ int fl_campaign_spawn(char *const *argv, int exe_fd, const char *cwd,
 		close(pipefd[1]);
 		r.from = pipefd[0];
 	}
+	/* readable when the child ends: a campaign's visits, each a
+	 * program, are not each kept up to a poll's period longer */
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 
@@ -180,15 +184,17 @@ int fl_campaign_spawn(char *const *argv, int exe_fd, const char *cwd,
 		} else if (killed_at && now_s() > killed_at + 10) {
 			kill(pid, SIGKILL);
 		}
-		if (drop) {
-			struct pollfd p = { .fd = r.from, .events = POLLIN };
+		struct pollfd p[2] = {
+			{ .fd = drop ? r.from : -1, .events = POLLIN },
+			{ .fd = pidfd, .events = POLLIN },
+		};
 
-			poll(&p, 1, 50);
+		poll(p, 2, 50);
+		if (drop)
 			relay(&r, 0);
-		} else {
-			usleep(50000);
-		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	if (drop) {
 		relay(&r, 1);
 		close(r.from);

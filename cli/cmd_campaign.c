@@ -22,6 +22,8 @@
 #include "version.h"
 
 #define RUN_TIMEOUT_DEFAULT_S	3600
+/* a visit campaign's time budget unless --time-budget says otherwise */
+#define VISIT_BUDGET_DEFAULT_S	600
 
 static void usage(FILE *f)
 {
@@ -32,7 +34,8 @@ static void usage(FILE *f)
 		"[--time-budget S]\n"
 		"                [--stop-when-decided] [--delta PCT] "
 		"[--run-timeout S]\n"
-		"                [--vm PATH] [--repo PATH]\n"
+		"                [--vm PATH] [--repo PATH] [--interleave "
+		"visit|run]\n"
 		"       futexlab campaign DIR [--run-timeout S] [--yes]   "
 		"(resume)\n"
 		"       futexlab campaign DIR --restore\n\n"
@@ -67,6 +70,21 @@ static void usage(FILE *f)
 		"A side without bin= or commit= runs this futexlab (copied in "
 		"too).\n\n"
 		"  --matrix FILE       the matrix file every side runs\n"
+		"  --interleave visit  (the default, unless a side has "
+		"kernel= or sysctl=\n"
+		"                      or --rounds is given) the sides take "
+		"turns visit by\n"
+		"                      visit: blocks of one visit of every side "
+		"for one cell,\n"
+		"                      judged on their paired ratios, until "
+		"every cell is\n"
+		"                      decided (--stop-when-decided) or the "
+		"--time-budget\n"
+		"                      (default %d s) is spent; one run a side "
+		"holds its\n"
+		"                      visits (docs/statistics.md)\n"
+		"  --interleave run    rounds of whole runs, the run as the "
+		"unit\n"
 		"  --rounds N          rounds, runs per side (default 5)\n"
 		"  --seed N            the order's seed (default 1)\n"
 		"  --stop-when-decided stop before --rounds once every cell "
@@ -101,13 +119,15 @@ static void usage(FILE *f)
 		"first too)\n"
 		"DIR must be yours and writable by no one else to be resumed "
 		"(as ssh asks\nof its configuration).\n",
-		RUN_TIMEOUT_DEFAULT_S);
+		VISIT_BUDGET_DEFAULT_S, RUN_TIMEOUT_DEFAULT_S);
 }
 
 struct args {
 	const char *dir, *matrix;
 	struct fl_campaign_cmd cmd;
 	int given;		/* any option that only a new campaign takes */
+	int interleave;		/* 0: the default, 'v' visit, 'r' run */
+	int rounds_given, budget_given;
 };
 
 static int bad(const char *fmt, const char *what)
@@ -164,6 +184,7 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 		{ "delta", 1, NULL, 'd' }, { "run-timeout", 1, NULL, 't' },
 		{ "vm", 1, NULL, 'v' }, { "repo", 1, NULL, 'R' },
 		{ "yes", 0, NULL, 'y' }, { "restore", 0, NULL, 'X' },
+		{ "interleave", 1, NULL, 'i' },
 		{ "help", 0, NULL, 'h' }, { 0 },
 	};
 	double v, max = 0;
@@ -197,6 +218,7 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 				return 2;
 			*(o == 'r' ? &c->rounds : &c->max_rounds) =
 				(unsigned int)v;
+			a->rounds_given = 1;
 			max = o == 'M' ? v : max;
 			break;
 		case 'S':
@@ -208,9 +230,16 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 			if (number("--time-budget", optarg, 0, 1e9,
 				   &c->time_budget_s))
 				return 2;
+			a->budget_given = 1;
 			break;
 		case 'x':
 			c->stop_when_decided = 1;
+			break;
+		case 'i':
+			if (strcmp(optarg, "visit") && strcmp(optarg, "run"))
+				return bad("--interleave: '%.40s' is not visit "
+					   "or run", optarg);
+			a->interleave = optarg[0];
 			break;
 		case 'd':
 			if (number("--delta", optarg, 0.01, 99, &v))
@@ -253,12 +282,68 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 	return -1;	/* parsed: go on */
 }
 
+/* a visit campaign's cells and horizon (the least reps-max of the
+ * matrix's experiments) from m, file's; 0, or -1 said on stderr */
+static int visit_cells(const char *file, const struct fl_matrix *m,
+		       struct fl_campaign *c)
+{
+	if (!m->ncells || m->ncells > FL_CAMPAIGN_MAX_CELLS) {
+		fprintf(stderr, "futexlab campaign: %s has %lu cells on this "
+			"machine: a visit campaign takes 1 to %d\n", file,
+			m->ncells, FL_CAMPAIGN_MAX_CELLS);
+		return -1;
+	}
+	c->ncells = (unsigned int)m->ncells;
+	c->horizon = FL_CAMPAIGN_MAX_BLOCKS;
+	for (unsigned int x = 0; x < m->nexps; x++) {
+		const struct fl_spec *s = &m->exps[x].spec;
+		unsigned int most = s->reps_auto ? s->reps_max : s->reps;
+
+		if (most < c->horizon)
+			c->horizon = most;
+	}
+	return 0;
+}
+
+/* visit or run: as asked, or visit where every side can switch per
+ * visit and no --rounds counts runs; 0, or -1 said on stderr */
+static int interleave(const struct args *a, struct fl_campaign *c)
+{
+	char err[512];
+
+	c->visit = a->interleave == 'v' ||
+		   (!a->interleave && !a->rounds_given);
+	for (unsigned int i = 0; i < c->nsides && c->visit; i++) {
+		if (!fl_campaign_side_per_visit(&c->side[i], err,
+						sizeof(err)))
+			continue;
+		if (a->interleave) {
+			fprintf(stderr, "futexlab campaign: --interleave visit: "
+				"%s\n", err);
+			return -1;
+		}
+		c->visit = 0;
+	}
+	if (c->visit && a->rounds_given) {
+		fprintf(stderr, "futexlab campaign: --rounds and --max-rounds "
+			"count runs: a visit campaign's blocks go on until "
+			"its cells are decided or --time-budget is spent\n");
+		return -1;
+	}
+	if (c->visit) {
+		c->rounds = c->max_rounds = 1;
+		if (!a->budget_given)
+			c->time_budget_s = VISIT_BUDGET_DEFAULT_S;
+	}
+	return 0;
+}
+
 /*
  * The matrix as each side runs it: parsed with the side's setting, so a
  * misspelt or bad set= is named with its side before anything is made.
  * 0, or -1 said on stderr.
  */
-static int check_matrix(const char *file, const struct fl_campaign *c)
+static int check_matrix(const char *file, struct fl_campaign *c)
 {
 	static struct fl_matrix m, ms;
 	char err[4096], name[64];
@@ -266,6 +351,8 @@ static int check_matrix(const char *file, const struct fl_campaign *c)
 
 	if (rc)
 		fprintf(stderr, "futexlab campaign: %s\n", err);
+	else if (c->visit)
+		rc = visit_cells(file, &m, c);
 	for (unsigned int i = 0; i < c->nsides && !rc; i++) {
 		const struct fl_campaign_side *s = &c->side[i];
 		char *text, *why;
@@ -276,6 +363,18 @@ static int check_matrix(const char *file, const struct fl_campaign *c)
 		snprintf(name, sizeof(name), "matrix-%s.ini", s->name);
 		rc = text ? fl_matrix_parse(name, text, strlen(text), &ms, err,
 					    sizeof(err)) : -1;
+		/* a visit names a cell by its number: the same on every
+		 * side */
+		if (!rc && c->visit && ms.ncells != m.ncells) {
+			fprintf(stderr, "futexlab campaign: --side %s: set=%s "
+				"makes %lu cells of the matrix's %lu: a visit "
+				"campaign's sides have the same cells\n",
+				s->name, s->set, ms.ncells, m.ncells);
+			fl_matrix_free(&ms);
+			free(text);
+			fl_matrix_free(&m);
+			return -1;
+		}
 		fl_matrix_free(&ms);
 		free(text);
 		if (rc) {
@@ -307,7 +406,7 @@ static int new_campaign(struct args *a, struct fl_campaign *c)
 			if (!strcmp(c->side[i].name, c->side[j].name))
 				return bad("two sides named %s",
 					   c->side[i].name);
-	if (declared_setting(c))
+	if (declared_setting(c) || interleave(a, c))
 		return 2;
 	if (!*c->vm && !realpath("vm/run", c->vm))
 		snprintf(c->vm, sizeof(c->vm), "vm/run");
@@ -327,7 +426,8 @@ static int new_campaign(struct args *a, struct fl_campaign *c)
 int fl_cmd_campaign(int argc, char **argv)
 {
 	static struct fl_campaign c;
-	struct args a = { .cmd.run_timeout_s = RUN_TIMEOUT_DEFAULT_S };
+	struct args a = { .cmd.run_timeout_s = RUN_TIMEOUT_DEFAULT_S,
+			  .cmd.say = &fl_say_stderr };
 	char err[8192];
 	int rc;
 

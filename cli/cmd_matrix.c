@@ -19,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/matrix_estimate.h"
+#include "cli/matrix_visit.h"
 #include "cli/shards.h"
 #include "measure/host_load.h"
 #include "sweep/cost.h"
@@ -33,7 +34,10 @@ static void usage(FILE *f)
 		"                       [--shard K/N] [--label NAME]\n"
 		"       futexlab matrix FILE --shard-commands N [--results DIR]\n"
 		"       futexlab matrix FILE --estimate [--topology XML]\n"
-		"       futexlab matrix --resume PARTIAL-DIR [FILE] [--yes]\n\n"
+		"       futexlab matrix --resume PARTIAL-DIR [FILE] [--yes]\n"
+		"       futexlab matrix FILE --visit CELL[:N] [--results DIR]\n"
+		"       futexlab matrix --resume PARTIAL-DIR [FILE] "
+		"--visit CELL[:N] | --finish\n\n"
 		"Run every cell of a matrix file (INI: [defaults] and one\n"
 		"[experiment NAME] per experiment; see docs/matrix.md and\n"
 		"matrix/default.ini) into one run directory under results/.\n\n"
@@ -70,6 +74,19 @@ static void usage(FILE *f)
 		"                  rows: docs/matrix.md, \"What a resume\n"
 		"                  checks\"). A program its cells run runs\n"
 		"                  only with --yes or the FILE that names it.\n"
+		"  --visit CELL[:N]  make one visit (one repetition, in a\n"
+		"                  fresh process) of cell CELL (matrix FILE\n"
+		"                  --list numbers them) and leave the run\n"
+		"                  partial: a campaign's visit by visit\n"
+		"                  (docs/statistics.md). With N, the cell's\n"
+		"                  Nth visit: none if it has N already.\n"
+		"                  Prints \"visit CELL N ok NAME FIGURE CPU\n"
+		"                  CONTAMINATED\" (NAME: ops_per_sec or\n"
+		"                  p50_ns; CPU ns/op, 1 or 0, or -) and the\n"
+		"                  partial directory\n"
+		"  --finish        with --resume: finish the run with the\n"
+		"                  visits it has (a visit a kill cut short\n"
+		"                  runs again), planning no more\n"
 		"  --help          this help\n");
 }
 
@@ -141,7 +158,8 @@ static int list_cells(const struct fl_matrix *m, const struct fl_shard *sh)
 
 struct matrix_args {
 	const char *results, *resume, *file, *dir_file, *label, *topology;
-	int results_given, list, yes, estimate;
+	int results_given, list, yes, estimate, finish;
+	struct fl_visit_arg visit;
 	struct fl_shard shard;
 	unsigned int shard_commands;	/* N of --shard-commands, or 0 */
 };
@@ -162,6 +180,8 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		{ "label", 1, NULL, 'L' },
 		{ "estimate", 0, NULL, 'e' },
 		{ "topology", 1, NULL, 't' },
+		{ "visit", 1, NULL, 'V' },
+		{ "finish", 0, NULL, 'F' },
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
@@ -171,6 +191,7 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->results = "results";
+	a->visit.cell = -1;
 	fl_getopt_start();
 	for (int c; (c = fl_getopt("matrix", argc, argv, longopts)) != -1;) {
 		switch (c) {
@@ -201,6 +222,13 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 			break;
 		case 't':
 			a->topology = optarg;
+			break;
+		case 'V':
+			if (fl_visit_parse(optarg, &a->visit))
+				return 2;
+			break;
+		case 'F':
+			a->finish = 1;
 			break;
 		case 's':
 			if (fl_shard_parse(optarg, &a->shard, err,
@@ -260,6 +288,15 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		return bad_usage("--estimate plans a whole matrix FILE: give "
 				 "no --resume, --list, --shard or "
 				 "--shard-commands with it%s", "");
+	if ((a->visit.cell >= 0 || a->finish) &&
+	    (a->list || a->estimate || a->shard.n || a->shard_commands ||
+	     a->label))
+		return bad_usage("--visit and --finish run or finish a partial "
+				 "run: give no --list, --estimate, --shard, "
+				 "--shard-commands or --label with them%s", "");
+	if (a->finish && (!a->resume || a->visit.cell >= 0))
+		return bad_usage("--finish finishes a partial run: give it with "
+				 "--resume DIR and without --visit%s", "");
 	if (a->shard_commands && (a->shard.n || a->list))
 		return bad_usage("--shard-commands prints the shards' command "
 				 "lines: give no --shard or --list with it%s",
@@ -396,11 +433,15 @@ int fl_cmd_matrix(int argc, char **argv)
 		fl_matrix_free(&job.m);
 		return rc;
 	}
-	if (!a.resume && announce(&a))
+	if (!a.resume && (a.visit.cell >= 0 ?
+			  fl_visit_check_file(a.file, &a.visit) :
+			  announce(&a)))
 		return 2;
-	rc = a.resume ? fl_matrix_job_resume(&job, fl_main_argc, fl_main_argv,
-					     a.resume, a.file, a.yes, err,
-					     sizeof(err)) :
+	rc = a.resume ? fl_matrix_job_resume_cell(&job, fl_main_argc,
+						  fl_main_argv, a.resume,
+						  a.file, a.yes, a.visit.cell,
+						  a.visit.nth, err,
+						  sizeof(err)) :
 	     fl_matrix_job_start_shard(&job, fl_main_argc, fl_main_argv,
 				       a.file, a.results, &a.shard, err,
 				       sizeof(err));
@@ -412,6 +453,12 @@ int fl_cmd_matrix(int argc, char **argv)
 		return 2;
 	}
 	fl_catch_interrupts();
+	if (a.visit.cell >= 0) {
+		rc = fl_visit_run(&job, &a.visit);
+		fl_matrix_job_free(&job);
+		return rc;
+	}
+	job.planned_only = a.finish;
 	if (a.resume)
 		fprintf(stderr, "futexlab matrix: resuming %s: %lu of %lu "
 			"visits done\n", job.run.tmp, job.ndone,

@@ -77,6 +77,12 @@ struct fl_matrix_job {
 	 * handed to the command's say line by line once it set one;
 	 * without it, kept in notes */
 	const struct fl_say *say;
+	int planned_only;		/* run the visits planned, plan no
+					 * pass (--visit, --finish) */
+	struct fl_rep_counts last_counts;	/* the last visit made's
+						 * kernel counts (have 0:
+						 * none made) */
+	uint64_t last_ops;			/* and its operations */
 };
 
 /* Parse file and create a partial directory under results; argv is the
@@ -139,6 +145,13 @@ int fl_matrix_job_start_shard(struct fl_matrix_job *j, int argc, char **argv,
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 			 const char *dir, const char *file, int yes,
 			 char *err, size_t errlen);
+/* The same for `matrix --resume --visit CELL[:N]`: cell (>= 0) checked
+ * to be one of the matrix's, and nth (0: none) not past the visit after
+ * those planned, before anything is written. */
+int fl_matrix_job_resume_cell(struct fl_matrix_job *j, int argc, char **argv,
+			      const char *dir, const char *file, int yes,
+			      long cell, unsigned int nth, char *err,
+			      size_t errlen);
 
 /*
  * The program a cell of s runs, when its workload runs one (its text
@@ -185,6 +198,24 @@ enum fl_job_outcome {
  */
 long fl_matrix_job_next_pass(struct fl_matrix_job *j, double elapsed_s,
 			     char *err, size_t errlen);
+/*
+ * One more visit of cell (a campaign's visit by visit: `matrix --visit
+ * CELL[:N]`), planned as a pass of its own and recorded in matrix.json
+ * as any pass, so a resume replays it. With nth (1-based; 0: none) it is
+ * the cell's nth visit: a cell that has nth visits done gets none (a
+ * killed campaign asks again), and one whose planned nth visit was cut
+ * short by a kill gets that one again. 0: a visit is planned to run; 1:
+ * none is needed; -1 with err (a cell the matrix lacks, an nth beyond
+ * the next, past the cell's reps-max: usage).
+ */
+int fl_matrix_job_add_visit(struct fl_matrix_job *j, unsigned long cell,
+			    unsigned int nth, char *err, size_t errlen);
+/* The visits of cell done (rows written), and the primary figure of the
+ * last of them when it was ok (its status in *status). */
+unsigned int fl_matrix_job_cell_done(const struct fl_matrix_job *j,
+				     unsigned long cell, int *status,
+				     double *primary);
+
 /* After visit k ran: its status and primary figure, and its start time
  * ("2026-...Z") for meta.json. */
 void fl_matrix_job_visited(struct fl_matrix_job *j, unsigned long k,

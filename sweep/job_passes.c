@@ -234,3 +234,77 @@ void fl_matrix_job_visited(struct fl_matrix_job *j, unsigned long k,
 		json_object_set_new(starts, key, json_string(start));
 	}
 }
+
+unsigned int fl_matrix_job_cell_done(const struct fl_matrix_job *j,
+				     unsigned long cell, int *status,
+				     double *primary)
+{
+	const struct fl_cell_track *t = &j->tracks[cell];
+	unsigned int n = 0;
+
+	for (unsigned long k = 0; k < j->m.nvisits; k++)
+		n += j->done[k] && j->m.visits[k].cell == cell;
+	/* a visit that was not ok stopped the cell: it is the last */
+	*status = t->stopped ? -1 : FL_STATUS_OK;
+	*primary = t->nvalues ? t->values[t->nvalues - 1] : 0.0;
+	return n;
+}
+
+/* A visit of cell planned and not done (one a kill cut short) */
+static int undone_visit(const struct fl_matrix_job *j, unsigned long cell)
+{
+	for (unsigned long k = 0; k < j->m.nvisits; k++)
+		if (!j->done[k] && j->m.visits[k].cell == cell)
+			return 1;
+	return 0;
+}
+
+int fl_matrix_job_add_visit(struct fl_matrix_job *j, unsigned long cell,
+			    unsigned int nth, char *err, size_t errlen)
+{
+	unsigned long one[1] = { cell };
+	unsigned int done;
+	json_t *pass;
+	double primary;
+	int status;
+
+	if (cell >= j->m.ncells || (j->in_shard && !j->in_shard[cell])) {
+		snprintf(err, errlen, "--visit: the matrix has no cell %lu "
+			 "(its cells are 0 to %lu: matrix FILE --list)", cell,
+			 j->m.ncells ? j->m.ncells - 1 : 0);
+		return -1;
+	}
+	done = fl_matrix_job_cell_done(j, cell, &status, &primary);
+	if (nth && nth <= done)
+		return 1;
+	if (nth && nth > done + 1) {
+		snprintf(err, errlen, "--visit %lu:%u: cell %lu has %u "
+			 "visit%s, so its next is %u", cell, nth, cell, done,
+			 done == 1 ? "" : "s", done + 1);
+		return -1;
+	}
+	/* not ok once: it would say the same again (passes.h) */
+	if (j->tracks[cell].stopped)
+		return 1;
+	if (undone_visit(j, cell))
+		return 0;
+	if (j->m.planned && j->m.planned[cell] >= j->tracks[cell].reps_max) {
+		snprintf(err, errlen, "--visit: cell %lu has its %u visits, "
+			 "the most its reps-max allows", cell,
+			 j->tracks[cell].reps_max);
+		return -1;
+	}
+	pass = json_array();
+	json_array_append_new(pass, json_integer((json_int_t)cell));
+	json_array_append_new(json_object_get(j->state, "passes"), pass);
+	if (add_pass(j, one, 1)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (matrix_job_save_state(j)) {
+		snprintf(err, errlen, "cannot write %s/matrix.json: %s",
+			 j->run.tmp, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

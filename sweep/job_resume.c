@@ -371,9 +371,49 @@ static int record_resume(struct fl_matrix_job *j, char *err, size_t errlen)
 	return 0;
 }
 
+/* cell (when >= 0) one of the matrix's, checked before a resume writes
+ * anything; 0, or -1 with err */
+static int has_cell(const struct fl_matrix_job *j, long cell, char *err,
+		    size_t errlen)
+{
+	if (cell < 0 || ((unsigned long)cell < j->m.ncells &&
+			 (!j->in_shard || j->in_shard[cell])))
+		return 0;
+	snprintf(err, errlen, "--visit: %s has no cell %ld (its cells are 0 "
+		 "to %lu: matrix FILE --list)", j->run.tmp, cell,
+		 j->m.ncells ? j->m.ncells - 1 : 0);
+	return -1;
+}
+
+/* an nth visit of cell beyond the one after those planned, refused
+ * before a resume writes anything (those planned but lost to a kill are
+ * counted once the rows are read); 0, or -1 with err */
+static int nth_possible(const struct fl_matrix_job *j, long cell,
+			unsigned int nth, char *err, size_t errlen)
+{
+	unsigned int planned = cell >= 0 && j->m.planned ?
+			       j->m.planned[cell] : 0;
+
+	if (cell < 0 || !nth || nth <= planned + 1)
+		return 0;
+	snprintf(err, errlen, "--visit %ld:%u: cell %ld has %u visit%s, so "
+		 "its next is %u", cell, nth, cell, planned,
+		 planned == 1 ? "" : "s", planned + 1);
+	return -1;
+}
+
 int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 			 const char *dir_arg, const char *file, int yes,
 			 char *err, size_t errlen)
+{
+	return fl_matrix_job_resume_cell(j, argc, argv, dir_arg, file, yes,
+					 -1, 0, err, errlen);
+}
+
+int fl_matrix_job_resume_cell(struct fl_matrix_job *j, int argc, char **argv,
+			      const char *dir_arg, const char *file, int yes,
+			      long cell, unsigned int nth, char *err,
+			      size_t errlen)
 {
 	memset(j, 0, sizeof(*j));
 	j->cmd = "matrix";
@@ -392,7 +432,9 @@ int fl_matrix_job_resume(struct fl_matrix_job *j, int argc, char **argv,
 	}
 	if (fl_shard_from_state(j, err, errlen) ||
 	    matrix_job_init_tracks(j, err, errlen) ||
+	    has_cell(j, cell, err, errlen) ||
 	    matrix_job_replay_passes(j, err, errlen) ||
+	    nth_possible(j, cell, nth, err, errlen) ||
 	    recover_rows(j, err, errlen))
 		return -1;
 	return record_resume(j, err, errlen);

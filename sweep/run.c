@@ -262,6 +262,10 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 	}
 	j->done[i] = 1;
 	j->ndone++;
+	if (res.nreps) {
+		j->last_counts = res.reps[0].counts;
+		j->last_ops = res.reps[0].ops;
+	}
 	fl_cell_figures(&cell, &res, &fig);
 	fl_matrix_job_visited(j, i, res.status, fig.primary.mid, start);
 	p->nominal_left -= nominal_s(&cell);
@@ -318,7 +322,7 @@ enum fl_job_outcome fl_matrix_job_run(struct fl_matrix_job *j, FILE *out,
 	for (;;) {
 		p.nominal_left = owed_s(j);
 		e = run_planned(j, &p, &failed);
-		if (e != VISIT_DONE)
+		if (e != VISIT_DONE || j->planned_only)
 			break;
 		long n = fl_matrix_job_next_pass(j, (double)(fl_now_ns() -
 							     p.t0) / 1e9,

@@ -52,7 +52,10 @@ SCRIPT_TIMEOUT = 180
 # the campaign suites run real matrices several times a side: about 50 s
 # each alone, and 165 s seen beside a guest boot and six builds
 SCRIPT_TIMEOUTS = {"matrix/test_campaign.py": 480,
-                   "cli/test_campaign_untrusted.py": 480}
+                   "cli/test_campaign_untrusted.py": 480,
+                   # two campaigns of 20 s and 12 s of blocks, and their
+                   # sides' copies of futexlab
+                   "cli/test_campaign_visits.py": 480}
 GUEST_TIMEOUT = 1800
 # each fuzz target's time in CI (they run at the same time): about a
 # minute, as `ninja fuzz` gives them ten

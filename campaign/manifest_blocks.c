@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A visit campaign's part of campaign.json: "interleave", the matrix's
+ * cells and each cell's horizon, the schedule of cells in rounds, every
+ * block done (its cell, the sides in the order they ran, each side's
+ * figure), the cells stopped, the seconds spent; validated on read like
+ * the rest, so an edited manifest cannot make a resume visit a cell the
+ * matrix lacks, nor pair what its sides did not run.
+ */
+#include "campaign/internal.h"
+
+#include <math.h>
+#include <string.h>
+
+json_t *campaign_blocks_json(const struct fl_campaign *c)
+{
+	json_t *b = json_pack("{s:s, s:i, s:i, s:f, s:b, s:[], s:[], s:[]}",
+			      "interleave", "visit", "cells", c->ncells,
+			      "horizon", c->horizon, "seconds", c->seconds,
+			      "ended", c->blocks_ended, "schedule", "blocks",
+			      "stopped");
+	json_t *sched = json_object_get(b, "schedule");
+	json_t *blocks = json_object_get(b, "blocks");
+
+	for (unsigned int i = 0; i < c->nsched; i++)
+		json_array_append_new(sched, json_integer(c->sched[i]));
+	for (unsigned int i = 0; i < c->nblocks; i++) {
+		const struct fl_campaign_block *k = &c->block[i];
+		json_t *order = json_array(), *fig = json_object();
+		json_t *cpu = json_object();
+
+		for (unsigned int s = 0; s < c->nsides; s++) {
+			json_array_append_new(order, json_string(
+				c->side[k->order[s]].name));
+			json_object_set_new(fig, c->side[s].name,
+					    json_real(k->fig[s]));
+			json_object_set_new(cpu, c->side[s].name,
+					    isnan(k->cpu[s]) ? json_null() :
+					    json_real(k->cpu[s]));
+		}
+		json_array_append_new(blocks, json_pack(
+			"{s:i, s:s, s:o, s:o, s:o, s:b}", "cell", k->cell,
+			"figure", k->latency ? "p50_ns" : "ops_per_sec",
+			"order", order, "values", fig, "cpu_ns_per_op", cpu,
+			"contaminated", k->contaminated));
+	}
+	for (unsigned int i = 0; i < c->ncells; i++)
+		if (c->stopped[i])
+			json_array_append_new(json_object_get(b, "stopped"),
+					      json_integer(i));
+	return b;
+}
+
+/* an integer member of o from lo to hi into *v */
+static int get_uint(json_t *o, const char *key, unsigned int lo,
+		    unsigned int hi, unsigned int *v)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (!json_is_integer(x) || json_integer_value(x) < lo ||
+	    json_integer_value(x) > hi)
+		return -1;
+	*v = (unsigned int)json_integer_value(x);
+	return 0;
+}
+
+/* block i of the manifest, its cell the schedule's i-th */
+static int load_block(json_t *o, struct fl_campaign *c, unsigned int i,
+		      const char *where, char *err, size_t errlen)
+{
+	struct fl_campaign_block *k = &c->block[i];
+	json_t *order = json_object_get(o, "order");
+	json_t *vals = json_object_get(o, "values");
+	json_t *fig = json_object_get(o, "figure");
+	json_t *cpu = json_object_get(o, "cpu_ns_per_op");
+	json_t *dirty = json_object_get(o, "contaminated");
+	unsigned int seen = 0;
+
+	if (!json_is_object(o) || get_uint(o, "cell", 0, c->ncells - 1,
+					   &k->cell) ||
+	    k->cell != c->sched[i] || !json_is_string(fig) ||
+	    json_array_size(order) != c->nsides ||
+	    json_object_size(vals) != c->nsides ||
+	    !json_is_object(cpu) || !json_is_boolean(dirty)) {
+		snprintf(err, errlen, "%s: not a block of the schedule's cell "
+			 "with an order, a value and a CPU time for each side, "
+			 "and whether it was contaminated", where);
+		return -1;
+	}
+	k->contaminated = json_is_true(dirty);
+	k->latency = !strcmp(json_string_value(fig), "p50_ns");
+	if (!k->latency && strcmp(json_string_value(fig), "ops_per_sec")) {
+		snprintf(err, errlen, "%s.figure: not ops_per_sec or p50_ns",
+			 where);
+		return -1;
+	}
+	for (unsigned int s = 0; s < c->nsides; s++) {
+		const char *name = json_string_value(json_array_get(order, s));
+		json_t *v = json_object_get(vals, c->side[s].name);
+		json_t *u = json_object_get(cpu, c->side[s].name);
+		unsigned int t;
+
+		k->cpu[s] = json_is_number(u) ? json_number_value(u) : NAN;
+		if (!json_is_null(u) && !(k->cpu[s] > 0 &&
+					  isfinite(k->cpu[s]))) {
+			snprintf(err, errlen, "%s.cpu_ns_per_op: side %s's is "
+				 "not null or a CPU time", where,
+				 c->side[s].name);
+			return -1;
+		}
+		for (t = 0; name && t < c->nsides; t++)
+			if (!strcmp(c->side[t].name, name))
+				break;
+		if (!name || t == c->nsides || seen & (1u << t) ||
+		    !json_is_number(v) || !isfinite(json_number_value(v)) ||
+		    !(json_number_value(v) > 0)) {
+			snprintf(err, errlen, "%s: the order is not every side "
+				 "once, or the values not a figure for each side",
+				 where);
+			return -1;
+		}
+		seen |= 1u << t;
+		k->order[s] = (unsigned char)t;
+		k->fig[s] = json_number_value(v);
+	}
+	return 0;
+}
+
+int campaign_blocks_load(json_t *m, struct fl_campaign *c, const char *file,
+			 char *err, size_t errlen)
+{
+	json_t *il = json_object_get(m, "interleave"), *v;
+	json_t *sched, *blocks, *stopped, *secs, *ended;
+	char where[4300];
+	size_t i;
+
+	if (!il)
+		return 0;	/* a campaign of runs */
+	if (!json_is_string(il) || strcmp(json_string_value(il), "visit")) {
+		snprintf(err, errlen, "%s: interleave: not \"visit\"", file);
+		return -1;
+	}
+	c->visit = 1;
+	sched = json_object_get(m, "schedule");
+	blocks = json_object_get(m, "blocks");
+	stopped = json_object_get(m, "stopped");
+	secs = json_object_get(m, "seconds");
+	ended = json_object_get(m, "ended");
+	if (get_uint(m, "cells", 1, FL_CAMPAIGN_MAX_CELLS, &c->ncells) ||
+	    get_uint(m, "horizon", 1, FL_CAMPAIGN_MAX_BLOCKS, &c->horizon) ||
+	    !json_is_number(secs) || !(json_number_value(secs) >= 0) ||
+	    !(json_number_value(secs) < 1e9) || !json_is_boolean(ended) ||
+	    !json_is_array(sched) ||
+	    json_array_size(sched) > FL_CAMPAIGN_MAX_BLOCKS ||
+	    !json_is_array(blocks) ||
+	    json_array_size(blocks) > json_array_size(sched) ||
+	    !json_is_array(stopped)) {
+		snprintf(err, errlen, "%s: cells, horizon, seconds, ended, "
+			 "schedule, blocks or stopped missing or out of range",
+			 file);
+		return -1;
+	}
+	c->seconds = json_number_value(secs);
+	c->blocks_ended = json_is_true(ended);
+	json_array_foreach(sched, i, v) {
+		unsigned int cell;
+
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) >= c->ncells) {
+			snprintf(err, errlen, "%s: schedule[%zu]: not a cell "
+				 "of the %u", file, i, c->ncells);
+			return -1;
+		}
+		cell = (unsigned int)json_integer_value(v);
+		c->sched[i] = (unsigned short)cell;
+	}
+	c->nsched = (unsigned int)json_array_size(sched);
+	json_array_foreach(blocks, i, v) {
+		snprintf(where, sizeof(where), "%s: blocks[%zu]", file, i);
+		if (load_block(v, c, (unsigned int)i, where, err, errlen))
+			return -1;
+	}
+	c->nblocks = (unsigned int)json_array_size(blocks);
+	json_array_foreach(stopped, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) >= c->ncells) {
+			snprintf(err, errlen, "%s: stopped[%zu]: not a cell of "
+				 "the %u", file, i, c->ncells);
+			return -1;
+		}
+		c->stopped[json_integer_value(v)] = 1;
+	}
+	/* a cell with more blocks than its horizon: not the campaign's */
+	for (unsigned int cell = 0; cell < c->ncells; cell++) {
+		unsigned int n = 0;
+
+		for (unsigned int b = 0; b < c->nsched; b++)
+			n += c->sched[b] == cell;
+		if (n > c->horizon) {
+			snprintf(err, errlen, "%s: schedule: cell %u has %u "
+				 "blocks, beyond its horizon of %u", file, cell,
+				 n, c->horizon);
+			return -1;
+		}
+	}
+	return 0;
+}
