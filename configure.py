@@ -124,7 +124,8 @@ LIBRARIES = [
                  "start_gate.c"]),
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness; how a figure is written
-    ("stats", ["covary.c", "drift.c", "figures.c", "format.c", "geomean.c",
+    ("stats", ["cost.c", "covary.c", "drift.c", "figures.c", "format.c",
+               "geomean.c",
                "percentile.c", "shift.c", "stats.c", "maxt.c"]),
     # what to run: the workload and backend descriptors, option tables,
     # placement policies, run specifications, the keys every workload
@@ -160,7 +161,8 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_sample", "test_stats", "test_compare_sim",
               "test_empty_rep", "test_busy_loop", "test_rundir_plots",
               "test_time_axis", "test_topology", "test_meta_distances",
-              "test_rep_merge", "test_start_gate", "test_text"]
+              "test_rep_merge", "test_start_gate", "test_text",
+              "test_cost"]
 # a unit test's files beside tests/unit/<name>.c, linked into its binary
 UNIT_TEST_SOURCES = {
     "test_compare_sim": ["compare_sim_model.c", "compare_sim_workload.c",
