@@ -94,13 +94,13 @@ LIBRARIES = [
                "job_run.c", "load.c", "parse.c", "passes.c", "run.c",
                "shard.c"]),
     # readers of run directories: comparisons, the report, the plots
-    ("compare", ["adjust.c", "compare.c", "decide.c", "drift.c", "label.c",
+    ("compare", ["adjust.c", "compare.c", "cost.c", "decide.c", "drift.c", "label.c",
                  "match.c",
                  "output.c",
                  "plot.c", "refuse.c", "runs.c", "runs_judge.c", "runs_match.c",
                  "runs_output.c", "runs_plot.c", "runs_verdict.c",
                  "verdict.c"]),
-    ("report", ["fleet.c", "machine.c", "report.c", "tables.c"]),
+    ("report", ["cost.c", "fleet.c", "machine.c", "report.c", "tables.c"]),
     ("plot", ["axes.c", "cdf.c", "fleet.c", "gp.c", "run_plots.c", "series.c",
               "special.c", "threads.c", "time_axis.c", "timeline.c"]),
     # the run directory: its one writer and its one reader

@@ -22,6 +22,7 @@ static const char *const plot_kinds[][2] = {
 	{ "latency", "latency percentiles against threads" },
 	{ "cdf", "latency distribution" },
 	{ "fairness", "fairness against threads" },
+	{ "cost", "CPU time per operation against threads" },
 };
 
 static void plots(FILE *f, const struct fl_rd_run *r, const char *w)
@@ -195,6 +196,7 @@ void report_workload(FILE *f, const struct fl_rd_run *r, const char *w)
 		"than +-%.0f%%), %u without an interval (fewer than %d ok "
 		"repetitions).\n\n", n, n == 1 ? "" : "s", noisy,
 		FL_NOISY_HALFWIDTH * 100, na, FL_CI_MIN_N);
+	report_cost(f, r, w);
 	drift_line(f, r, w);
 	plots(f, r, w);
 }
