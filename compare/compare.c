@@ -82,6 +82,10 @@ static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
 			goto out;
 		}
 		cmp_judge(p);
+		if (cmp_judge_cost(p)) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
 		fprintf(out, "%s against %s:\n", p->b->name, p->a->name);
 		cmp_write_pair(p, out, o.csv, o.md);
 	}
@@ -108,6 +112,7 @@ out:
 		if (pairs[k].a)
 			cmp_adjust_free(&pairs[k]);
 		free(pairs[k].cells);
+		free(pairs[k].cost);
 		free(pairs[k].drift);
 	}
 	return rc;

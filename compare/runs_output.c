@@ -136,8 +136,10 @@ static void table(const struct runs_cmp *c, FILE *out, FILE *md)
 			snprintf(pa, sizeof(pa), "%.3g", x->p_adjusted);
 		snprintf(runs, sizeof(runs), "%u/%u", x->nok[0], x->nok[1]);
 		reason(c, x, why, sizeof(why));
-		fprintf(out, "  %-46s %9s %9s %-23s %8s %5s  %s%s%s\n", lab, va,
-			vb, r, pa, runs, fl_verdict_name(x->v),
+		/* a verdict names its figure (the runs' medians of it) */
+		fprintf(out, "  %-46s %9s %9s %-23s %8s %5s  %s %s%s%s\n", lab,
+			va, vb, r, pa, runs, x->lower_is_better ?
+			"p50 latency" : "throughput", fl_verdict_name(x->v),
 			*why ? ": " : "", why);
 		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", lab,
 			va, vb, r, pa, runs, fl_verdict_name(x->v), why);
