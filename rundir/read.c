@@ -129,6 +129,11 @@ static void cost_of(struct fl_rd_cell *c)
 		ops[i] = c->rep_ops[c->ok_rep[i]] == UINT64_MAX ? 0 :
 			 c->rep_ops[c->ok_rep[i]];
 	fl_cost_of(c->counts, ops, c->nok, &c->cost);
+	c->cpu_per_op = (struct fl_rd_fig){
+		.med = c->cost.fig[FL_COST_CPU].ci.mid,
+		.lo = c->cost.fig[FL_COST_CPU].ci.lo,
+		.hi = c->cost.fig[FL_COST_CPU].ci.hi,
+		.has_ci = c->cost.fig[FL_COST_CPU].ci.ok };
 }
 
 /* Each cell's primary figure, as meta.json names it for the workload

@@ -89,6 +89,8 @@ struct fl_rd_cell {
 	/* the cost of an operation from counts[] (stats/cost.h): none
 	 * counted where the run has no counter columns */
 	struct fl_cost cost;
+	struct fl_rd_fig cpu_per_op;	/* its CPU ns per operation, as the
+					 * plots draw a figure */
 	unsigned int nextra;
 	char extra_name[FL_RD_MAX_EXTRA][48];
 	struct fl_rd_fig extra[FL_RD_MAX_EXTRA];
