@@ -185,10 +185,12 @@ enum fl_job_outcome {
  */
 long fl_matrix_job_next_pass(struct fl_matrix_job *j, double elapsed_s,
 			     char *err, size_t errlen);
-/* After visit k ran: its status and primary figure, and its start time
- * ("2026-...Z") for meta.json. */
+/* After visit k ran: its status and primary figure, its CPU ns per
+ * operation (NaN: not counted) and whether the machine contaminated it
+ * (sweep/passes.h), and its start time ("2026-...Z") for meta.json. */
 void fl_matrix_job_visited(struct fl_matrix_job *j, unsigned long k,
-			   int status, double primary, const char *start);
+			   int status, double primary, double cost,
+			   int contaminated, const char *start);
 
 /*
  * sweep/run.c: run every visit that is not done, pass after pass, with a

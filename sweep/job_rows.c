@@ -11,6 +11,7 @@
  */
 #include "sweep/job.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,7 +246,10 @@ void matrix_job_take_rows(struct fl_matrix_job *j, const struct job_rows *jr)
 			continue;
 		j->done[k] = 1;
 		j->ndone++;
+		/* a resumed visit's cost is not read back: the cell
+		 * converges on its primary figure, or on the visits
+		 * that follow */
 		fl_matrix_job_visited(j, k, jr->status[k], jr->primary[k],
-				      NULL);
+				      NAN, 0, NULL);
 	}
 }

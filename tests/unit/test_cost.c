@@ -7,6 +7,7 @@
  * contaminated ones are counted with how much they were denied; and the
  * rule by which the cost holds where the throughput does not.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 
 #include "stats/cost.h"
 #include "stats/format.h"
+#include "sweep/passes.h"
 
 #define assert_close(a, b) do { \
 	double a_ = (a), b_ = (b); \
@@ -129,6 +131,35 @@ static void test_format(void **state)
 	assert_string_equal(text, "1.002 us/op [1 us, 1.005 us] +-0.2%");
 }
 
+/* The adaptive repetitions stop on the cost where the machine
+ * contaminated a visit and the throughput's interval is still wide; not
+ * on a clean machine, where the throughput is the lock's. */
+static void test_track_converges_on_cost(void **state)
+{
+	static struct fl_cell_track t;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	for (int i = 0; i < 8; i++)
+		fl_track_add(&t, FL_STATUS_OK, i % 2 ? 1e6 : 3e6,
+			     1000.0 + i, 0);
+	assert_int_equal(fl_track_converged(&t), 0);
+	fl_track_add(&t, FL_STATUS_OK, 2e6, 1003.0, 1);
+	assert_int_equal(fl_track_converged(&t), 1);
+	/* a cost as wide as the throughput holds nothing */
+	memset(&t, 0, sizeof(t));
+	for (int i = 0; i < 8; i++)
+		fl_track_add(&t, FL_STATUS_OK, i % 2 ? 1e6 : 3e6,
+			     i % 2 ? 1000.0 : 3000.0, 1);
+	assert_int_equal(fl_track_converged(&t), 0);
+	/* not counted (NaN): the primary figure alone */
+	memset(&t, 0, sizeof(t));
+	for (int i = 0; i < 8; i++)
+		fl_track_add(&t, FL_STATUS_OK, i % 2 ? 1e6 : 3e6, NAN, 1);
+	assert_int_equal(t.ncost, 0);
+	assert_int_equal(fl_track_converged(&t), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_contamination),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_track_converges_on_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
