@@ -117,9 +117,10 @@ LIBRARIES = [
     # (the workloads' objects come here: workload_objects())
     # running cells: forked children, threads, the busy loop, kernel
     # probing, the harness's own overhead, the host's load, the cost of
-    # waking an idle CPU
-    ("measure", ["busy_loop.c", "cell.c", "cell_child.c", "facts.c",
-                 "host_load.c", "idle_wake.c", "overhead.c", "probe.c",
+    # waking an idle CPU, the kernel's counts of the measured threads
+    ("measure", ["busy_loop.c", "cell.c", "cell_child.c", "counters.c",
+                 "facts.c", "host_load.c", "idle_wake.c", "overhead.c",
+                 "probe.c",
                  "program.c", "rep_merge.c", "sleeping.c",
                  "start_gate.c"]),
     # figures of repetitions and cells: medians and their intervals,

@@ -83,15 +83,36 @@ struct fl_machine {
 };
 
 /*
+ * The sources of the counts a repetition's threads are given
+ * (measure/counters.h), in the order meta.json lists them.
+ */
+enum fl_count_source {
+	FL_SRC_TASK_CLOCK, FL_SRC_CTX, FL_SRC_MIGRATIONS, FL_SRC_FAULTS,
+	FL_SRC_CYCLES, FL_SRC_INSTRUCTIONS, FL_SRC_REF_CYCLES,
+	FL_SRC_SCHEDSTAT, FL_SRC_STEAL,
+	FL_NSRC
+};
+
+/* Which sources opened at the run's start, and what counting costs. */
+struct fl_count_probe {
+	char why[FL_NSRC][112];		/* "" counted; else why not */
+	double open_ns;			/* a thread's opening, before the
+					 * gate (best of a few trials) */
+	double read_ns;			/* its reading and closing, after
+					 * its loop */
+};
+
+/*
  * The harness's own cost, measured at the start of every run: a clock
  * read, an empty iteration of a measured loop (the stop check and the
- * per-thread counter), and one histogram record.
+ * per-thread counter), one histogram record, and the counting.
  */
 struct fl_overhead {
 	double clock_read_ns;
 	double empty_iteration_ns;
 	double hist_record_ns;
 	uint64_t busy_loops_per_us;
+	struct fl_count_probe counting;
 };
 
 /* The 1-minute load average now, -1 if unreadable: recorded at a run's

@@ -85,6 +85,39 @@ struct fl_thread_ops {
 	double sum, sumsq;		/* for Jain's index */
 };
 
+/*
+ * What the kernel counted for a repetition's measured threads, from the
+ * start gate's opening to the join (measure/counters.h), summed over
+ * them. A bit of have is set only when every thread counted that
+ * figure: a sum over some of the threads is never given as the whole.
+ */
+enum fl_count_have {	/* bits of struct fl_rep_counts.have */
+	FL_HAVE_CPU = 1 << 0, FL_HAVE_RUN_DELAY = 1 << 1, FL_HAVE_CTX = 1 << 2,
+	FL_HAVE_MIGRATIONS = 1 << 3, FL_HAVE_FAULTS = 1 << 4,
+	FL_HAVE_CYCLES = 1 << 5, FL_HAVE_INSTRUCTIONS = 1 << 6,
+	FL_HAVE_REF_CYCLES = 1 << 7, FL_HAVE_STEAL = 1 << 8,
+	FL_HAVE_CONTAMINATION = 1 << 9,
+};
+
+/* A repetition is contaminated (measure/counters.h: fl_counters_judge)
+ * when its threads were denied this share of their runnable time more
+ * than their own oversubscription explains, or when steal took more
+ * than FL_STEAL_MAX of their CPU time (docs/measurement.md). */
+#define FL_DENIED_MARGIN 0.10
+#define FL_STEAL_MAX 0.01
+
+struct fl_rep_counts {
+	unsigned int have;
+	uint64_t cpu_ns, cpu_ns_min, cpu_ns_max;	/* CPU time (ns) */
+	uint64_t run_delay_ns, run_delay_ns_max;	/* on a run queue */
+	uint64_t ctx_switches, migrations, faults;
+	uint64_t cycles, instructions, ref_cycles;
+	uint64_t steal_ns;		/* the machine's, over all CPUs */
+	int contaminated;		/* 1: denied more CPU than the
+					 * threads' own oversubscription
+					 * explains (docs/measurement.md) */
+};
+
 struct fl_rep_result {
 	int done;			/* written last by the child */
 	enum fl_status status;
@@ -102,6 +135,7 @@ struct fl_rep_result {
 	uint64_t counters[FL_NCOUNTERS];
 	struct fl_hist hist;		/* merged over the threads */
 	struct fl_bins bins;		/* ops over time */
+	struct fl_rep_counts counts;	/* what the kernel counted */
 };
 
 struct fl_cell_result {

@@ -36,6 +36,7 @@
 
 #include "measure/busy_loop.h"
 #include "measure/cell.h"
+#include "measure/counters.h"
 #include "measure/idle_wake.h"
 #include "measure/probe.h"
 #include "measure/rep.h"
@@ -53,6 +54,7 @@ struct thread_start {
 	struct fl_thread *t;
 	struct fl_start_gate *gate;
 	int joined;		/* the controller's: joined after the stop */
+	struct fl_thread_count count;	/* the thread's, until it ends */
 };
 
 void *fl_rep_alloc(struct fl_rep *rep, size_t size, int node)
@@ -110,11 +112,14 @@ static void *thread_main(void *arg)
 	struct fl_thread *t = s->t;
 
 	__atomic_store_n(&t->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	/* counted from before the gate to after the loop, outside both */
+	fl_counters_open(&s->count);
 	/* a gate never opened: the controller gave up and the process
 	 * is ending; measure nothing */
 	if (fl_start_gate_pass(s->gate))
 		return NULL;
 	s->impl->thread(t);
+	fl_counters_read(&s->count);
 	return NULL;
 }
 
@@ -347,7 +352,8 @@ static void start_threads(struct fl_rep *rep,
 			CPU_SET(t->cpu, &set);
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		}
-		starts[i] = (struct thread_start){ impl, t, gate, 0 };
+		starts[i] = (struct thread_start){ .impl = impl, .t = t,
+						  .gate = gate };
 		int err = pthread_create(&tids[i], &attr, thread_main,
 					 &starts[i]);
 
@@ -494,6 +500,8 @@ static void run_rep(const struct fl_cell *cell,
 	 * threads on 2 CPUs a fair-scheduled controller's first bin held
 	 * up to 5% of the run's work done before its clock started:
 	 * docs/notebook/2026-12-07-fidelity-start.md) */
+	uint64_t steal0, steal1;
+	int steal = fl_steal_ns(&steal0) == 0;
 	uint64_t t1, t0 = fl_start_gate_open(&gate);
 
 	run_timed(rep, t0, duration_ns, cell->bin_ns, &out->bins, &t1, sh);
@@ -507,6 +515,13 @@ static void run_rep(const struct fl_cell *cell,
 	uint64_t merging = fl_now_ns();
 
 	fl_rep_merge(out, rep);
+	for (unsigned int i = 0; i < n; i++)
+		fl_counters_add(&out->counts, &starts[i].count, i);
+	if (steal && fl_steal_ns(&steal1) == 0) {
+		out->counts.steal_ns = steal1 - steal0;
+		out->counts.have |= FL_HAVE_STEAL;
+	}
+	fl_counters_judge(&out->counts, n, fl_cpus_distinct(cell->cpus, n));
 	out->merge_ns = fl_now_ns() - merging;
 	close_bins(&out->bins, out->ops, out->elapsed_ns);
 	judge(rep, out);
@@ -556,6 +571,7 @@ void fl_cell_child(const struct fl_cell *cell,
 		_exit(0);
 	}
 	sh->setup_done = 1;
+	fl_counters_prepare();
 	/* this process's own calibration, checked again at the end; the
 	 * loop is sized by the fastest the run has seen (measure/busy_loop.h) */
 	sh->busy_start = fl_calibrate_busy();

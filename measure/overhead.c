@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Measuring the harness's own overhead (best of several trials). */
+/* Measuring the harness's own overhead (best of several trials), the
+ * counting's included. */
 #include "measure/overhead.h"
 
 #include <stdlib.h>
 
 #include "measure/busy_loop.h"
+#include "measure/counters.h"
 #include "spec/workload.h"
 
 #define TRIALS 5
@@ -24,6 +26,7 @@ void fl_measure_overhead(struct fl_overhead *o)
 	volatile uint64_t sink = 0;
 
 	o->busy_loops_per_us = fl_calibrate_busy();
+	fl_counters_probe(&o->counting);
 	if (!t || !rep || !h)
 		goto out;
 	atomic_init(&rep->stop, 0);

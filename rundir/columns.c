@@ -10,11 +10,13 @@
 #include "rundir/columns.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/result.h"
 #include "rundir/read.h"
 #include "spec/spec.h"
 
@@ -35,6 +37,8 @@ enum kind {
 	K_HIST,		/* hist/cell-N.csv, or empty */
 	K_SPAN,		/* a whole number, at least 1 when the rep ran:
 			 * a length an ok repetition cannot lack */
+	K_COUNT,	/* empty (not counted) or a whole number from lo
+			 * to hi */
 };
 
 struct column {
@@ -48,11 +52,13 @@ struct column {
 /* 2^64 - 1, the most a uint64_t field can have been written as */
 #define U64_MAX_D 18446744073709551615.0
 
-/* A column checked by its kind alone, and one with bounds. */
+/* A column checked by its kind alone, one with bounds, and a count. */
 #define PLAIN(n, k, req)	{ .name = (n), .kind = (k), .required = (req) }
 #define BOUNDED(n, k, req, l, h, w) \
 	{ .name = (n), .kind = (k), .required = (req), .lo = (l), .hi = (h), \
 	  .what = (w) }
+#define COUNT(n, unit) \
+	BOUNDED(n, K_COUNT, 0, 0, U64_MAX_D, "empty or a whole number of " unit)
 
 static const struct column columns[FL_NCOLS] = {
 	[FL_COL_CELL] = PLAIN("cell", K_INDEX, 1),
@@ -119,6 +125,55 @@ static const struct column columns[FL_NCOLS] = {
 				     "an idle-wake cost in ns"),
 	[FL_COL_BUSY_USED] = BOUNDED("busy_loops_per_us_used", K_WHOLE, 0, 0,
 				     1e6, "a busy-loop speed in loops/us"),
+	[FL_COL_CPU_NS] = COUNT("cpu_ns", "ns"),
+	[FL_COL_CPU_NS_MIN] = COUNT("cpu_ns_thread_min", "ns"),
+	[FL_COL_CPU_NS_MAX] = COUNT("cpu_ns_thread_max", "ns"),
+	[FL_COL_RUN_DELAY] = COUNT("run_delay_ns", "ns"),
+	[FL_COL_RUN_DELAY_MAX] = COUNT("run_delay_ns_thread_max", "ns"),
+	[FL_COL_CTX] = COUNT("ctx_switches", "context switches"),
+	[FL_COL_MIGRATIONS] = COUNT("cpu_migrations", "migrations"),
+	[FL_COL_FAULTS] = COUNT("page_faults", "page faults"),
+	[FL_COL_CYCLES] = COUNT("cycles", "cycles"),
+	[FL_COL_INSTRUCTIONS] = COUNT("instructions", "instructions"),
+	[FL_COL_REF_CYCLES] = COUNT("ref_cycles", "cycles"),
+	[FL_COL_STEAL] = COUNT("steal_ns", "ns"),
+	[FL_COL_CONTAMINATED] = BOUNDED("contaminated", K_COUNT, 0, 0, 1,
+					"empty or a whole number"),
+};
+
+#define OF(f) offsetof(struct fl_rep_counts, f)
+#define PERF "perf_event_open on each measured thread: "
+
+const struct fl_count_col fl_count_cols[FL_NCOUNT_COLS] = {
+	{ FL_COL_CPU_NS, FL_HAVE_CPU, OF(cpu_ns), "ns", PERF "task-clock, "
+	  "summed over the threads; /proc/thread-self/schedstat's first "
+	  "field where perf is refused" },
+	{ FL_COL_CPU_NS_MIN, FL_HAVE_CPU, OF(cpu_ns_min), "ns",
+	  "the least of one thread's cpu_ns" },
+	{ FL_COL_CPU_NS_MAX, FL_HAVE_CPU, OF(cpu_ns_max), "ns",
+	  "the most of one thread's cpu_ns" },
+	{ FL_COL_RUN_DELAY, FL_HAVE_RUN_DELAY, OF(run_delay_ns), "ns",
+	  "/proc/thread-self/schedstat's second field (time runnable on a "
+	  "run queue, not running), summed over the threads" },
+	{ FL_COL_RUN_DELAY_MAX, FL_HAVE_RUN_DELAY, OF(run_delay_ns_max), "ns",
+	  "the most of one thread's run_delay_ns" },
+	{ FL_COL_CTX, FL_HAVE_CTX, OF(ctx_switches), "context switches",
+	  PERF "PERF_COUNT_SW_CONTEXT_SWITCHES, summed" },
+	{ FL_COL_MIGRATIONS, FL_HAVE_MIGRATIONS, OF(migrations), "migrations",
+	  PERF "PERF_COUNT_SW_CPU_MIGRATIONS, summed" },
+	{ FL_COL_FAULTS, FL_HAVE_FAULTS, OF(faults), "page faults",
+	  PERF "PERF_COUNT_SW_PAGE_FAULTS, summed" },
+	{ FL_COL_CYCLES, FL_HAVE_CYCLES, OF(cycles), "cycles",
+	  PERF "PERF_COUNT_HW_CPU_CYCLES, summed; empty unless the PMU "
+	  "counted it the whole repetition" },
+	{ FL_COL_INSTRUCTIONS, FL_HAVE_INSTRUCTIONS, OF(instructions),
+	  "instructions", PERF "PERF_COUNT_HW_INSTRUCTIONS, summed" },
+	{ FL_COL_REF_CYCLES, FL_HAVE_REF_CYCLES, OF(ref_cycles), "cycles",
+	  PERF "PERF_COUNT_HW_REF_CPU_CYCLES (at the reference clock), "
+	  "summed" },
+	{ FL_COL_STEAL, FL_HAVE_STEAL, OF(steal_ns), "ns",
+	  "/proc/stat's steal over the repetition, summed over the machine's "
+	  "CPUs (USER_HZ ticks: 10 ms steps)" },
 };
 
 const char *fl_col_name(enum fl_col c)
@@ -379,6 +434,10 @@ int fl_col_check(enum fl_col c, const char *s, int ok, char *why,
 			return 0;
 		snprintf(why, len, "holds a control character");
 		return -1;
+	case K_COUNT:
+		if (!*s)
+			return 0;
+		/* fall through */
 	case K_SPAN:
 	case K_WHOLE:
 		lo = col->kind == K_SPAN && ok ? 1 : col->lo;

@@ -24,8 +24,30 @@ enum fl_col {
 	FL_COL_EXTRA, FL_COL_HIST, FL_COL_HASH_SLOTS, FL_COL_SAMPLE_EVERY,
 	FL_COL_BIN_NS, FL_COL_BUSY_START, FL_COL_BUSY_END,
 	FL_COL_WAKE_SHORT, FL_COL_WAKE_LONG, FL_COL_BUSY_USED,
+	/* the kernel's counts (fl_count_cols), empty where not counted */
+	FL_COL_CPU_NS, FL_COL_CPU_NS_MIN, FL_COL_CPU_NS_MAX,
+	FL_COL_RUN_DELAY, FL_COL_RUN_DELAY_MAX, FL_COL_CTX,
+	FL_COL_MIGRATIONS, FL_COL_FAULTS, FL_COL_CYCLES,
+	FL_COL_INSTRUCTIONS, FL_COL_REF_CYCLES, FL_COL_STEAL,
+	FL_COL_CONTAMINATED,
 	FL_NCOLS
 };
+
+/*
+ * The columns of struct fl_rep_counts, in the file's order: the bit of
+ * its have that says the value was counted, where the value is (a
+ * uint64_t; the contaminated column, an int, is last and apart), and
+ * what meta.json says of it.
+ */
+struct fl_count_col {
+	enum fl_col col;
+	unsigned int have;
+	size_t offset;			/* in struct fl_rep_counts */
+	const char *unit, *source;
+};
+
+#define FL_NCOUNT_COLS 12
+extern const struct fl_count_col fl_count_cols[FL_NCOUNT_COLS];
 
 /* the largest cell index a run directory may name */
 #define FL_MAX_CELL_INDEX 1000000ul

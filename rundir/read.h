@@ -27,6 +27,7 @@
 
 #include "base/hist.h"
 #include "base/machine.h"
+#include "base/result.h"
 #include "rundir/columns.h"
 #include "rundir/hist_file.h"
 #include "stats/cost.h"
@@ -78,6 +79,10 @@ struct fl_rd_cell {
 	/* every row's operations, by its rep column (UINT64_MAX where the
 	 * run has no ops column): what its bins must add up to */
 	uint64_t rep_ops[FL_RD_MAX_REPS];
+	/* the kernel's counts of each ok repetition, in ops[]'s order
+	 * (have 0 where the run has no such columns) */
+	struct fl_rep_counts counts[FL_RD_MAX_REPS];
+	unsigned int ncontaminated;	/* ok repetitions marked contaminated */
 	uint64_t duration_ns;		/* of a repetition */
 	struct fl_rd_fig ops_per_sec, p50, p90, p99, p999, jain;
 	/* the primary figure (meta.json's workloads.W.primary): ops/s, or

@@ -235,6 +235,29 @@ static double taken_or_nan(const struct row *w, enum fl_col col)
 	return v > 0.0 ? v : NAN;
 }
 
+/* The row's kernel counts (checked: empty or a whole number): a have
+ * bit for each that is there. */
+static void read_counts(const struct row *w, struct fl_rep_counts *k)
+{
+	memset(k, 0, sizeof(*k));
+	for (int i = 0; i < FL_NCOUNT_COLS; i++) {
+		const struct fl_count_col *c = &fl_count_cols[i];
+		const char *s = field(w, c->col);
+
+		if (!*s)
+			continue;
+		*(uint64_t *)((char *)k + c->offset) = strtoull(s, NULL, 10);
+		/* cpu_ns's bit is set by its three columns together */
+		if (c->col == FL_COL_CPU_NS || c->have != FL_HAVE_CPU)
+			k->have |= c->have;
+	}
+	if (*field(w, FL_COL_CONTAMINATED)) {
+		k->contaminated = strtoul(field(w, FL_COL_CONTAMINATED), NULL,
+					   10) == 1;
+		k->have |= FL_HAVE_CONTAMINATION;
+	}
+}
+
 /* One checked data row into its cell. 0, or -1 with err. */
 static int add_row(struct cells_parse *p, struct row *w)
 {
@@ -282,6 +305,8 @@ static int add_row(struct cells_parse *p, struct row *w)
 	c->busy[c->nok][1] = taken_or_nan(w, FL_COL_BUSY_END);
 	c->idle_wake[c->nok][0] = taken_or_nan(w, FL_COL_WAKE_SHORT);
 	c->idle_wake[c->nok][1] = taken_or_nan(w, FL_COL_WAKE_LONG);
+	read_counts(w, &c->counts[c->nok]);
+	c->ncontaminated += c->counts[c->nok].contaminated;
 	c->nok++;
 	add_extra(c, a, field(w, FL_COL_EXTRA));
 	return 0;

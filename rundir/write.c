@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rundir/columns.h"
 #include "rundir/csv.h"
 #include "rundir/hist_file.h"
 #include "rundir/keep.h"
@@ -184,6 +185,22 @@ static void field_u64(FILE *f, uint64_t v)
 	fprintf(f, "%" PRIu64 ",", v);
 }
 
+/* The kernel's counts, each empty where it was not counted. */
+static void counts_fields(FILE *f, const struct fl_rep_counts *c)
+{
+	for (int i = 0; i < FL_NCOUNT_COLS; i++) {
+		const struct fl_count_col *k = &fl_count_cols[i];
+
+		if (c->have & k->have)
+			fprintf(f, "%" PRIu64, *(const uint64_t *)
+				((const char *)c + k->offset));
+		fputc(',', f);
+	}
+	if (c->have & FL_HAVE_CONTAMINATION)
+		fprintf(f, "%d", c->contaminated);
+	fputc('\n', f);
+}
+
 int fl_run_write_cell(struct fl_run *run, const struct fl_cell *cell,
 		      const struct fl_cell_result *res, char *err,
 		      size_t errlen)
@@ -251,10 +268,12 @@ int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		fl_csv_field(f, hist, 0);
 		fprintf(f, "%ld,", rr->done ? rr->hash_slots : -1L);
 		fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 "\n", cell->sample_every,
+			",%" PRIu64 ",%" PRIu64 ",", cell->sample_every,
 			rr->bins.bin_ns, res->busy_start, res->busy_end,
 			res->idle_wake.short_ns, res->idle_wake.long_ns,
 			res->busy_used);
+		counts_fields(f, rr->done ? &rr->counts :
+			      &(struct fl_rep_counts){ 0 });
 		if (rr->done && rr->bins.n &&
 		    write_bins(run, at->cell, at->rep + r, &rr->bins, err,
 			       errlen)) {

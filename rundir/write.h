@@ -27,7 +27,10 @@
 	"lat_p999_ns,lat_max_ns,lat_mean_ns,jain,thread_ops_min," \
 	"thread_ops_max,extra,hist,futex_hash_slots,sample_every,bin_ns," \
 	"busy_loops_per_us_start,busy_loops_per_us_end," \
-	"idle_wake_short_ns,idle_wake_long_ns,busy_loops_per_us_used"
+	"idle_wake_short_ns,idle_wake_long_ns,busy_loops_per_us_used," \
+	"cpu_ns,cpu_ns_thread_min,cpu_ns_thread_max,run_delay_ns," \
+	"run_delay_ns_thread_max,ctx_switches,cpu_migrations,page_faults," \
+	"cycles,instructions,ref_cycles,steal_ns,contaminated"
 
 struct fl_run {
 	char dir[PATH_MAX];		/* the results directory, as given */

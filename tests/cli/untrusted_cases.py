@@ -118,7 +118,17 @@ CASES = [
     ("hash-slots-1e20", "futex_hash_slots", "1e20", "plot"),
     ("hash-slots-command", "futex_hash_slots", "x;rm -rf", "plot"),
     ("ops-hex", "ops_per_sec", "0x10", "plot"),
-    ("cpus-command", "cpus", "`touch CANARY`", "plot"))] + [
+    ("cpus-command", "cpus", "`touch CANARY`", "plot"),
+    # the kernel's counts: empty (not counted) or a whole number
+    ("cpu-ns-negative", "cpu_ns", "-1", "report"),
+    ("cpu-ns-fraction", "cpu_ns", "1.5", "plot"),
+    ("cpu-ns-2to64", "cpu_ns", str(2 ** 64), "compare"),
+    ("run-delay-nan", "run_delay_ns", "nan", "report"),
+    ("ctx-switches-hex", "ctx_switches", "0x10", "plot"),
+    ("cycles-command", "cycles", "`touch CANARY`", "plot"),
+    ("steal-1e300", "steal_ns", "1e300", "report"),
+    ("contaminated-2", "contaminated", "2", "report"),
+    ("contaminated-yes", "contaminated", "yes", "compare"))] + [
     ("ops-column-twice", lambda r, t: edit_cells(
         r, rename_column("ops_per_sec_per_thread", "ops_per_sec")),
      ["report", "RUN"]),
