@@ -87,7 +87,7 @@ static void print_cost(FILE *out, const struct fl_workload *w,
 	fprintf(out, "  cost: %s\n", text);
 	fl_fmt_contamination(&f->cost, cont, sizeof(cont));
 	if (f->cost.ncontaminated)
-		fprintf(out, "  contaminated: %s; %s\n", cont,
+		fprintf(out, "  machine: %s; %s\n", cont,
 			fl_cost_holds(&f->cost, f->noisy) ? "the throughput's "
 			"interval is the machine's, the cost's holds" :
 			"intervals as measured, nothing dropped");

@@ -46,6 +46,10 @@ static void md_legend(FILE *md, double delta)
 		"for an interval. Summaries: geometric means with a bootstrap "
 		"interval\nover cells. A workload whose figures drifted over "
 		"the time of a run has its\nintervals widened by that drift. "
+		"Where both runs counted their threads' CPU\ntime, a second "
+		"verdict per cell is on the CPU ns per operation (lower is\n"
+		"faster; its own Benjamini-Hochberg family), and leads where "
+		"either run was\ncontaminated. Every verdict names its figure. "
 		"docs/statistics.md has the error rates.\n\n", delta * 100,
 		FL_ALPHA, delta * 100);
 }
