@@ -23,12 +23,12 @@ static int counted(const struct fl_rd_run *r, const char *w)
 	return 0;
 }
 
-static void cost_row(FILE *f, const struct fl_rd_cell *c, const char *per)
+static void cost_row(FILE *f, const struct fl_rd_cell *c)
 {
 	char cpu[128], ctx[96], share[96], cyc[96], ins[96], cont[200];
 	const struct fl_cost *k = &c->cost;
 
-	fl_fmt_cost_fig(k, FL_COST_CPU, per, cpu, sizeof(cpu));
+	fl_fmt_cost_fig(k, FL_COST_CPU, NULL, cpu, sizeof(cpu));
 	fl_fmt_cost_fig(k, FL_COST_CTX, NULL, ctx, sizeof(ctx));
 	fl_fmt_cost_fig(k, FL_COST_SHARE, NULL, share, sizeof(share));
 	fl_fmt_cost_fig(k, FL_COST_CYCLES, NULL, cyc, sizeof(cyc));
@@ -74,7 +74,7 @@ void report_cost(FILE *f, const struct fl_rd_run *r, const char *w)
 		if (strcmp(c->workload, w) || strcmp(c->status, "ok") ||
 		    !c->nok)
 			continue;
-		cost_row(f, c, per);
+		cost_row(f, c);
 		contaminated += c->cost.ncontaminated;
 		reps += c->cost.njudged;
 	}

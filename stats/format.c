@@ -103,7 +103,7 @@ void fl_fmt_cost_fig(const struct fl_cost *c, enum fl_cost_id id,
 	size_t n;
 
 	if (!f->ci.n) {
-		snprintf(buf, len, "n/a");
+		snprintf(buf, len, "not counted");
 		return;
 	}
 	cost_value(id, f->ci.mid, mid, sizeof(mid));

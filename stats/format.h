@@ -28,7 +28,7 @@ void fl_pct_format(const struct fl_pct *p, char *buf, size_t len);
 void fl_fmt_ns_frac(double ns, char *buf, size_t len);
 /* One cost figure (stats/cost.h) as "1.23 us/op [1.21 us, 1.25 us]
  * +-1.6%" (the unit after the median per `per`, none when NULL; the
- * share in percent), NOISY after it; "n/a" for none. */
+ * share in percent), NOISY after it; "not counted" for none. */
 void fl_fmt_cost_fig(const struct fl_cost *c, enum fl_cost_id id,
 		     const char *per, char *buf, size_t len);
 /* The cost line's text after "cost: ": CPU time per op (per the unit
