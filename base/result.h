@@ -102,7 +102,7 @@ enum fl_count_have {	/* bits of struct fl_rep_counts.have */
 /* A repetition is contaminated (measure/counters.h: fl_counters_judge)
  * when its threads were denied this share of their runnable time more
  * than their own oversubscription explains, or when steal took more
- * than FL_STEAL_MAX of their CPU time (docs/measurement.md). */
+ * than FL_STEAL_MAX of the machine's CPU time (docs/measurement.md). */
 #define FL_DENIED_MARGIN 0.10
 #define FL_STEAL_MAX 0.01
 

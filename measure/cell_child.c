@@ -521,7 +521,8 @@ static void run_rep(const struct fl_cell *cell,
 		out->counts.steal_ns = steal1 - steal0;
 		out->counts.have |= FL_HAVE_STEAL;
 	}
-	fl_counters_judge(&out->counts, n, fl_cpus_distinct(cell->cpus, n));
+	fl_counters_judge(&out->counts, n, fl_cpus_distinct(cell->cpus, n),
+			  out->elapsed_ns, cell->ncpus_online);
 	out->merge_ns = fl_now_ns() - merging;
 	close_bins(&out->bins, out->ops, out->elapsed_ns);
 	judge(rep, out);

@@ -250,23 +250,86 @@ int fl_steal_ns(uint64_t *ns)
 	return 0;
 }
 
-void fl_counters_judge(struct fl_rep_counts *c, unsigned int threads,
-		       unsigned int cpus)
+/* What threads on cpus CPUs cannot but wait: the share of their
+ * runnable time the others on their CPUs take. */
+static double own_share(unsigned int threads, unsigned int cpus)
+{
+	return threads > cpus ? 1.0 - (double)cpus / threads : 0.0;
+}
+
+static double denied_share(const struct fl_rep_counts *c)
 {
 	uint64_t runnable = c->cpu_ns + c->run_delay_ns;
-	double own, denied;
 
+	return runnable ? (double)c->run_delay_ns / (double)runnable : 0.0;
+}
+
+/* Steal's share of the machine's CPU time over elapsed_ns: what it
+ * surely was, less one tick a CPU of /proc/stat's rounding. */
+static double steal_share(const struct fl_rep_counts *c, uint64_t elapsed_ns,
+			  unsigned int online)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t slack = (uint64_t)online * (1000000000ull /
+					     (uint64_t)(hz > 0 ? hz : 100));
+
+	if (!(c->have & FL_HAVE_STEAL) || !elapsed_ns || !online ||
+	    c->steal_ns <= slack)
+		return 0;
+	return (double)(c->steal_ns - slack) /
+	       ((double)elapsed_ns * (double)online);
+}
+
+void fl_counters_judge(struct fl_rep_counts *c, unsigned int threads,
+		       unsigned int cpus, uint64_t elapsed_ns,
+		       unsigned int online)
+{
 	c->have &= ~FL_HAVE_CONTAMINATION;
 	if ((c->have & (FL_HAVE_CPU | FL_HAVE_RUN_DELAY)) !=
-	    (FL_HAVE_CPU | FL_HAVE_RUN_DELAY) || !runnable || !threads)
+	    (FL_HAVE_CPU | FL_HAVE_RUN_DELAY) ||
+	    !(c->cpu_ns + c->run_delay_ns) || !threads)
 		return;
-	own = threads > cpus ? 1.0 - (double)cpus / threads : 0.0;
-	denied = (double)c->run_delay_ns / (double)runnable;
-	c->contaminated = denied > own + FL_DENIED_MARGIN ||
-			  ((c->have & FL_HAVE_STEAL) &&
-			   (double)c->steal_ns > FL_STEAL_MAX *
-						 (double)c->cpu_ns);
+	c->contaminated = denied_share(c) > own_share(threads, cpus) +
+					    FL_DENIED_MARGIN ||
+			  steal_share(c, elapsed_ns, online) > FL_STEAL_MAX;
 	c->have |= FL_HAVE_CONTAMINATION;
+}
+
+void fl_counters_note(const struct fl_rep_result *reps, unsigned int n,
+		      unsigned int threads, unsigned int cpus,
+		      unsigned int online, char *buf, size_t len)
+{
+	unsigned int judged = 0, bad = 0;
+	double lo = 1, hi = 0, steal = 0;
+	char also[64] = "";
+
+	buf[0] = '\0';
+	for (unsigned int r = 0; r < n; r++) {
+		const struct fl_rep_counts *c = &reps[r].counts;
+
+		if (!reps[r].done || reps[r].status != FL_STATUS_OK ||
+		    !(c->have & FL_HAVE_CONTAMINATION))
+			continue;
+		judged++;
+		if (!c->contaminated)
+			continue;
+		bad++;
+		if (denied_share(c) < lo)
+			lo = denied_share(c);
+		if (denied_share(c) > hi)
+			hi = denied_share(c);
+		if (steal_share(c, reps[r].elapsed_ns, online) > steal)
+			steal = steal_share(c, reps[r].elapsed_ns, online);
+	}
+	if (!bad)
+		return;
+	if (steal > FL_STEAL_MAX)
+		snprintf(also, sizeof(also), ", steal up to %.0f%% of the "
+			 "machine's CPU time", steal * 100);
+	snprintf(buf, len, "%u of %u repetitions contaminated: threads denied "
+		 "%.0f-%.0f%% of their runnable time (%.0f%% their own "
+		 "oversubscription's)%s", bad, judged, lo * 100, hi * 100,
+		 own_share(threads, cpus) * 100, also);
 }
 
 /* Why an event does not open, as meta.json says it. */

@@ -15,6 +15,7 @@
 #ifndef FUTEXLAB_MEASURE_COUNTERS_H
 #define FUTEXLAB_MEASURE_COUNTERS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/machine.h"
@@ -56,10 +57,19 @@ int fl_steal_ns(uint64_t *ns);
  * Mark c contaminated or not (docs/measurement.md): its threads were
  * denied more of their runnable time than threads on cpus distinct CPUs
  * explain, by FL_DENIED_MARGIN, or steal took more than FL_STEAL_MAX of
- * their CPU time. Not judged without CPU time and run delay.
+ * the machine's online CPUs' time over the repetition's elapsed_ns
+ * (steal's ticks are whole: one a CPU is given the benefit of the
+ * doubt). Not judged without CPU time and run delay.
  */
 void fl_counters_judge(struct fl_rep_counts *c, unsigned int threads,
-		       unsigned int cpus);
+		       unsigned int cpus, uint64_t elapsed_ns,
+		       unsigned int online);
+
+/* The note of a cell some of whose ok repetitions (reps[0..n)) were
+ * contaminated: how many, and how much they were denied; "" if none. */
+void fl_counters_note(const struct fl_rep_result *reps, unsigned int n,
+		      unsigned int threads, unsigned int cpus,
+		      unsigned int online, char *buf, size_t len);
 
 /* Which sources open on this process's thread, why the others do not,
  * and what opening and reading cost (for meta.json). */

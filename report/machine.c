@@ -37,7 +37,10 @@ static const char *const machine_rows[][2] = {
 	  "{cells.failed} failed, {cells.aborted} aborted" },
 	{ "harness overhead", "clock read {harness_overhead.clock_read_ns:1} "
 	  "ns, empty iteration {harness_overhead.empty_iteration_ns:1} ns, "
-	  "histogram record {harness_overhead.hist_record_ns:1} ns" },
+	  "histogram record {harness_overhead.hist_record_ns:1} ns; "
+	  "counting a thread {harness_overhead.counting_open_ns:0} ns to "
+	  "open, {harness_overhead.counting_read_ns:0} ns to read, outside "
+	  "its loop" },
 	{ "compiler", "{build.compiler}: `{build.cflags}`" },
 	{ "libc", "{machine.libc}" },
 	{ "clock", "{machine.clock.read} from {machine.clock.source}, "

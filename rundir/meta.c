@@ -146,7 +146,7 @@ json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
 
 	fl_utc_now(start, sizeof(start));
 	meta = json_pack("{s:i, s:s, s:s, s:{s:s, s:s}, s:o, s:I,"
-			 " s:s, s:{s:f, s:f, s:f, s:I},"
+			 " s:s, s:{s:f, s:f, s:f, s:I, s:f, s:f},"
 			 " s:{s:f, s:f, s:i, s:i, s:s}}",
 			 "schema", FL_RESULTS_SCHEMA,
 			 "futexlab_version", FL_VERSION,
@@ -161,6 +161,8 @@ json_t *fl_meta_new(int argc, char **argv, const struct fl_machine *m,
 			 "empty_iteration_ns", o->empty_iteration_ns,
 			 "hist_record_ns", o->hist_record_ns,
 			 "busy_loops_per_us", (json_int_t)o->busy_loops_per_us,
+			 "counting_open_ns", o->counting.open_ns,
+			 "counting_read_ns", o->counting.read_ns,
 			 "statistics", "confidence", FL_CONFIDENCE,
 			 "noisy_halfwidth", FL_NOISY_HALFWIDTH,
 			 "ci_min_reps", FL_CI_MIN_N,

@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "base/result.h"
+#include "rundir/columns.h"
 #include "rundir/meta.h"
 #include "spec/spec.h"
 #include "spec/workload.h"
@@ -75,6 +77,58 @@ static json_t *matrix_json(const struct fl_record *rec)
 			 "passes", (int)rec->matrix.passes);
 }
 
+/* What each source of the counts is called where meta.json says it was
+ * not counted: the column it would fill, or the perf event whose
+ * column has another source. */
+static const char *const source_names[FL_NSRC] = {
+	[FL_SRC_TASK_CLOCK] = "task_clock", [FL_SRC_CTX] = "ctx_switches",
+	[FL_SRC_MIGRATIONS] = "cpu_migrations", [FL_SRC_FAULTS] = "page_faults",
+	[FL_SRC_CYCLES] = "cycles", [FL_SRC_INSTRUCTIONS] = "instructions",
+	[FL_SRC_REF_CYCLES] = "ref_cycles", [FL_SRC_SCHEDSTAT] = "run_delay_ns",
+	[FL_SRC_STEAL] = "steal_ns",
+};
+
+/*
+ * meta.json's "counters": each column of the kernel's counts with its
+ * unit and source, the ones this run could not count and why, and the
+ * rule a repetition is judged contaminated by.
+ */
+static json_t *counters_json(const struct fl_count_probe *p)
+{
+	json_t *cols = json_object(), *off = json_object();
+
+	for (int i = 0; i < FL_NCOUNT_COLS; i++)
+		json_object_set_new(cols, fl_col_name(fl_count_cols[i].col),
+				    json_pack("{s:s, s:s}", "unit",
+					      fl_count_cols[i].unit, "source",
+					      fl_count_cols[i].source));
+	json_object_set_new(cols, "contaminated", json_pack("{s:s, s:s}",
+		"unit", "0 or 1", "source", "the rule below, from cpu_ns, "
+		"run_delay_ns and steal_ns"));
+	for (int s = 0; s < FL_NSRC; s++) {
+		char text[160];
+
+		if (!p->why[s][0])
+			continue;
+		snprintf(text, sizeof(text), "%s%s", p->why[s],
+			 s == FL_SRC_TASK_CLOCK && !p->why[FL_SRC_SCHEDSTAT][0] ?
+			 "; cpu_ns from schedstat" : "");
+		json_object_set_new(off, source_names[s], json_string(text));
+	}
+	if (p->why[FL_SRC_TASK_CLOCK][0] && p->why[FL_SRC_SCHEDSTAT][0])
+		json_object_set_new(off, "cpu_ns", json_string(
+				    "neither task-clock nor schedstat"));
+	return json_pack("{s:o, s:o, s:{s:s, s:f, s:f}}", "columns", cols,
+			 "unavailable", off, "contamination", "rule",
+			 "denied share (run_delay_ns over cpu_ns + "
+			 "run_delay_ns) above 1 - cpus/threads (0 when the "
+			 "threads have a CPU each) by denied_margin, or "
+			 "steal_ns, less one USER_HZ tick a CPU, above "
+			 "steal_max of the online CPUs' time over elapsed_ns",
+			 "denied_margin", FL_DENIED_MARGIN,
+			 "steal_max", FL_STEAL_MAX);
+}
+
 /* A run's or a matrix's meta.json, measured on this machine. */
 static json_t *measured_json(const struct fl_record *rec)
 {
@@ -86,6 +140,8 @@ static json_t *measured_json(const struct fl_record *rec)
 	for (unsigned int w = 0; w < rec->nworkloads; w++)
 		fl_meta_add_workload(meta, rec->workloads[w]);
 	fl_meta_set_load(meta, rec->foreign_share, rec->loadavg_start);
+	json_object_set_new(meta, "counters",
+			    counters_json(&rec->overhead.counting));
 	fl_meta_finish(meta, rec->ncells, rec->by_status, rec->interrupted);
 	/* the run's start is when its first cell could start, not the
 	 * resume's; the resumes are listed */
