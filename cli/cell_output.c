@@ -68,14 +68,14 @@ static void print_percentiles(FILE *out, const struct fl_cell_figures *f,
 	fprintf(out, " max %s\n", a);
 }
 
-/* The cost of an operation (stats/cost.h) and the repetitions the
- * machine contaminated, once per cell: a round workload's cost is per
+/* The cost of an operation (stats/cost.h), and whether it holds where
+ * the throughput is the machine's: a round workload's cost is per
  * round; a program's run has none of its own (its CPU is the
  * program's process, not the cell's threads). */
 static void print_cost(FILE *out, const struct fl_workload *w,
 		       const struct fl_cell_figures *f)
 {
-	char text[600], cont[200];
+	char text[600];
 
 	if (one_run_a_rep(w)) {
 		fprintf(out, "  cost: not counted for a program's run (its CPU "
@@ -85,12 +85,12 @@ static void print_cost(FILE *out, const struct fl_workload *w,
 	fl_fmt_cost(&f->cost, f->latency_primary ? "round" : "op", text,
 		    sizeof(text));
 	fprintf(out, "  cost: %s\n", text);
-	fl_fmt_contamination(&f->cost, cont, sizeof(cont));
-	if (f->cost.ncontaminated)
-		fprintf(out, "  machine: %s; %s\n", cont,
-			fl_cost_holds(&f->cost, f->noisy) ? "the throughput's "
-			"interval is the machine's, the cost's holds" :
-			"intervals as measured, nothing dropped");
+	/* how many repetitions were contaminated, and how much, is the
+	 * cell's note (measure/counters.c), said once */
+	if (fl_cost_holds(&f->cost, f->noisy))
+		fprintf(out, "  the throughput is NOISY on a contaminated "
+			"machine; the cost holds (within +-%.0f%%)\n",
+			FL_NOISY_HALFWIDTH * 100);
 }
 
 void fl_cell_print(FILE *out, const struct fl_cell *cell,
