@@ -35,15 +35,9 @@ static void contaminated_of(const struct fl_rd_run *r, unsigned int *n,
 
 int cmp_judge_cost(struct cmp_pair *p)
 {
-	double *pv = calloc(p->n + 1, sizeof(double));
-	double *adj = calloc(p->n + 1, sizeof(double));
-	unsigned long *at = calloc(p->n + 1, sizeof(unsigned long));
-	unsigned long k = 0;
-	int rc = -1;
-
 	p->cost = calloc(p->n + 1, sizeof(*p->cost));
-	if (!pv || !adj || !at || !p->cost)
-		goto out;
+	if (!p->cost)
+		return -1;
 	contaminated_of(p->a, &p->contaminated[0], &p->judged[0]);
 	contaminated_of(p->b, &p->contaminated[1], &p->judged[1]);
 	memset(p->cost_count, 0, sizeof(p->cost_count));
@@ -62,14 +56,8 @@ int cmp_judge_cost(struct cmp_pair *p)
 		fl_cell_shift(a->cpu_per_op, a->ncpu,
 			      a->fig[FL_COST_CPU].noisy, b->cpu_per_op,
 			      b->ncpu, b->fig[FL_COST_CPU].noisy, &c->s);
-		if (c->s.ok) {
-			pv[k] = c->s.p;
-			at[k++] = i;
-		}
 	}
-	fl_bh_adjust(pv, k, adj);
-	for (unsigned long j = 0; j < k; j++)
-		p->cost[at[j]].p_adjusted = adj[j];
+	cmp_bh_cells(p->cost, p->n);
 	for (unsigned long i = 0; i < p->n; i++) {
 		struct cmp_cell *c = &p->cost[i];
 
@@ -79,10 +67,5 @@ int cmp_judge_cost(struct cmp_pair *p)
 		if (c->a && c->b)
 			p->cost_count[c->v]++;
 	}
-	rc = 0;
-out:
-	free(pv);
-	free(adj);
-	free(at);
-	return rc;
+	return 0;
 }

@@ -130,6 +130,10 @@ int cmp_judge_cost(struct cmp_pair *p);
 /* output.c: what a verdict is about: "CPU ns/op", "p50 latency" or
  * "throughput" */
 const char *cmp_figure_name(const struct cmp_cell *c);
+/* verdict.c: the p-value of each of the n cells that has a shift
+ * interval (s.ok) adjusted by Benjamini-Hochberg over them; the others'
+ * stay as they are */
+void cmp_bh_cells(struct cmp_cell *cells, unsigned long n);
 /* verdict.c: every cell's shift, adjusted p and verdict. */
 void cmp_judge(struct cmp_pair *p);
 /*

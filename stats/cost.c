@@ -67,8 +67,10 @@ void fl_cost_of(const struct fl_rep_counts *counts, const uint64_t *ops,
 	c->denied_max = -1;
 	if (n > FL_COST_MAX_REPS)
 		n = FL_COST_MAX_REPS;
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < n; i++) {
 		contamination(&counts[i], c);
+		c->nhave_cpu += !!(counts[i].have & FL_HAVE_CPU);
+	}
 	for (int id = 0; id < FL_NCOST; id++) {
 		unsigned int m = 0;
 

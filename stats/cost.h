@@ -45,6 +45,8 @@ struct fl_cost {
 	 * the repetitions given: what compare judges the cost by */
 	double cpu_per_op[FL_COST_MAX_REPS];
 	unsigned int ncpu;
+	unsigned int nhave_cpu;	/* repetitions that counted CPU time, with
+				 * operations or not */
 	/* repetitions the harness judged, and marked contaminated; the
 	 * largest share of their runnable time a contaminated one's
 	 * threads were denied (run-queue wait over cpu + wait; -1 unknown)

@@ -19,16 +19,23 @@ void fl_fmt_rate(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
+/* A time in the unit its size calls for, to `digits` significant
+ * digits (a whole number of ns below 1000 prints whole at 3) */
+static void fmt_time(double ns, int digits, char *buf, size_t len)
+{
+	if (ns >= 1e9)
+		snprintf(buf, len, "%.*g s", digits, ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(buf, len, "%.*g ms", digits, ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.*g us", digits, ns / 1e3);
+	else
+		snprintf(buf, len, "%.*g ns", digits, ns);
+}
+
 void fl_fmt_ns(uint64_t ns, char *buf, size_t len)
 {
-	if (ns >= 1000000000ull)
-		snprintf(buf, len, "%.3g s", (double)ns / 1e9);
-	else if (ns >= 1000000)
-		snprintf(buf, len, "%.3g ms", (double)ns / 1e6);
-	else if (ns >= 1000)
-		snprintf(buf, len, "%.3g us", (double)ns / 1e3);
-	else
-		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	fmt_time((double)ns, 3, buf, len);
 }
 
 static void fmt_value(double v, int latency, char *buf, size_t len)
@@ -75,14 +82,7 @@ void fl_pct_format(const struct fl_pct *p, char *buf, size_t len)
 
 void fl_fmt_ns_frac(double ns, char *buf, size_t len)
 {
-	if (ns >= 1e9)
-		snprintf(buf, len, "%.4g s", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, len, "%.4g ms", ns / 1e6);
-	else if (ns >= 1e3)
-		snprintf(buf, len, "%.4g us", ns / 1e3);
-	else
-		snprintf(buf, len, "%.4g ns", ns);
+	fmt_time(ns, 4, buf, len);
 }
 
 static void cost_value(enum fl_cost_id id, double v, char *buf, size_t len)
@@ -131,6 +131,11 @@ void fl_fmt_cost(const struct fl_cost *c, const char *per, char *buf,
 	char cpu[96], ctx[96], share[96], pmu[200] = "";
 	size_t used = 0;
 
+	if (!c->fig[FL_COST_CPU].ci.n && c->nhave_cpu) {
+		snprintf(buf, len, "none (no repetition that counted its CPU "
+			 "time completed an operation)");
+		return;
+	}
 	if (!c->fig[FL_COST_CPU].ci.n) {
 		snprintf(buf, len, "not counted (the run has no CPU time of "
 			 "its threads)");

@@ -24,7 +24,6 @@ import csv
 import io
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -32,8 +31,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import test_untrusted as tu  # noqa: E402
+from test_newcomer_output import run  # noqa: E402
 
-TIMEOUT = 300
 check = tu.check  # counts into tu.passed and tu.failed
 
 # the counters' columns (COUNTERS-INTERFACE.md), cut from an "old" run
@@ -42,16 +41,6 @@ COUNTER_COLUMNS = ["cpu_ns", "cpu_ns_thread_min", "cpu_ns_thread_max",
                    "ctx_switches", "cpu_migrations", "page_faults",
                    "cycles", "instructions", "ref_cycles", "steal_ns",
                    "contaminated"]
-
-
-def run(fl, args, cwd):
-    """futexlab args: (status, stdout, stderr); status None on a hang."""
-    try:
-        r = subprocess.run([fl] + args, capture_output=True, text=True,
-                           timeout=TIMEOUT, cwd=cwd)
-    except subprocess.TimeoutExpired:
-        return None, "", "hangs"
-    return r.returncode, r.stdout, r.stderr
 
 
 def a_run(fl, tmp, threads):

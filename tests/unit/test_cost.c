@@ -106,6 +106,7 @@ static void test_missing(void **state)
 	k[1].have &= ~(unsigned int)FL_HAVE_CPU;
 	fl_cost_of(k, ops, N, &c);
 	assert_int_equal(c.ncpu, 4);
+	assert_int_equal(c.nhave_cpu, 5);
 	assert_int_equal(c.fig[FL_COST_CPU].ci.ok, 0);
 	assert_int_equal(c.fig[FL_COST_CTX].ci.n, 5);
 	memset(k, 0, sizeof(k));
