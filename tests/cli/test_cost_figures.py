@@ -11,7 +11,8 @@ cell's threads, as run, report, plot and compare give it.
 - plot draws plots/mutex-cost.gp: throughput and CPU time per operation,
   its data the cells' medians;
 - compare of two runs prints a verdict line naming "CPU ns/op", and
-  compare.csv a row whose figure is cpu_ns_per_op;
+  compare.csv a row whose figure is cpu_ns_per_op; so does compare
+  --a A --b B (the runs as the unit);
 - a run whose cells.csv lacks the counters' columns (an older run: the
   columns cut from a copy) still reads, and shows no cost, saying "not
   counted"; its compare gives no cost verdict.
@@ -146,6 +147,26 @@ def test_compare_names_cost(fl, tmp, state):
             problems.append("compare.csv's figures: %r" % figs)
     state["b"] = b
     check("compare gives a verdict on CPU ns/op", problems)
+    # two runs a side, the run as the unit: the same, a table of its own
+    more = [a_run(fl, tmp, 1) for _ in range(2)]
+    problems = ["a run failed: %r" % m[2] for m in more if m[0] != 0]
+    runs_dir = os.path.join(tmp, "cmp-runs")
+    rc, out, err = run(fl, ["compare", "--a", state["a"], more[0][3],
+                            "--b", b, more[1][3], "--out", runs_dir,
+                            "--no-plot"], tmp)
+    if rc != 0:
+        problems.append("compare --a --b exit %r: %s" % (rc, err))
+    if "runs of B against" not in out:
+        problems.append("not compared with the run as the unit: %r" % out)
+    if not [x for x in out.splitlines() if "CPU ns/op " in x and
+            "mutex futex-private" in x]:
+        problems.append("no verdict line naming CPU ns/op: %r" % out)
+    if rc == 0:
+        with open(os.path.join(runs_dir, "compare.csv")) as f:
+            figs = sorted(r["figure"] for r in csv.DictReader(f))
+        if figs != ["cpu_ns_per_op", "ops_per_sec"]:
+            problems.append("compare.csv's figures: %r" % figs)
+    check("compare --a --b gives a verdict on CPU ns/op", problems)
 
 
 def strip_counters(src, dst):
