@@ -63,8 +63,8 @@ void report_cost(FILE *f, const struct fl_rd_run *r, const char *w)
 		"95%% intervals (docs/statistics.md). \"(holds)\": the "
 		"throughput is NOISY on a contaminated machine while the cost "
 		"is within +-%.0f%%.\n\n", per, FL_NOISY_HALFWIDTH * 100);
-	fprintf(f, "| cell | backend | threads | options | CPU/%s (median "
-		"[95%% CI]) | switches/%s | CPU share | cycles/%s | "
+	fprintf(f, "| cell | backend | threads | options | CPU/%s: median "
+		"[95%% CI] | switches/%s | CPU share | cycles/%s | "
 		"instructions/%s | contaminated |\n"
 		"|---:|---|---:|---|---:|---:|---:|---:|---:|---|\n", per, per,
 		per, per);

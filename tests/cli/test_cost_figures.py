@@ -82,7 +82,7 @@ def test_report_has_cost_table(fl, tmp, state):
     problems = [] if rc == 0 else ["report exit %r: %s" % (rc, err)]
     md = open(os.path.join(d, "report.md")).read() if rc == 0 else ""
     head = [x for x in md.splitlines() if x.startswith("| cell |") and
-            "CPU/op (median [95% CI])" in x]
+            "CPU/op: median [95% CI]" in x]
     if len(head) != 1:
         problems.append("no cost table's header: %r" % md[-2000:])
     else:
@@ -198,7 +198,7 @@ def test_old_run_not_counted(fl, tmp, state):
         problems.append("report of the old run: exit %r: %s" % (rc, err))
     else:
         md = open(os.path.join(old, "report.md")).read()
-        if "CPU/op (median" in md or "not counted" not in md:
+        if "CPU/op: median" in md or "not counted" not in md:
             problems.append("report.md does not say the cost was not "
                             "counted")
     rc, out, err = run(fl, ["plot", old], tmp)
