@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The cost of an operation (issue 43): what the kernel counted of a
+"""The cost of an operation: what the kernel counted of a
 cell's threads, as run, report, plot and compare give it.
 
   tests/cli/test_cost_figures.py --builddir build [--futexlab BIN]
