@@ -44,6 +44,18 @@ static void six(struct fl_rep_counts *k, uint64_t *ops)
 	}
 }
 
+/* six()'s cost figures */
+static const struct fl_cost *six_cost(void)
+{
+	static struct fl_rep_counts k[N];
+	static uint64_t ops[N];
+	static struct fl_cost c;
+
+	six(k, ops);
+	fl_cost_of(k, ops, N, &c);
+	return &c;
+}
+
 static void test_cpu_per_op(void **state)
 {
 	struct fl_rep_counts k[N];
@@ -72,23 +84,19 @@ static void test_cpu_per_op(void **state)
 
 static void test_contamination(void **state)
 {
-	struct fl_rep_counts k[N];
-	uint64_t ops[N];
-	static struct fl_cost c;
+	const struct fl_cost *c = six_cost();
 	char text[200];
 
 	(void)state;
-	six(k, ops);
-	fl_cost_of(k, ops, N, &c);
-	assert_int_equal(c.njudged, N);
-	assert_int_equal(c.ncontaminated, 2);
-	assert_close(c.denied_max, 0.5);
-	fl_fmt_contamination(&c, text, sizeof(text));
+	assert_int_equal(c->njudged, N);
+	assert_int_equal(c->ncontaminated, 2);
+	assert_close(c->denied_max, 0.5);
+	fl_fmt_contamination(c, text, sizeof(text));
 	assert_string_equal(text, "2 of 6 repetitions contaminated (threads "
 			    "denied up to 50% of their runnable time)");
 	/* the cost holds only where the throughput is NOISY */
-	assert_int_equal(fl_cost_holds(&c, 1), 1);
-	assert_int_equal(fl_cost_holds(&c, 0), 0);
+	assert_int_equal(fl_cost_holds(c, 1), 1);
+	assert_int_equal(fl_cost_holds(c, 0), 0);
 }
 
 /* A repetition without operations or without CPU time is left out of
@@ -120,15 +128,11 @@ static void test_missing(void **state)
 
 static void test_format(void **state)
 {
-	struct fl_rep_counts k[N];
-	uint64_t ops[N];
-	static struct fl_cost c;
+	const struct fl_cost *c = six_cost();
 	char text[600];
 
 	(void)state;
-	six(k, ops);
-	fl_cost_of(k, ops, N, &c);
-	fl_fmt_cost_fig(&c, FL_COST_CPU, "op", text, sizeof(text));
+	fl_fmt_cost_fig(c, FL_COST_CPU, "op", text, sizeof(text));
 	assert_string_equal(text, "1.002 us/op [1 us, 1.005 us] +-0.2%");
 }
 
