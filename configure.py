@@ -163,7 +163,7 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_empty_rep", "test_busy_loop", "test_rundir_plots",
               "test_time_axis", "test_topology", "test_meta_distances",
               "test_rep_merge", "test_start_gate", "test_text",
-              "test_cost"]
+              "test_cost", "test_rundir_counts"]
 # a unit test's files beside tests/unit/<name>.c, linked into its binary
 UNIT_TEST_SOURCES = {
     "test_compare_sim": ["compare_sim_model.c", "compare_sim_workload.c",

@@ -54,6 +54,7 @@ struct thread_start {
 	struct fl_thread *t;
 	struct fl_start_gate *gate;
 	int joined;		/* the controller's: joined after the stop */
+	unsigned int count_plan;	/* what it may count (counters.h) */
 	struct fl_thread_count count;	/* the thread's, until it ends */
 };
 
@@ -113,7 +114,7 @@ static void *thread_main(void *arg)
 
 	__atomic_store_n(&t->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	/* counted from before the gate to after the loop, outside both */
-	fl_counters_open(&s->count);
+	fl_counters_open(&s->count, s->count_plan);
 	/* a gate never opened: the controller gave up and the process
 	 * is ending; measure nothing */
 	if (fl_start_gate_pass(s->gate))
@@ -339,7 +340,7 @@ static void start_threads(struct fl_rep *rep,
 			  struct fl_start_gate *gate, struct fl_cell_shared *sh,
 			  struct fl_rep_result *out)
 {
-	unsigned int n = rep->nthreads;
+	unsigned int n = rep->nthreads, plan = fl_counters_plan(n);
 
 	for (unsigned int i = 0; i < n; i++) {
 		struct fl_thread *t = &rep->threads[i];
@@ -353,7 +354,8 @@ static void start_threads(struct fl_rep *rep,
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		}
 		starts[i] = (struct thread_start){ .impl = impl, .t = t,
-						  .gate = gate };
+						  .gate = gate,
+						  .count_plan = plan };
 		int err = pthread_create(&tids[i], &attr, thread_main,
 					 &starts[i]);
 

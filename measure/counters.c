@@ -9,6 +9,7 @@
 #include "measure/counters.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -25,25 +26,28 @@ struct event {
 	uint64_t config;
 	int hw;			/* in the hardware group */
 	unsigned int have;
+	size_t at;		/* its field in struct fl_rep_counts */
 };
+
+#define AT(f) offsetof(struct fl_rep_counts, f)
 
 static const struct event events[FL_NPERF] = {
 	[FL_SRC_TASK_CLOCK] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
-				0, FL_HAVE_CPU },
+				0, FL_HAVE_CPU, AT(cpu_ns) },
 	[FL_SRC_CTX] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 0,
-			 FL_HAVE_CTX },
+			 FL_HAVE_CTX, AT(ctx_switches) },
 	[FL_SRC_MIGRATIONS] = { PERF_TYPE_SOFTWARE,
 				PERF_COUNT_SW_CPU_MIGRATIONS, 0,
-				FL_HAVE_MIGRATIONS },
+				FL_HAVE_MIGRATIONS, AT(migrations) },
 	[FL_SRC_FAULTS] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0,
-			    FL_HAVE_FAULTS },
+			    FL_HAVE_FAULTS, AT(faults) },
 	[FL_SRC_CYCLES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 1,
-			    FL_HAVE_CYCLES },
+			    FL_HAVE_CYCLES, AT(cycles) },
 	[FL_SRC_INSTRUCTIONS] = { PERF_TYPE_HARDWARE,
 				  PERF_COUNT_HW_INSTRUCTIONS, 1,
-				  FL_HAVE_INSTRUCTIONS },
+				  FL_HAVE_INSTRUCTIONS, AT(instructions) },
 	[FL_SRC_REF_CYCLES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES,
-				1, FL_HAVE_REF_CYCLES },
+				1, FL_HAVE_REF_CYCLES, AT(ref_cycles) },
 };
 
 /* the events that opened in this process (fl_counters_prepare), as
@@ -125,33 +129,37 @@ static unsigned int read_all(const struct fl_thread_count *c,
 	return got;
 }
 
-void fl_counters_open(struct fl_thread_count *c)
+void fl_counters_open(struct fl_thread_count *c, unsigned int plan)
 {
 	int leader[2] = { -1, -1 };
 
 	memset(c, 0, sizeof(*c));
+	c->sched_fd = -1;
 	/* the run delay needs one descriptor: it goes first */
-	c->sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (plan & FL_COUNT_SCHED)
+		c->sched_fd = open("/proc/thread-self/schedstat",
+				   O_RDONLY | O_CLOEXEC);
 	if (c->sched_fd >= 0 && read_sched(c->sched_fd, c->sched0)) {
 		close(c->sched_fd);
 		c->sched_fd = -1;
 	}
 	for (int e = 0; e < FL_NPERF; e++) {
 		c->fd[e] = -1;
-		if (!(usable & (1u << e)))
+		if (!(plan & usable & (1u << e)))
 			continue;
 		c->fd[e] = open_event(e, leader[events[e].hw]);
 		if (c->fd[e] >= 0 && leader[events[e].hw] < 0)
 			leader[events[e].hw] = c->fd[e];
 	}
-	read_all(c, c->v0);
+	/* an event not read here is not read at the end either */
+	c->read0 = read_all(c, c->v0);
 }
 
 void fl_counters_read(struct fl_thread_count *c)
 {
 	struct fl_rep_counts *g = &c->got;
 	uint64_t v[FL_NPERF], s[2];
-	unsigned int got = read_all(c, v);
+	unsigned int got = read_all(c, v) & c->read0;
 
 	g->have = 0;
 	if (c->sched_fd >= 0 && read_sched(c->sched_fd, s) == 0) {
@@ -162,32 +170,9 @@ void fl_counters_read(struct fl_thread_count *c)
 	for (int e = 0; e < FL_NPERF; e++) {
 		if (!(got & (1u << e)))
 			continue;
-		uint64_t d = v[e] - c->v0[e];
-
 		g->have |= events[e].have;
-		switch (e) {
-		case FL_SRC_TASK_CLOCK:
-			g->cpu_ns = d;	/* ahead of schedstat's */
-			break;
-		case FL_SRC_CTX:
-			g->ctx_switches = d;
-			break;
-		case FL_SRC_MIGRATIONS:
-			g->migrations = d;
-			break;
-		case FL_SRC_FAULTS:
-			g->faults = d;
-			break;
-		case FL_SRC_CYCLES:
-			g->cycles = d;
-			break;
-		case FL_SRC_INSTRUCTIONS:
-			g->instructions = d;
-			break;
-		default:
-			g->ref_cycles = d;
-			break;
-		}
+		/* task-clock's CPU time goes ahead of schedstat's */
+		*(uint64_t *)((char *)g + events[e].at) = v[e] - c->v0[e];
 	}
 	g->cpu_ns_min = g->cpu_ns_max = g->cpu_ns;
 	g->run_delay_ns_max = g->run_delay_ns;
@@ -400,6 +385,27 @@ void fl_counters_prepare(void)
 	usable = try_events(NULL);
 }
 
+/* descriptors left to the harness and the workload while the threads
+ * hold their counters (the controller's /proc/stat, a workload's files
+ * and pipes) */
+#define FD_RESERVE 256
+
+unsigned int fl_counters_plan(unsigned int nthreads)
+{
+	unsigned int all = usable | FL_COUNT_SCHED;
+	struct rlimit lim;
+	uint64_t room;
+
+	if (getrlimit(RLIMIT_NOFILE, &lim))
+		return 0;
+	if (lim.rlim_cur == RLIM_INFINITY)
+		return all;
+	room = lim.rlim_cur > FD_RESERVE ? lim.rlim_cur - FD_RESERVE : 0;
+	if ((uint64_t)nthreads * (unsigned int)__builtin_popcount(all) <= room)
+		return all;
+	return nthreads <= room ? FL_COUNT_SCHED : 0;
+}
+
 #define TRIALS 5
 
 void fl_counters_probe(struct fl_count_probe *p)
@@ -420,7 +426,7 @@ void fl_counters_probe(struct fl_count_probe *p)
 	for (int t = 0; c && t < TRIALS; t++) {
 		uint64_t t0 = fl_now_ns();
 
-		fl_counters_open(c);
+		fl_counters_open(c, fl_counters_plan(1));
 		uint64_t t1 = fl_now_ns();
 
 		fl_counters_read(c);

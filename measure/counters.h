@@ -28,6 +28,7 @@ struct fl_thread_count {
 	int fd[FL_NPERF];		/* -1: not open */
 	int sched_fd;
 	uint64_t v0[FL_NPERF];		/* the values before the gate */
+	unsigned int read0;		/* the events read there, as bits */
 	uint64_t sched0[2];		/* schedstat's cpu and run delay */
 	struct fl_rep_counts got;	/* the thread's differences */
 };
@@ -39,8 +40,17 @@ struct fl_thread_count {
  */
 void fl_counters_prepare(void);
 
-/* In the thread, before the gate: open and take the starting values. */
-void fl_counters_open(struct fl_thread_count *c);
+/* What each of a repetition's nthreads threads may open: the bits of
+ * the perf events (by enum fl_count_source) and FL_COUNT_SCHED, as the
+ * descriptor limit allows with room kept for the harness and the
+ * workload: everything, schedstat alone (4096 threads under a hard
+ * limit of 20000), or nothing. */
+#define FL_COUNT_SCHED	(1u << FL_SRC_SCHEDSTAT)
+unsigned int fl_counters_plan(unsigned int nthreads);
+
+/* In the thread, before the gate: open what plan allows and take the
+ * starting values. */
+void fl_counters_open(struct fl_thread_count *c, unsigned int plan);
 /* In the thread, after its loop: the differences into c->got, closed. */
 void fl_counters_read(struct fl_thread_count *c);
 
