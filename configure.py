@@ -95,13 +95,13 @@ LIBRARIES = [
                "job_run.c", "load.c", "parse.c", "passes.c", "run.c",
                "shard.c"]),
     # readers of run directories: comparisons, the report, the plots
-    ("compare", ["adjust.c", "compare.c", "decide.c", "drift.c", "label.c",
+    ("compare", ["adjust.c", "compare.c", "cost.c", "decide.c", "drift.c", "label.c",
                  "match.c",
                  "output.c",
                  "plot.c", "refuse.c", "runs.c", "runs_judge.c", "runs_match.c",
                  "runs_output.c", "runs_plot.c", "runs_verdict.c",
                  "verdict.c"]),
-    ("report", ["fleet.c", "machine.c", "report.c", "tables.c"]),
+    ("report", ["cost.c", "fleet.c", "machine.c", "report.c", "tables.c"]),
     ("plot", ["axes.c", "cdf.c", "fleet.c", "gp.c", "run_plots.c", "series.c",
               "special.c", "threads.c", "time_axis.c", "timeline.c"]),
     # the run directory: its one writer and its one reader
@@ -127,8 +127,8 @@ LIBRARIES = [
                  "start_gate.c"]),
     # figures of repetitions and cells: medians and their intervals,
     # percentiles, ratios between runs, fairness; how a figure is written
-    ("stats", ["covary.c", "drift.c", "figures.c", "format.c", "geomean.c",
-               "normal.c", "paired.c", "paired_family.c",
+    ("stats", ["cost.c", "covary.c", "drift.c", "figures.c", "format.c",
+               "geomean.c", "normal.c", "paired.c", "paired_family.c",
                "sequential.c",
                "percentile.c", "shift.c", "stats.c", "maxt.c"]),
     # what to run: the workload and backend descriptors, option tables,
@@ -167,7 +167,7 @@ UNIT_TESTS = ["test_csv", "test_hist", "test_numa_topo", "test_options",
               "test_time_axis", "test_topology", "test_meta_distances",
               "test_rep_merge", "test_start_gate", "test_text",
               "test_paired", "test_rundir_counts", "test_sequential",
-              "test_sequential_sim"]
+              "test_sequential_sim", "test_cost"]
 # a unit test's files beside tests/unit/<name>.c, linked into its binary
 UNIT_TEST_SOURCES = {
     "test_compare_sim": ["compare_sim_model.c", "compare_sim_workload.c",

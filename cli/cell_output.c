@@ -68,6 +68,31 @@ static void print_percentiles(FILE *out, const struct fl_cell_figures *f,
 	fprintf(out, " max %s\n", a);
 }
 
+/* The cost of an operation (stats/cost.h), and whether it holds where
+ * the throughput is the machine's: a round workload's cost is per
+ * round; a program's run has none of its own (its CPU is the
+ * program's process, not the cell's threads). */
+static void print_cost(FILE *out, const struct fl_workload *w,
+		       const struct fl_cell_figures *f)
+{
+	char text[600];
+
+	if (one_run_a_rep(w)) {
+		fprintf(out, "  cost: not counted for a program's run (its CPU "
+			"time is the program's, not the cell's threads')\n");
+		return;
+	}
+	fl_fmt_cost(&f->cost, f->latency_primary ? "round" : "op", text,
+		    sizeof(text));
+	fprintf(out, "  cost: %s\n", text);
+	/* how many repetitions were contaminated, and how much, is the
+	 * cell's note (measure/counters.c), said once */
+	if (fl_cost_holds(&f->cost, f->noisy))
+		fprintf(out, "  the throughput is NOISY on a contaminated "
+			"machine; the cost holds (within +-%.0f%%)\n",
+			FL_NOISY_HALFWIDTH * 100);
+}
+
 void fl_cell_print(FILE *out, const struct fl_cell *cell,
 		   const struct fl_cell_result *res,
 		   const struct fl_cell_figures *f)
@@ -117,6 +142,7 @@ void fl_cell_print(FILE *out, const struct fl_cell *cell,
 			f->counters[i]);
 	if (w->ncounters)
 		fprintf(out, "\n");
+	print_cost(out, w, f);
 }
 
 /* {"ns", "lo", "hi"} of a percentile, or null when withheld */
@@ -142,6 +168,33 @@ static json_t *primary_json(const struct fl_cell_figures *f)
 			 isfinite(fl_ci_rel_halfwidth(ci)) ?
 			 json_real(fl_ci_rel_halfwidth(ci)) : json_null(),
 			 "converged", ci->ok && !f->noisy);
+}
+
+/* one cost figure: median, interval (null when n/a), NOISY; null when
+ * not counted */
+static json_t *cost_fig_json(const struct fl_cost_fig *f)
+{
+	if (!f->ci.n)
+		return json_null();
+	return json_pack("{s:f, s:o, s:o, s:b}", "median", f->ci.mid,
+			 "lo", f->ci.ok ? json_real(f->ci.lo) : json_null(),
+			 "hi", f->ci.ok ? json_real(f->ci.hi) : json_null(),
+			 "noisy", f->noisy);
+}
+
+static json_t *cost_json(const struct fl_cost *c)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:i}",
+			 "cpu_ns_per_op", cost_fig_json(&c->fig[FL_COST_CPU]),
+			 "ctx_switches_per_op",
+			 cost_fig_json(&c->fig[FL_COST_CTX]),
+			 "cpu_share", cost_fig_json(&c->fig[FL_COST_SHARE]),
+			 "cycles_per_op",
+			 cost_fig_json(&c->fig[FL_COST_CYCLES]),
+			 "instructions_per_op",
+			 cost_fig_json(&c->fig[FL_COST_INSNS]),
+			 "reps_judged", (json_int_t)c->njudged,
+			 "reps_contaminated", (json_int_t)c->ncontaminated);
 }
 
 /* The harness's own cost over the repetitions that ran: the longest
@@ -184,7 +237,8 @@ json_t *fl_cell_json(const struct fl_cell *cell,
 	json_object_set_new(lat, "count",
 			    json_integer((json_int_t)f->lat_count));
 	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:i,"
-			 " s:o, s:f, s:f, s:b, s:o, s:f, s:I, s:I, s:o, s:o}",
+			 " s:o, s:f, s:f, s:b, s:o, s:f, s:I, s:I, s:o, s:o,"
+			 " s:o}",
 			 "workload", w->name, "backend", cell->backend->name,
 			 "threads", (json_int_t)cell->threads,
 			 "placement", cell->placement,
@@ -200,5 +254,6 @@ json_t *fl_cell_json(const struct fl_cell *cell,
 			 "jain", f->jain,
 			 "thread_ops_min", (json_int_t)f->thread_ops_min,
 			 "thread_ops_max", (json_int_t)f->thread_ops_max,
-			 "counters", counters, "harness", harness_json(res));
+			 "counters", counters, "harness", harness_json(res),
+			 "cost", cost_json(&f->cost));
 }

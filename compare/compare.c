@@ -46,6 +46,10 @@ static void md_legend(FILE *md, double delta)
 		"for an interval. Summaries: geometric means with a bootstrap "
 		"interval\nover cells. A workload whose figures drifted over "
 		"the time of a run has its\nintervals widened by that drift. "
+		"Where both runs counted their threads' CPU\ntime, a second "
+		"verdict per cell is on the CPU ns per operation (lower is\n"
+		"faster; its own Benjamini-Hochberg family), and leads where "
+		"either run was\ncontaminated. Every verdict names its figure. "
 		"docs/statistics.md has the error rates.\n\n", delta * 100,
 		FL_ALPHA, delta * 100);
 }
@@ -82,6 +86,10 @@ static int compare_all(struct fl_rd_run *runs, unsigned int nruns,
 			goto out;
 		}
 		cmp_judge(p);
+		if (cmp_judge_cost(p)) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
 		fprintf(out, "%s against %s:\n", p->b->name, p->a->name);
 		cmp_write_pair(p, out, o.csv, o.md);
 	}
@@ -108,6 +116,7 @@ out:
 		if (pairs[k].a)
 			cmp_adjust_free(&pairs[k]);
 		free(pairs[k].cells);
+		free(pairs[k].cost);
 		free(pairs[k].drift);
 	}
 	return rc;

@@ -25,6 +25,8 @@ struct cmp_cell {
 	enum fl_verdict v;
 	double widened;			/* log: interval widened for drift */
 	int widened_busy;		/* ... for a busy host (p->busy_widen) */
+	int cost;			/* of the CPU time per operation
+					 * (cost.c), not the primary figure */
 };
 
 /* A workload's drift over the time of each run (drift.c). */
@@ -63,6 +65,12 @@ struct cmp_pair {
 	double **vals_a, **vals_b;	/* per cell of run A (B): its primary
 					 * values adjusted, or NULL */
 	const struct fl_say *say;	/* fl_compare_opts' say */
+	/* the cost verdicts (cost.c): a cell each, as cells */
+	struct cmp_cell *cost;
+	unsigned long ncost;		/* cells both runs counted */
+	unsigned int cost_count[FL_NVERDICTS];
+	/* contaminated repetitions of A and of B, of those judged */
+	unsigned int contaminated[2], judged[2];
 };
 
 struct cmp_outputs {
@@ -115,6 +123,17 @@ double cmp_widen_of(const struct cmp_pair *p, const char *workload);
  * any other */
 void cmp_what_decides(const struct cmp_pair *p, const struct cmp_cell *c,
 		      char *buf, size_t len);
+/* cost.c: every cell's cost shift, adjusted p and verdict into
+ * p->cost, and each run's contaminated repetitions; 0 or -1 (no
+ * memory). */
+int cmp_judge_cost(struct cmp_pair *p);
+/* output.c: what a verdict is about: "CPU ns/op", "p50 latency" or
+ * "throughput" */
+const char *cmp_figure_name(const struct cmp_cell *c);
+/* verdict.c: the p-value of each of the n cells that has a shift
+ * interval (s.ok) adjusted by Benjamini-Hochberg over them; the others'
+ * stay as they are */
+void cmp_bh_cells(struct cmp_cell *cells, unsigned long n);
 /* verdict.c: every cell's shift, adjusted p and verdict. */
 void cmp_judge(struct cmp_pair *p);
 /*

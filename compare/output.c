@@ -7,6 +7,7 @@
 #include "compare/internal.h"
 #include "compare/runs.h"
 #include "rundir/csv.h"
+#include "stats/cost.h"
 #include "stats/format.h"
 #include "stats/stats.h"
 
@@ -29,6 +30,33 @@ void cmp_csv_header(FILE *f)
 		"ratio,ratio_lo,ratio_hi,p,p_adjusted,delta,verdict,reason\n");
 }
 
+const char *cmp_figure_name(const struct cmp_cell *c)
+{
+	const struct fl_rd_cell *x = c->a ? c->a : c->b;
+
+	if (c->cost)
+		return fl_cost_name[FL_COST_CPU];
+	return x->lower_is_better ? "p50 latency" : "throughput";
+}
+
+/* Is side x NOISY in the figure c is about? */
+static int noisy(const struct cmp_cell *c, const struct fl_rd_cell *x)
+{
+	return c->cost ? x->cost.fig[FL_COST_CPU].noisy : x->noisy;
+}
+
+/* The median c compares of side x. */
+static double median(const struct cmp_cell *c, const struct fl_rd_cell *x)
+{
+	return c->cost ? x->cost.fig[FL_COST_CPU].ci.mid : x->ci.mid;
+}
+
+/* Has side x the figure c compares? */
+static int has(const struct cmp_cell *c, const struct fl_rd_cell *x)
+{
+	return x && x->nok && (!c->cost || x->cost.ncpu);
+}
+
 /* Why a cell has no verdict, or what its interval is when not the
  * shift interval; or "". */
 static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
@@ -46,10 +74,18 @@ static void reason(const struct cmp_pair *p, const struct cmp_cell *c,
 		snprintf(why, len, "%u and %u ok repetitions: too few for an "
 			 "interval (%d a side give one)", c->a->nok,
 			 c->b->nok, FL_RUNS_MIN_INTERVAL);
+	else if (c->cost && c->v == FL_V_NONE)
+		snprintf(why, len, "not counted in %s", c->a->cost.ncpu ?
+			 p->b->name : p->a->name);
 	else if (c->s.by_reps)
 		snprintf(why, len, "NOISY in %s: interval of repetition "
-			 "against repetition", c->a->noisy && c->b->noisy ?
-			 "both" : c->a->noisy ? p->a->name : p->b->name);
+			 "against repetition", noisy(c, c->a) &&
+			 noisy(c, c->b) ? "both" : noisy(c, c->a) ?
+			 p->a->name : p->b->name);
+	/* the cost is neither adjusted nor widened, and what decides it
+	 * is not estimated (decide.c works on the primary figure) */
+	if (c->cost)
+		return;
 	if (c->v != FL_V_NONE && cmp_adjust_of(p, c->a->workload,
 						   c->a->backend)) {
 		size_t used = strlen(why);
@@ -90,10 +126,13 @@ static void csv_row(FILE *f, const struct cmp_pair *p,
 	fl_csv_field(f, x->options, 0);
 	fl_csv_field(f, c->a ? c->a->status : "absent", 0);
 	fl_csv_field(f, c->b ? c->b->status : "absent", 0);
-	fprintf(f, "%s,%u,%u,", x->lower_is_better ? "latency_p50_ns" :
-		"ops_per_sec", c->a ? c->a->nok : 0, c->b ? c->b->nok : 0);
-	fprintf(f, c->a && c->a->nok ? "%.6g," : ",", c->a ? c->a->ci.mid : 0);
-	fprintf(f, c->b && c->b->nok ? "%.6g," : ",", c->b ? c->b->ci.mid : 0);
+	fprintf(f, "%s,%u,%u,", c->cost ? "cpu_ns_per_op" :
+		x->lower_is_better ? "latency_p50_ns" : "ops_per_sec",
+		c->a ? c->a->nok : 0, c->b ? c->b->nok : 0);
+	fprintf(f, has(c, c->a) ? "%.6g," : ",", has(c, c->a) ?
+		median(c, c->a) : 0);
+	fprintf(f, has(c, c->b) ? "%.6g," : ",", has(c, c->b) ?
+		median(c, c->b) : 0);
 	if (c->v == FL_V_NONE)
 		fprintf(f, ",,,,,");
 	else if (!c->s.ok)
@@ -119,44 +158,90 @@ static void ratio_text(const struct cmp_cell *c, char *buf, size_t len)
 			 c->s.hi);
 }
 
-static void value_text(const struct fl_rd_cell *x, char *buf, size_t len)
+static void value_text(const struct cmp_cell *c, const struct fl_rd_cell *x,
+		       char *buf, size_t len)
 {
-	if (!x || !x->nok)
+	if (!has(c, x))
 		snprintf(buf, len, "-");
+	else if (c->cost)
+		fl_fmt_ns_frac(median(c, x), buf, len);
 	else if (x->lower_is_better)
 		fl_fmt_ns((uint64_t)x->ci.mid, buf, len);
 	else
 		fl_fmt_rate(x->ci.mid, buf, len);
 }
 
-static void table(const struct cmp_pair *p, FILE *out, FILE *md)
+/* The table of the cells' verdicts on one figure (cells: the primary
+ * figure's or the cost's), each verdict named by its figure. */
+static void table(const struct cmp_pair *p, const struct cmp_cell *cells,
+		  FILE *out, FILE *md)
 {
 	const struct fl_rd_cell **all = cmp_pair_cells(p);
 
 	if (!all)
 		return;
 	cmp_preamble(all, p->n, CMP_LEGEND_REPS, out, md);
-	fprintf(md, "\n| cell | A | B | B/A [95%% CI] | p (BH) | verdict "
-		"| note |\n|---|---:|---:|---:|---:|---|---|\n");
+	fprintf(md, "\n| cell | A | B | B/A [95%% CI] | p (BH) | figure | "
+		"verdict | note |\n|---|---:|---:|---:|---:|---|---|---|\n");
 	fprintf(out, "  %-46s %9s %9s %-23s %8s  %s\n", "cell", "A", "B",
 		"B/A [95% CI]", "p(BH)", "verdict");
 	for (unsigned long i = 0; i < p->n; i++) {
-		const struct cmp_cell *c = &p->cells[i];
+		const struct cmp_cell *c = &cells[i];
 		char lab[256], va[32], vb[32], r[64], pa[32] = "-", why[600];
 
+		/* a cost table lists the cells both runs have */
+		if (c->cost && (!c->a || !c->b))
+			continue;
 		cmp_label(all[i], all, p->n, lab, sizeof(lab));
-		value_text(c->a, va, sizeof(va));
-		value_text(c->b, vb, sizeof(vb));
+		value_text(c, c->a, va, sizeof(va));
+		value_text(c, c->b, vb, sizeof(vb));
 		ratio_text(c, r, sizeof(r));
 		if (c->s.ok && c->v != FL_V_NONE)
 			snprintf(pa, sizeof(pa), "%.3g", c->p_adjusted);
 		reason(p, c, why, sizeof(why));
-		fprintf(out, "  %-46s %9s %9s %-23s %8s  %s%s%s\n", lab, va, vb,
-			r, pa, fl_verdict_name(c->v), *why ? ": " : "", why);
-		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s |\n", lab, va,
-			vb, r, pa, fl_verdict_name(c->v), why);
+		fprintf(out, "  %-46s %9s %9s %-23s %8s  %s %s%s%s\n", lab, va,
+			vb, r, pa, cmp_figure_name(c), fl_verdict_name(c->v),
+			*why ? ": " : "", why);
+		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", lab,
+			va, vb, r, pa, cmp_figure_name(c),
+			fl_verdict_name(c->v), why);
 	}
 	free(all);
+}
+
+/* "3 cells compared (delta 2.0%): 1 faster, ..." of one figure */
+static void count_line(const struct cmp_pair *p, const unsigned int *k,
+		       const char *figure, FILE *out, FILE *md)
+{
+	char line[512];
+
+	snprintf(line, sizeof(line), "%s%u cells compared (delta %.1f%%): "
+		 "%u faster, %u slower, %u equivalent, %u inconclusive, %u "
+		 "undecided, %u not comparable or in one run only", figure,
+		 k[FL_V_FASTER] + k[FL_V_SLOWER] + k[FL_V_EQUIVALENT] +
+		 k[FL_V_INCONCLUSIVE] + k[FL_V_UNDECIDED], p->delta * 100,
+		 k[FL_V_FASTER], k[FL_V_SLOWER], k[FL_V_EQUIVALENT],
+		 k[FL_V_INCONCLUSIVE], k[FL_V_UNDECIDED], k[FL_V_NONE]);
+	fprintf(out, "  %s\n", line);
+	fprintf(md, "\n%s.\n\n", line);
+}
+
+/* The cost's table and count, where any cell has it in both runs. */
+static void cost_table(const struct cmp_pair *p, FILE *out, FILE *md)
+{
+	char head[64];
+
+	if (!p->ncost)
+		return;
+	fprintf(out, "  %s (the CPU time of the cell's threads per "
+		"operation, as the kernel counted it; lower is faster):\n",
+		fl_cost_name[FL_COST_CPU]);
+	fprintf(md, "%s: the CPU time of the cell's threads per operation, "
+		"as the kernel counted it (lower is faster).\n\n",
+		fl_cost_name[FL_COST_CPU]);
+	table(p, p->cost, out, md);
+	snprintf(head, sizeof(head), "%s: ", fl_cost_name[FL_COST_CPU]);
+	count_line(p, p->cost_count, head, out, md);
 }
 
 /*
@@ -252,21 +337,31 @@ static void summary(const struct cmp_pair *p, const char *w, FILE *out,
 void cmp_write_pair(const struct cmp_pair *p, FILE *out, FILE *csv,
 		    FILE *md)
 {
-	const unsigned int *k = p->count;
-	char line[512];
+	int lead_cost = p->ncost && (p->contaminated[0] ||
+				     p->contaminated[1]);
 
-	for (unsigned long i = 0; i < p->n; i++)
+	for (unsigned long i = 0; i < p->n; i++) {
 		csv_row(csv, p, &p->cells[i]);
-	table(p, out, md);
-	snprintf(line, sizeof(line), "%u cells compared (delta %.1f%%): %u "
-		 "faster, %u slower, %u equivalent, %u inconclusive, %u "
-		 "undecided, %u not comparable or in one run only",
-		 k[FL_V_FASTER] + k[FL_V_SLOWER] + k[FL_V_EQUIVALENT] +
-		 k[FL_V_INCONCLUSIVE] + k[FL_V_UNDECIDED], p->delta * 100,
-		 k[FL_V_FASTER], k[FL_V_SLOWER], k[FL_V_EQUIVALENT],
-		 k[FL_V_INCONCLUSIVE], k[FL_V_UNDECIDED], k[FL_V_NONE]);
-	fprintf(out, "  %s\n", line);
-	fprintf(md, "\n%s.\n\n", line);
+		if (p->cost && p->cost[i].v != FL_V_NONE)
+			csv_row(csv, p, &p->cost[i]);
+	}
+	if (lead_cost) {
+		char line[512];
+
+		snprintf(line, sizeof(line), "the machine contaminated %u of "
+			 "%u repetitions of %s and %u of %u of %s: the "
+			 "throughput verdicts are about the machine; the "
+			 "cost (%s) leads", p->contaminated[0], p->judged[0],
+			 p->a->name, p->contaminated[1], p->judged[1],
+			 p->b->name, fl_cost_name[FL_COST_CPU]);
+		fprintf(out, "  %s\n", line);
+		fprintf(md, "**Contaminated**: %s.\n\n", line);
+		cost_table(p, out, md);
+	}
+	table(p, p->cells, out, md);
+	count_line(p, p->count, "", out, md);
+	if (!lead_cost)
+		cost_table(p, out, md);
 	for (unsigned long i = 0; i < p->a->ncells; i++)
 		if (fl_rd_first_of(p->a, p->a->cells[i].workload) ==
 		    &p->a->cells[i])

@@ -9,6 +9,7 @@
 
 #include "compare/internal.h"
 #include "compare/runs_internal.h"
+#include "stats/cost.h"
 
 /* what every run of a side must share: which matrix (its file's hash),
  * and which futexlab ran it */
@@ -78,6 +79,63 @@ static int in_common(const struct runs_cmp *c)
 	return 0;
 }
 
+/* The sides' repetitions the machine contaminated, of those judged. */
+static unsigned int contaminated(const struct runs_side *s,
+				 unsigned int *judged)
+{
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < s->n; k++)
+		for (unsigned long i = 0; i < s->run[k].ncells; i++) {
+			n += s->run[k].cells[i].cost.ncontaminated;
+			*judged += s->run[k].cells[i].cost.njudged;
+		}
+	return n;
+}
+
+/*
+ * The cost's verdicts (each run's CPU ns per operation as the run's
+ * figure), written first (lead) where either side was contaminated,
+ * after the primary figure's otherwise: 1 written, 0 not (no cell
+ * counted on both sides, or not its turn), -1 no memory.
+ */
+static int write_cost(const struct runs_cmp *c, FILE *out,
+		      const struct cmp_outputs *f, int lead, char *err,
+		      size_t errlen)
+{
+	struct runs_cmp cost = { .side = { c->side[0], c->side[1] },
+				 .ignore = c->ignore, .delta = c->delta,
+				 .cost = 1 };
+	unsigned int judged[2] = { 0, 0 }, bad[2];
+	int rc = 0;
+
+	bad[0] = contaminated(&c->side[0], &judged[0]);
+	bad[1] = contaminated(&c->side[1], &judged[1]);
+	if (lead != (bad[0] || bad[1]))
+		return 0;
+	if (runs_match(&cost, err, errlen))
+		return -1;
+	runs_judge(&cost);
+	if (cost.n == cost.count[FL_V_NONE])
+		goto out;
+	if (lead) {
+		char line[400];
+
+		snprintf(line, sizeof(line), "the machine contaminated %u of "
+			 "%u repetitions of A and %u of %u of B: the "
+			 "throughput verdicts are about the machine; the "
+			 "cost (%s) leads", bad[0], judged[0], bad[1],
+			 judged[1], fl_cost_name[FL_COST_CPU]);
+		fprintf(out, "  %s\n", line);
+		fprintf(f->md, "**Contaminated**: %s.\n\n", line);
+	}
+	runs_write(&cost, out, f->csv, f->md);
+	rc = 1;
+out:
+	free(cost.cells);
+	return rc;
+}
+
 static int write_all(struct runs_cmp *c, const struct fl_compare_opts *o,
 		     FILE *out, const char *dir, char *err, size_t errlen)
 {
@@ -103,7 +161,12 @@ static int write_all(struct runs_cmp *c, const struct fl_compare_opts *o,
 		fprintf(out, "  %s\n", FL_ONE_RUN_NOTE);
 		fprintf(f.md, "%s\n\n", FL_ONE_RUN_NOTE);
 	}
+	runs_csv_header(f.csv);
+	if (write_cost(c, out, &f, 1, err, errlen) < 0)
+		goto out;
 	runs_write(c, out, f.csv, f.md);
+	if (write_cost(c, out, &f, 0, err, errlen) < 0)
+		goto out;
 	rc = 0;
 	if (o->plot) {
 		int n = runs_plot(dir, c, o->say, err, errlen);

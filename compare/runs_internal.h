@@ -38,6 +38,9 @@ struct runs_cmp {
 	unsigned long n;
 	unsigned int count[FL_NVERDICTS];
 	double delta;
+	int cost;			/* of each run's CPU ns per operation
+					 * (stats/cost.h), not its primary
+					 * figure */
 };
 
 /* runs_match.c: every cell of every run, matched on its setup (the
@@ -53,7 +56,10 @@ void runs_judge(struct runs_cmp *c);
 /* runs_output.c: each cell's first, to label them by (cmp_label); NULL
  * when out of memory (free() it) */
 const struct fl_rd_cell **runs_firsts(const struct runs_cmp *c);
-/* runs_output.c: the table, compare.csv, compare.md and the summaries */
+/* runs_output.c: compare.csv's header */
+void runs_csv_header(FILE *f);
+/* runs_output.c: the table, compare.csv's rows, compare.md and the
+ * summaries (a cost comparison: its table and count alone) */
 void runs_write(const struct runs_cmp *c, FILE *out, FILE *csv, FILE *md);
 /* runs_plot.c: ratios.{gp,png,svg} with each run's ratio as a point,
  * gnuplot's warnings to say; 1 drawn, 0 nothing to draw, -1 err */

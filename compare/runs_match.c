@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compare/runs_internal.h"
+#include "stats/cost.h"
 
 /* options without the ignored one: "algo=pi;critical=100" less
  * critical is "algo=pi" */
@@ -81,10 +82,17 @@ static int add_run(struct runs_cmp *c, unsigned long cap, int s,
 			return -1;
 		}
 		m->at[s][k] = x;
-		if (!strcmp(x->status, "ok") && x->nok && x->ci.mid > 0 &&
-		    x->lower_is_better == m->lower_is_better) {
-			m->med[s][k] = x->ci.mid;
-			m->ok[s][m->nok[s]++] = x->ci.mid;
+		/* the figure compared: the primary, or the cost (lower is
+		 * faster) where the run counted it */
+		double v = c->cost ? (x->cost.ncpu ?
+			   x->cost.fig[FL_COST_CPU].ci.mid : 0) : x->ci.mid;
+
+		if (c->cost)
+			m->lower_is_better = 1;
+		if (!strcmp(x->status, "ok") && x->nok && v > 0 &&
+		    (c->cost || x->lower_is_better == m->lower_is_better)) {
+			m->med[s][k] = v;
+			m->ok[s][m->nok[s]++] = v;
 		}
 	}
 	return 0;

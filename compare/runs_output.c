@@ -8,6 +8,7 @@
 #include "compare/internal.h"
 #include "compare/runs_internal.h"
 #include "rundir/csv.h"
+#include "stats/cost.h"
 #include "stats/format.h"
 #include "stats/maxt.h"
 #include "stats/stats.h"
@@ -18,13 +19,24 @@ static double side_median(const struct runs_cell *x, int s)
 	return x->nok[s] ? fl_median(x->ok[s], x->nok[s]) : NAN;
 }
 
-static void value_text(const struct runs_cell *x, int s, char *buf,
-		       size_t len)
+/* What the comparison's verdicts are about */
+static const char *figure_name(const struct runs_cmp *c,
+			       const struct runs_cell *x)
+{
+	if (c->cost)
+		return fl_cost_name[FL_COST_CPU];
+	return x->lower_is_better ? "p50 latency" : "throughput";
+}
+
+static void value_text(const struct runs_cmp *c, const struct runs_cell *x,
+		       int s, char *buf, size_t len)
 {
 	double v = side_median(x, s);
 
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (c->cost)
+		fl_fmt_ns_frac(v, buf, len);
 	else if (x->lower_is_better)
 		fl_fmt_ns((uint64_t)v, buf, len);
 	else
@@ -56,7 +68,7 @@ static void reason(const struct runs_cmp *c, const struct runs_cell *x,
 			 used ? "; " : "", x->needed);
 }
 
-static void csv_header(FILE *f)
+void runs_csv_header(FILE *f)
 {
 	fprintf(f, "workload,backend,threads,placement,options,figure,"
 		"runs_a,runs_b,median_a,median_b,ratio,ratio_lo,ratio_hi,p,"
@@ -74,8 +86,9 @@ static void csv_row(FILE *f, const struct runs_cmp *c,
 	fprintf(f, "%u,", y->threads);
 	fl_csv_field(f, y->placement, 0);
 	fl_csv_field(f, y->options, 0);
-	fprintf(f, "%s,%u,%u,", x->lower_is_better ? "latency_p50_ns" :
-		"ops_per_sec", x->nok[0], x->nok[1]);
+	fprintf(f, "%s,%u,%u,", c->cost ? "cpu_ns_per_op" :
+		x->lower_is_better ? "latency_p50_ns" : "ops_per_sec",
+		x->nok[0], x->nok[1]);
 	for (int s = 0; s < 2; s++)
 		fprintf(f, x->nok[s] ? "%.6g," : ",", side_median(x, s));
 	if (x->v == FL_V_NONE)
@@ -129,15 +142,19 @@ static void table(const struct runs_cmp *c, FILE *out, FILE *md)
 		char runs[32];
 
 		cmp_label(x->first, all, c->n, lab, sizeof(lab));
-		value_text(x, 0, va, sizeof(va));
-		value_text(x, 1, vb, sizeof(vb));
+		if (c->cost && x->v == FL_V_NONE)
+			continue;	/* not counted: no cost to compare */
+		value_text(c, x, 0, va, sizeof(va));
+		value_text(c, x, 1, vb, sizeof(vb));
 		ratio_text(x, r, sizeof(r));
 		if (x->s.ok && x->v != FL_V_NONE)
 			snprintf(pa, sizeof(pa), "%.3g", x->p_adjusted);
 		snprintf(runs, sizeof(runs), "%u/%u", x->nok[0], x->nok[1]);
 		reason(c, x, why, sizeof(why));
-		fprintf(out, "  %-46s %9s %9s %-23s %8s %5s  %s%s%s\n", lab, va,
-			vb, r, pa, runs, fl_verdict_name(x->v),
+		/* a verdict names its figure (the runs' medians of it) */
+		fprintf(out, "  %-46s %9s %9s %-23s %8s %5s  %s %s%s%s\n", lab,
+			va, vb, r, pa, runs, figure_name(c, x),
+			fl_verdict_name(x->v),
 			*why ? ": " : "", why);
 		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", lab,
 			va, vb, r, pa, runs, fl_verdict_name(x->v), why);
@@ -260,19 +277,21 @@ void runs_write(const struct runs_cmp *c, FILE *out, FILE *csv, FILE *md)
 	const unsigned int *k = c->count;
 	char line[512];
 
-	csv_header(csv);
 	for (unsigned long i = 0; i < c->n; i++)
-		csv_row(csv, c, &c->cells[i]);
+		if (!c->cost || c->cells[i].v != FL_V_NONE)
+			csv_row(csv, c, &c->cells[i]);
 	table(c, out, md);
-	snprintf(line, sizeof(line), "%u cells compared over %u runs of A "
+	snprintf(line, sizeof(line), "%s%u cells compared over %u runs of A "
 		 "and %u of B (delta %.1f%%): %u faster, %u slower, %u "
 		 "equivalent, %u need more runs, %u not comparable",
-		 k[FL_V_FASTER] + k[FL_V_SLOWER] + k[FL_V_EQUIVALENT] +
+		 c->cost ? "CPU ns/op: " : "", k[FL_V_FASTER] + k[FL_V_SLOWER] + k[FL_V_EQUIVALENT] +
 		 k[FL_V_MORE_RUNS], c->side[0].n, c->side[1].n,
 		 c->delta * 100, k[FL_V_FASTER], k[FL_V_SLOWER],
 		 k[FL_V_EQUIVALENT], k[FL_V_MORE_RUNS], k[FL_V_NONE]);
 	fprintf(out, "  %s\n", line);
 	fprintf(md, "\n%s.\n\n", line);
+	if (c->cost)
+		return;		/* the summaries are the primary figure's */
 	gather(c, &f);
 	if (f.k > 1)
 		fprintf(out, "  summaries: intervals that hold together at "

@@ -65,13 +65,32 @@ static int comparable(const struct cmp_cell *c)
 	       c->a->lower_is_better == c->b->lower_is_better;
 }
 
-void cmp_judge(struct cmp_pair *p)
+void cmp_bh_cells(struct cmp_cell *cells, unsigned long n)
 {
-	double *pv = calloc(p->n + 1, sizeof(double));
-	double *adj = calloc(p->n + 1, sizeof(double));
-	unsigned long *at = calloc(p->n + 1, sizeof(unsigned long));
+	double *pv = calloc(n + 1, sizeof(double));
+	double *adj = calloc(n + 1, sizeof(double));
+	unsigned long *at = calloc(n + 1, sizeof(unsigned long));
 	unsigned long k = 0;
 
+	/* only cells that can get a verdict count as tests */
+	for (unsigned long i = 0; pv && at && i < n; i++) {
+		if (!cells[i].s.ok)
+			continue;
+		pv[k] = cells[i].s.p;
+		at[k++] = i;
+	}
+	if (adj && pv && at) {
+		fl_bh_adjust(pv, k, adj);
+		for (unsigned long j = 0; j < k; j++)
+			cells[at[j]].p_adjusted = adj[j];
+	}
+	free(pv);
+	free(adj);
+	free(at);
+}
+
+void cmp_judge(struct cmp_pair *p)
+{
 	memset(p->count, 0, sizeof(p->count));
 	for (unsigned long i = 0; i < p->n; i++) {
 		struct cmp_cell *c = &p->cells[i];
@@ -88,17 +107,8 @@ void cmp_judge(struct cmp_pair *p)
 		if (c->widened_busy)
 			c->widened = p->busy_widen;
 		fl_shift_widen(&c->s, c->widened);
-		/* only cells that can get a verdict count as tests */
-		if (c->s.ok && pv && at) {
-			pv[k] = c->s.p;
-			at[k++] = i;
-		}
 	}
-	if (adj && pv && at) {
-		fl_bh_adjust(pv, k, adj);
-		for (unsigned long j = 0; j < k; j++)
-			p->cells[at[j]].p_adjusted = adj[j];
-	}
+	cmp_bh_cells(p->cells, p->n);
 	for (unsigned long i = 0; i < p->n; i++) {
 		struct cmp_cell *c = &p->cells[i];
 
@@ -107,7 +117,4 @@ void cmp_judge(struct cmp_pair *p)
 					     c->a->lower_is_better);
 		p->count[c->v]++;
 	}
-	free(pv);
-	free(adj);
-	free(at);
 }

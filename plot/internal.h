@@ -43,6 +43,7 @@ struct wl {
 enum fig {
 	F_OPS = FL_COL_OPS_PER_SEC, F_P50 = FL_COL_P50, F_P99 = FL_COL_P99,
 	F_P999 = FL_COL_P999, F_JAIN = FL_COL_JAIN, F_EXTRA = FL_COL_EXTRA,
+	F_COST = FL_NCOLS,	/* CPU ns per operation (stats/cost.h) */
 };
 
 struct panel {

@@ -22,6 +22,15 @@
 
 #include "plot/internal.h"
 
+/* Did the run count the CPU time of any of the workload's cells? */
+static int plot_counted(const struct wl *w)
+{
+	for (unsigned int i = 0; i < w->n; i++)
+		if (w->cells[i]->cost.ncpu)
+			return 1;
+	return 0;
+}
+
 static int plot_workload(const struct fl_rd_run *r, const char *name,
 			 const struct fl_gp_dir *dir, const struct fl_plot_opts *o,
 			 FILE *log, char *err, size_t errlen)
@@ -36,6 +45,10 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 	};
 	static const struct panel fair[] = {
 		{ F_JAIN, NULL, "fairness", NULL },
+	};
+	static const struct panel cost[] = {
+		{ F_OPS, NULL, "throughput", NULL },
+		{ F_COST, NULL, "CPU time per operation", "CPU time per op" },
 	};
 	struct wl w;
 	int n = 0, rc;
@@ -77,6 +90,14 @@ static int plot_workload(const struct fl_rd_run *r, const char *name,
 		rc = plot_vs_threads(r, &w, dir, "fairness", "fairness across "
 				     "threads (Jain's index of per-thread ops)",
 				     fair, 1, o, log, err, errlen);
+	}
+	if (rc >= 0 && plot_counted(&w)) {
+		n += rc;
+		rc = plot_vs_threads(r, &w, dir, "cost", "CPU time per "
+				     "operation beside throughput (median, "
+				     "bars: its 95% interval; the kernel's "
+				     "count of the threads' CPU time)", cost,
+				     2, o, log, err, errlen);
 	}
 	/* plots of the workload's own, as the run describes them */
 	static struct fl_rd_plots own;

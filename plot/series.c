@@ -49,6 +49,8 @@ const struct fl_rd_fig *plot_fig_of(const struct wl *w,
 		return &c->jain;
 	case F_EXTRA:
 		return fl_rd_extra(c, p->extra);
+	case F_COST:
+		return c->cost.ncpu ? &c->cpu_per_op : NULL;
 	}
 	return NULL;
 }

@@ -70,7 +70,8 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 					continue;
 				cells[p]++;
 				/* the tables' n/e: said, not drawn */
-				if (!f && pn[p].fig != F_EXTRA) {
+				if (!f && pn[p].fig != F_EXTRA &&
+				    pn[p].fig != F_COST) {
 					fprintf(g.f, "# %u n/e\n",
 						w->threads[t]);
 					withheld[p]++;

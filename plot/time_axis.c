@@ -33,6 +33,7 @@ int plot_is_time(const struct panel *p)
 	size_t n = p->extra ? strlen(p->extra) : 0;
 
 	return p->fig == F_P50 || p->fig == F_P99 || p->fig == F_P999 ||
+	       p->fig == F_COST ||
 	       (p->fig == F_EXTRA && n > 3 &&
 		strcmp(p->extra + n - 3, "_ns") == 0);
 }

@@ -19,6 +19,9 @@ const char *report_machine_template(const char *name);
 void report_machine(FILE *f, const struct fl_rd_run *r);
 /* ## W: the table of one workload's cells and its plots (tables.c). */
 void report_workload(FILE *f, const struct fl_rd_run *r, const char *w);
+/* cost.c: the workload's cost table (stats/cost.h), or that the run did
+ * not count it */
+void report_cost(FILE *f, const struct fl_rd_run *r, const char *w);
 /* The skipped (or failed and aborted) cells with their reasons. */
 void report_not_ok(FILE *f, const struct fl_rd_run *r, int skipped);
 /* The cells' notes, one line per distinct note. */

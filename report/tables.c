@@ -22,6 +22,7 @@ static const char *const plot_kinds[][2] = {
 	{ "latency", "latency percentiles against threads" },
 	{ "cdf", "latency distribution" },
 	{ "fairness", "fairness against threads" },
+	{ "cost", "CPU time per operation against threads" },
 };
 
 static void plots(FILE *f, const struct fl_rd_run *r, const char *w)
@@ -195,6 +196,7 @@ void report_workload(FILE *f, const struct fl_rd_run *r, const char *w)
 		"than +-%.0f%%), %u without an interval (fewer than %d ok "
 		"repetitions).\n\n", n, n == 1 ? "" : "s", noisy,
 		FL_NOISY_HALFWIDTH * 100, na, FL_CI_MIN_N);
+	report_cost(f, r, w);
 	drift_line(f, r, w);
 	plots(f, r, w);
 }
@@ -245,6 +247,16 @@ struct note_part {
 };
 
 /* The parts of every cell's note, in cell order; *n out; NULL: none. */
+/* measure/counters.c's note of the contaminated repetitions */
+#define CONTAMINATED_MARK " repetitions contaminated: "
+
+static int contamination_part(const char *p, size_t len)
+{
+	const char *m = strstr(p, CONTAMINATED_MARK);
+
+	return m && m < p + len;
+}
+
 static struct note_part *note_parts(const struct fl_rd_run *r, size_t *n)
 {
 	struct note_part *v = NULL, *grown;
@@ -256,6 +268,14 @@ static struct note_part *note_parts(const struct fl_rd_run *r, size_t *n)
 			const char *end = strstr(p, "; ");
 			size_t len = end ? (size_t)(end - p) : strlen(p);
 			struct note_part *np;
+
+			/* a row's own count of contaminated repetitions (1
+			 * of 1): the cost table says the cell's (cost.c) */
+			if (contamination_part(p, len)) {
+				p += len;
+				p += *p ? 2 : 0;
+				continue;
+			}
 
 			if (*n == cap) {
 				cap = cap ? 2 * cap : 16;

@@ -119,6 +119,23 @@ static int open_dir(const char *dir, struct fl_rd_run *r, char *err,
 static const char *workload_str(const struct fl_rd_run *r, const char *w,
 				const char *key, const char *dflt);
 
+/* The cell's cost figures: each ok repetition's counts over its
+ * operations (rep_ops is by the rep column, counts by ok repetition). */
+static void cost_of(struct fl_rd_cell *c)
+{
+	uint64_t ops[FL_RD_MAX_REPS];
+
+	for (unsigned int i = 0; i < c->nok; i++)
+		ops[i] = c->rep_ops[c->ok_rep[i]] == UINT64_MAX ? 0 :
+			 c->rep_ops[c->ok_rep[i]];
+	fl_cost_of(c->counts, ops, c->nok, &c->cost);
+	c->cpu_per_op = (struct fl_rd_fig){
+		.med = c->cost.fig[FL_COST_CPU].ci.mid,
+		.lo = c->cost.fig[FL_COST_CPU].ci.lo,
+		.hi = c->cost.fig[FL_COST_CPU].ci.hi,
+		.has_ci = c->cost.fig[FL_COST_CPU].ci.ok };
+}
+
 /* Each cell's primary figure, as meta.json names it for the workload
  * (throughput unless it says latency_p50), with its interval. */
 static void judge_primary(struct fl_rd_run *r)
@@ -131,6 +148,7 @@ static void judge_primary(struct fl_rd_run *r)
 		c->primary = c->lower_is_better ? c->lat_p50 : c->ops;
 		fl_median_ci(c->primary, c->nok, FL_CONFIDENCE, &c->ci);
 		c->noisy = fl_ci_noisy(&c->ci, FL_NOISY_HALFWIDTH);
+		cost_of(c);
 	}
 }
 

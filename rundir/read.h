@@ -30,6 +30,7 @@
 #include "base/result.h"
 #include "rundir/columns.h"
 #include "rundir/hist_file.h"
+#include "stats/cost.h"
 #include "stats/stats.h"
 
 #define FL_RD_MAX_REPS		100
@@ -90,6 +91,11 @@ struct fl_rd_cell {
 	int lower_is_better;
 	struct fl_ci ci;		/* its median and 95% interval */
 	int noisy;			/* ci wider than FL_NOISY_HALFWIDTH */
+	/* the cost of an operation from counts[] (stats/cost.h): none
+	 * counted where the run has no counter columns */
+	struct fl_cost cost;
+	struct fl_rd_fig cpu_per_op;	/* its CPU ns per operation, as the
+					 * plots draw a figure */
 	unsigned int nextra;
 	char extra_name[FL_RD_MAX_EXTRA][48];
 	struct fl_rd_fig extra[FL_RD_MAX_EXTRA];

@@ -40,6 +40,8 @@ void fl_cell_figures(const struct fl_cell *cell,
 {
 	double ops[MAX_REPS], per[MAX_REPS], p50[MAX_REPS], jain[MAX_REPS];
 	double tmin[MAX_REPS], tmax[MAX_REPS], cnt[FL_NCOUNTERS][MAX_REPS];
+	static struct fl_rep_counts counts[MAX_REPS];
+	uint64_t nops[MAX_REPS];
 	unsigned int n = 0;
 
 	memset(f, 0, sizeof(*f));
@@ -57,6 +59,8 @@ void fl_cell_figures(const struct fl_cell *cell,
 		tmax[n] = (double)rf.thread_ops_max;
 		for (unsigned int c = 0; c < cell->workload->ncounters; c++)
 			cnt[c][n] = (double)res->reps[r].counters[c];
+		counts[n] = res->reps[r].counts;
+		nops[n] = res->reps[r].ops;
 		n++;
 	}
 	f->nreps = n;
@@ -72,6 +76,7 @@ void fl_cell_figures(const struct fl_cell *cell,
 	fl_median_ci(f->latency_primary ? p50 : ops, n, FL_CONFIDENCE,
 		     &f->primary);
 	f->noisy = fl_ci_noisy(&f->primary, FL_NOISY_HALFWIDTH);
+	fl_cost_of(counts, nops, n, &f->cost);
 	f->ops_per_sec_per_thread = fl_median(per, n);
 	f->jain = fl_median(jain, n);
 	f->thread_ops_min = (uint64_t)fl_median(tmin, n);

@@ -12,6 +12,7 @@
 
 #include "base/result.h"
 #include "spec/workload.h"
+#include "stats/cost.h"
 #include "stats/percentile.h"
 #include "stats/stats.h"
 
@@ -40,6 +41,7 @@ struct fl_cell_figures {
 	uint64_t thread_ops_min, thread_ops_max;
 	double counters[FL_NCOUNTERS];	/* medians */
 	int noisy;			/* interval wider than the target */
+	struct fl_cost cost;		/* from the kernel's counts */
 };
 
 void fl_rep_figures(const struct fl_rep_result *r, struct fl_rep_figures *f);

@@ -216,10 +216,12 @@ unsigned int fl_matrix_job_cell_done(const struct fl_matrix_job *j,
 				     unsigned long cell, int *status,
 				     double *primary);
 
-/* After visit k ran: its status and primary figure, and its start time
- * ("2026-...Z") for meta.json. */
+/* After visit k ran: its status and primary figure, its CPU ns per
+ * operation (NaN: not counted) and whether the machine contaminated it
+ * (sweep/passes.h), and its start time ("2026-...Z") for meta.json. */
 void fl_matrix_job_visited(struct fl_matrix_job *j, unsigned long k,
-			   int status, double primary, const char *start);
+			   int status, double primary, double cost,
+			   int contaminated, const char *start);
 
 /*
  * sweep/run.c: run every visit that is not done, pass after pass, with a

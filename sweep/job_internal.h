@@ -44,6 +44,9 @@ int matrix_job_replay_passes(struct fl_matrix_job *j, char *err,
 struct job_rows {
 	signed char *status;		/* enum fl_status, -1: no row */
 	double *primary;
+	double *cost;			/* CPU ns per operation, NaN: not
+					 * counted (sweep/passes.h) */
+	signed char *contaminated;	/* 1: the machine contaminated it */
 	unsigned long nrows;
 	unsigned long dropped;		/* rows of visits without their
 					 * histogram: they run again */

@@ -218,11 +218,13 @@ long fl_matrix_job_next_pass(struct fl_matrix_job *j, double elapsed_s,
 }
 
 void fl_matrix_job_visited(struct fl_matrix_job *j, unsigned long k,
-			   int status, double primary, const char *start)
+			   int status, double primary, double cost,
+			   int contaminated, const char *start)
 {
 	json_t *starts = json_object_get(j->state, "visit_start");
 
-	fl_track_add(&j->tracks[j->m.visits[k].cell], status, primary);
+	fl_track_add(&j->tracks[j->m.visits[k].cell], status, primary, cost,
+		     contaminated);
 	if (!starts) {
 		starts = json_object();
 		json_object_set_new(j->state, "visit_start", starts);

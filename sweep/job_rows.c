@@ -11,6 +11,7 @@
  */
 #include "sweep/job.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,11 +24,16 @@ int matrix_job_rows_init(struct job_rows *jr, unsigned long nvisits)
 	jr->status = malloc(nvisits + 1);
 	jr->primary = calloc(nvisits + 1, sizeof(*jr->primary));
 	jr->kept = calloc(nvisits + 1, sizeof(*jr->kept));
-	if (!jr->status || !jr->primary || !jr->kept) {
+	jr->cost = calloc(nvisits + 1, sizeof(*jr->cost));
+	jr->contaminated = calloc(nvisits + 1, 1);
+	if (!jr->status || !jr->primary || !jr->kept || !jr->cost ||
+	    !jr->contaminated) {
 		matrix_job_rows_free(jr);
 		return -1;
 	}
 	memset(jr->status, -1, nvisits + 1);
+	for (unsigned long k = 0; k <= nvisits; k++)
+		jr->cost[k] = NAN;
 	return 0;
 }
 
@@ -36,9 +42,13 @@ void matrix_job_rows_free(struct job_rows *jr)
 	free(jr->status);
 	free(jr->primary);
 	free(jr->kept);
+	free(jr->cost);
+	free(jr->contaminated);
 	jr->status = NULL;
 	jr->primary = NULL;
 	jr->kept = NULL;
+	jr->cost = NULL;
+	jr->contaminated = NULL;
 }
 
 /* Is the row the cell c? "" with 0, or what it is instead in why. */
@@ -68,11 +78,21 @@ static int row_is_cell(const struct fl_rd_row *row, const struct fl_cell *c,
 	return -1;
 }
 
-/* The row's status and primary figure, under visit k. */
+/* The row's status and primary figure, its cost and contamination
+ * (where counted: columns empty or absent in an older run), under
+ * visit k. */
 static void note_row(struct fl_matrix_job *j, struct job_rows *jr,
 		     unsigned long k, const struct fl_rd_row *row)
 {
 	int latency = j->tracks[j->m.visits[k].cell].latency_primary;
+	const char *cpu = fl_rd_row_field(row, FL_COL_CPU_NS);
+	double ops = strtod(fl_rd_row_field(row, FL_COL_OPS), NULL);
+
+	/* checked by the reader: whole numbers, or empty */
+	if (*cpu && ops > 0)
+		jr->cost[k] = strtod(cpu, NULL) / ops;
+	jr->contaminated[k] = !strcmp(fl_rd_row_field(row,
+					FL_COL_CONTAMINATED), "1");
 
 	/* checked by the reader: a rank, which is the enum fl_status */
 	jr->status[k] = (signed char)fl_col_status_rank(
@@ -278,6 +298,6 @@ void matrix_job_take_rows(struct fl_matrix_job *j, const struct job_rows *jr)
 		j->done[k] = 1;
 		j->ndone++;
 		fl_matrix_job_visited(j, k, jr->status[k], jr->primary[k],
-				      NULL);
+				      jr->cost[k], jr->contaminated[k], NULL);
 	}
 }

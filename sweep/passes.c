@@ -2,6 +2,7 @@
 /* Planning passes of visits: who is due, widest first, shuffled. */
 #include "sweep/passes.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +25,19 @@ void fl_track_init(struct fl_cell_track *t, const struct fl_spec *s)
 	t->latency_primary = s->workload->primary == FL_PRIMARY_LATENCY_P50;
 }
 
-void fl_track_add(struct fl_cell_track *t, int status, double primary)
+void fl_track_add(struct fl_cell_track *t, int status, double primary,
+		  double cost, int contaminated)
 {
 	t->visits++;
-	if (status != FL_STATUS_OK)
+	if (status != FL_STATUS_OK) {
 		t->stopped = 1;
-	else if (t->nvalues < FL_REPS_LIMIT)
+		return;
+	}
+	if (t->nvalues < FL_REPS_LIMIT)
 		t->values[t->nvalues++] = primary;
+	if (!isnan(cost) && t->ncost < FL_REPS_LIMIT)
+		t->cost[t->ncost++] = cost;
+	t->ncontaminated += contaminated != 0;
 }
 
 double fl_track_halfwidth(const struct fl_cell_track *t)
@@ -44,8 +51,14 @@ double fl_track_halfwidth(const struct fl_cell_track *t)
 int fl_track_converged(const struct fl_cell_track *t)
 {
 	double hw = fl_track_halfwidth(t);
+	struct fl_ci ci;
 
-	return hw >= 0 && hw <= FL_NOISY_HALFWIDTH;
+	if (hw >= 0 && hw <= FL_NOISY_HALFWIDTH)
+		return 1;
+	if (!t->ncontaminated || !t->ncost)
+		return 0;
+	fl_median_ci(t->cost, t->ncost, FL_CONFIDENCE, &ci);
+	return ci.ok && !fl_ci_noisy(&ci, FL_NOISY_HALFWIDTH);
 }
 
 struct candidate {

@@ -34,12 +34,25 @@ struct fl_cell_track {
 	unsigned int reps, reps_max;
 	int reps_auto;
 	int latency_primary;		/* values are p50 latencies */
+	/* the ok visits' CPU ns per operation, where counted
+	 * (stats/cost.h), and how many visits the machine contaminated */
+	unsigned int ncost, ncontaminated;
+	double cost[FL_REPS_LIMIT];
 };
 
 void fl_track_init(struct fl_cell_track *t, const struct fl_spec *s);
-/* After a visit: its status (enum fl_status) and its primary figure. */
-void fl_track_add(struct fl_cell_track *t, int status, double primary);
-/* The cell's interval is narrow enough (or its reps are fixed and done). */
+/* After a visit: its status (enum fl_status), its primary figure, its
+ * CPU ns per operation (NaN: not counted) and whether the machine
+ * contaminated it. */
+void fl_track_add(struct fl_cell_track *t, int status, double primary,
+		  double cost, int contaminated);
+/*
+ * The cell's interval is narrow enough (or its reps are fixed and
+ * done): its primary figure's, or on a machine that contaminated one of
+ * its visits, its cost's (stats/cost.h's fl_cost_holds: the throughput's
+ * interval is then the machine's, and more visits would measure the
+ * machine, not the lock).
+ */
 int fl_track_converged(const struct fl_cell_track *t);
 /* The relative half-width of its interval; -1 while n/a. */
 double fl_track_halfwidth(const struct fl_cell_track *t);

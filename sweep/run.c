@@ -15,6 +15,7 @@
  * the visits every cell still owes to its minimum, not the extra ones
  * adaptive repetitions may add: an estimate from below.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,7 +268,9 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 		j->last_ops = res.reps[0].ops;
 	}
 	fl_cell_figures(&cell, &res, &fig);
-	fl_matrix_job_visited(j, i, res.status, fig.primary.mid, start);
+	fl_matrix_job_visited(j, i, res.status, fig.primary.mid,
+			      fig.cost.ncpu ? fig.cost.cpu_per_op[0] : NAN,
+			      fig.cost.ncontaminated != 0, start);
 	p->nominal_left -= nominal_s(&cell);
 	if (res.status != FL_STATUS_SKIPPED)
 		p->nominal_done += nominal_s(&cell);

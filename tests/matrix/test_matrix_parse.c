@@ -6,6 +6,7 @@
  * changed. The end-to-end tests (a killed run resumed, compare, plots)
  * are in tests/matrix/test_matrix.py.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -228,11 +229,11 @@ static void test_plan_pass(void **state)
 	/* the minimum: all four, even with no budget at all */
 	assert_int_equal(fl_plan_pass(t, 4, 0, -1.0, 1, out), 4);
 	for (int k = 0; k < 6; k++) {
-		fl_track_add(&t[0], FL_STATUS_OK, narrow[k]);
-		fl_track_add(&t[1], FL_STATUS_OK, wide[k]);
-		fl_track_add(&t[2], FL_STATUS_OK, wider[k]);
+		fl_track_add(&t[0], FL_STATUS_OK, narrow[k], NAN, 0);
+		fl_track_add(&t[1], FL_STATUS_OK, wide[k], NAN, 0);
+		fl_track_add(&t[2], FL_STATUS_OK, wider[k], NAN, 0);
 	}
-	fl_track_add(&t[3], FL_STATUS_SKIPPED, 0);
+	fl_track_add(&t[3], FL_STATUS_SKIPPED, 0, NAN, 0);
 	assert_true(fl_track_converged(&t[0]));
 	/* budget for one extra visit: the widest cell gets it */
 	assert_int_equal(fl_plan_pass(t, 4, 6, t[2].cost_s * 1.5, 1, out), 1);
@@ -246,7 +247,7 @@ static void test_plan_pass(void **state)
 	spec.reps_auto = 0;
 	fl_track_init(&t[1], &spec);
 	for (int k = 0; k < 6; k++)
-		fl_track_add(&t[1], FL_STATUS_OK, wide[k]);
+		fl_track_add(&t[1], FL_STATUS_OK, wide[k], NAN, 0);
 	assert_int_equal(fl_plan_pass(t, 2, 6, 100, 1, out), 0);
 }
 

@@ -76,7 +76,7 @@ void draw_run(enum machine m, double level, unsigned int n,
 	while (t.visits < t.reps ||
 	       (t.reps_auto && !fl_track_converged(&t) &&
 		t.visits < t.reps_max))
-		fl_track_add(&t, 0, level * machine_one(m, &mode, rng));
+		fl_track_add(&t, 0, level * machine_one(m, &mode, rng), NAN, 0);
 	for (unsigned int i = 0; i < t.nvalues; i++)
 		r->v[i] = t.values[i];
 	r->n = t.nvalues;

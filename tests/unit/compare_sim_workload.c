@@ -101,7 +101,7 @@ static void draw_workload(int shared, double level, uint64_t *rng,
 				continue;
 			w->t[c][k->nvalues] = pass + (double)c / WL_CELLS;
 			w->x[c][k->nvalues] = probe_of(shared, state, &prng);
-			fl_track_add(k, 0, level * f);
+			fl_track_add(k, 0, level * f, NAN, 0);
 			more = 1;
 		}
 	}
