@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The kernel's counts of each repetition's threads (issue 43): cells.csv's
+"""The kernel's counts of each repetition's threads: cells.csv's
 counter columns as `futexlab run` writes them, and the refused case.
 
 - Counted: every ok row has cpu_ns > 0 with its thread's least and most
@@ -44,7 +44,7 @@ ARCHES = {"x86_64": (298, 0xC000003E), "aarch64": (241, 0xC00000B7)}
 
 def seccomp_refusing_perf():
     """A preexec_fn installing a filter that fails perf_event_open with
-    ENOSYS and allows every other call (linux/seccomp.h, filter.h)."""
+    ENOSYS and allows every other call (linux/seccomp.h, linux/filter.h)."""
     if platform.machine() not in ARCHES:
         raise Skip("no perf_event_open number for %s" % platform.machine())
     nr, arch = ARCHES[platform.machine()]
