@@ -245,10 +245,14 @@ static inline void fl_node_any(const struct fl_rep *rep, uint32_t *futex)
 
 /*
  * perf bench futex's -S/--shared, one definition for every workload that
- * takes it: a yes/no option, and the capability a cell then needs.
+ * takes it: a yes/no option, and the capability a cell then needs. A
+ * backend whose keys are shared (futex-shared) is a shared cell without
+ * it: its label says shared=yes there.
  */
-#define FL_OPT_PERF_SHARED FL_OPTION_BOOL("shared", \
-	"shared keys (perf -S/--shared): needs a shared backend")
+#define FL_OPT_PERF_SHARED { .name = "shared", .type = FL_OPT_BOOL, \
+	.def = "no", .yes_if_shared_keys = 1, \
+	.help = "shared keys (perf -S/--shared): needs a shared backend; " \
+		"yes on a backend whose keys are shared" }
 
 static inline uint32_t fl_shared_cap(const struct fl_cell *cell,
 				     unsigned int opt)
