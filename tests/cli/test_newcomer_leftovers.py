@@ -12,7 +12,8 @@ is the note of its repetition whose busy loop drifted most, else its
 last) and report.md's notes.
 
 A figure whose values are all one value (app's runs/s) is drawn on an
-axis whose tick labels differ ("1.0, 1.0, 1.0, 995.0m" said nothing).
+axis whose tick labels differ ("1.0, 1.0, 1.0, 995.0m" said nothing), and
+so is one whose values lie close together (4.00M, 4.01M: not 4.0M twice).
 
 Ends with `newcomer_leftovers: N passed, N failed`.
 """
@@ -270,6 +271,39 @@ def test_flat_axis(fl, tmp):
     check("plot: a figure of one value has y ticks that differ", problems)
 
 
+def test_narrow_axis(fl, tmp):
+    """Rates within 1% of each other: ticks that differ (4.00M, 4.01M)."""
+    results = os.path.join(tmp, "narrow")
+    os.makedirs(results)
+    st, out, err = run(fl, ["run", "mutex", "--threads", "1,2",
+                            "--results", results] + QUICK, tmp)
+    problems = [] if st == 0 else ["run exit %s: %r" % (st, err[-300:])]
+    if st == 0:
+        rundir = run_dir(out)
+        path = os.path.join(rundir, "cells.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+            fields = list(rows[0].keys())
+        for i, row in enumerate(rows):
+            row["ops_per_sec"] = "%.1f" % (4.0e6 + 3.0e4 * i)
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        write(path, buf.getvalue())
+        st, pout, perr = run(fl, ["plot", rundir, "--scripts-only"], tmp)
+        gp = os.path.join(rundir, "plots", "mutex-throughput.gp")
+        ticks = dumb_yticks(gp, tmp) if st == 0 else None
+        if ticks is None:
+            problems.append("plot exit %s or gnuplot failed: %r"
+                            % (st, perr[-300:]))
+        elif len(ticks) < 2 or len(set(t.strip() for t in ticks)) != \
+                len(ticks):
+            problems.append("y ticks %r: labels that repeat" % ticks)
+    check("plot: rates within 1% of each other have y ticks that differ",
+          problems)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--builddir", default="build")
@@ -283,6 +317,7 @@ def main():
         test_report_note_of_rows(fl, tmp)
         test_notes_agree(fl, tmp)
         test_flat_axis(fl, tmp)
+        test_narrow_axis(fl, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("newcomer_leftovers: %d passed, %d failed"
