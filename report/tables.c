@@ -172,6 +172,12 @@ void report_workload(FILE *f, const struct fl_rd_run *r, const char *w)
 		report_md(f, fl_rd_latency_what(r, w));
 		fprintf(f, ".\n\n");
 	}
+	if (fl_rd_threads_are(r, w)) {
+		/* app: the column's 1 is not the program's threads */
+		fprintf(f, "*threads*: ");
+		report_md(f, fl_rd_threads_are(r, w));
+		fprintf(f, ".\n\n");
+	}
 	latency = first && first->lower_is_better;
 	if (latency)
 		fprintf(f, "A round workload: its rate is its own schedule's, "

@@ -168,6 +168,10 @@ struct fl_workload {
 	/* 0, or the one thread count this workload runs (pi's three
 	 * roles): the default, and the only --threads value accepted */
 	unsigned int fixed_threads;
+	/* optional: what a cell's thread count is where it is not the
+	 * threads that contend (app's one thread starts a program that
+	 * runs its own), for the readers (meta.json's "threads") */
+	const char *threads_are;
 	/* optional: threads actually started (default cell->threads) */
 	unsigned int (*nthreads)(const struct fl_cell *cell);
 	/* optional: choose the threads' CPUs itself (numa: a node's CPUs),

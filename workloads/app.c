@@ -270,6 +270,8 @@ FL_WORKLOAD_DESCRIPTOR(app) = {
 	.needs = needs,
 	.check = check,
 	.fixed_threads = 1,
+	.threads_are = "the program's own, as its command line says: the "
+		       "cell's one thread starts it",
 };
 
 #else /* one build per backend */

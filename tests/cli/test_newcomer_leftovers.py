@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What issue 45's newcomer still found after its first fixes.
+"""What a newcomer still found after the first fixes of their hour.
 
   tests/cli/test_newcomer_leftovers.py --builddir build [--futexlab BIN]
 
@@ -14,6 +14,9 @@ last) and report.md's notes.
 A figure whose values are all one value (app's runs/s) is drawn on an
 axis whose tick labels differ ("1.0, 1.0, 1.0, 995.0m" said nothing), and
 so is one whose values lie close together (4.00M, 4.01M: not 4.0M twice).
+
+An app cell's thread count is the one that starts the program: report.md
+and the plots' axis say its threads are the program's own.
 
 Ends with `newcomer_leftovers: N passed, N failed`.
 """
@@ -304,6 +307,38 @@ def test_narrow_axis(fl, tmp):
           problems)
 
 
+def test_app_threads(fl, tmp):
+    """report.md and the plots say what an app cell's threads are."""
+    results = os.path.join(tmp, "app-threads")
+    os.makedirs(results)
+    st, out, err = run(fl, ["run", "app", "--cmd", "true", "--duration",
+                            "0.05", "--warmup", "0.01", "--reps", "3",
+                            "--results", results], tmp)
+    problems = [] if st == 0 else ["run exit %s: %r" % (st, err[-300:])]
+    want = "the program's own"
+    if st == 0:
+        rundir = run_dir(out)
+        st, _, perr = run(fl, ["plot", rundir, "--scripts-only"], tmp)
+        st2, _, rerr = run(fl, ["report", rundir], tmp)
+        if st or st2:
+            problems.append("plot exit %s, report exit %s: %r"
+                            % (st, st2, (perr + rerr)[-300:]))
+        else:
+            with open(os.path.join(rundir, "report.md")) as f:
+                section = f.read().split("## app")[-1]
+            if "*threads*: " + want not in section:
+                problems.append("report.md's app section does not say "
+                                "its threads are %r" % want)
+            for kind in ("throughput", "latency"):
+                with open(os.path.join(rundir, "plots", "app-%s.gp"
+                                       % kind)) as f:
+                    xl = re.findall(r"^set xlabel (.*)$", f.read(), re.M)
+                if not xl or want not in xl[-1].replace("''", "'"):
+                    problems.append("app-%s.gp's x axis: %r" % (kind, xl))
+    check("report, plot: an app cell's threads are the program's own",
+          problems)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--builddir", default="build")
@@ -318,6 +353,7 @@ def main():
         test_notes_agree(fl, tmp)
         test_flat_axis(fl, tmp)
         test_narrow_axis(fl, tmp)
+        test_app_threads(fl, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("newcomer_leftovers: %d passed, %d failed"
