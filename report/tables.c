@@ -250,6 +250,21 @@ struct note_part {
 	const struct fl_rd_cell *cell;
 };
 
+/* The length of the part p starts: up to a "; " outside parentheses
+ * (pi's verdict, "(... > 5 ms; max 9.81 ms)", is one part). */
+static size_t part_len(const char *p)
+{
+	int depth = 0;
+	size_t i;
+
+	for (i = 0; p[i]; i++) {
+		depth += p[i] == '(' ? 1 : p[i] == ')' && depth ? -1 : 0;
+		if (!depth && p[i] == ';' && p[i + 1] == ' ')
+			break;
+	}
+	return i;
+}
+
 /* The parts of every cell's note, in cell order; *n out; NULL: none. */
 static struct note_part *note_parts(const struct fl_rd_run *r, size_t *n)
 {
@@ -259,8 +274,7 @@ static struct note_part *note_parts(const struct fl_rd_run *r, size_t *n)
 	*n = 0;
 	for (unsigned long i = 0; i < r->ncells; i++) {
 		for (const char *p = r->cells[i].note; *p;) {
-			const char *end = strstr(p, "; ");
-			size_t len = end ? (size_t)(end - p) : strlen(p);
+			size_t len = part_len(p);
 			struct note_part *np;
 
 			if (*n == cap) {

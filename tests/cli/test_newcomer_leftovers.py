@@ -16,7 +16,8 @@ axis whose tick labels differ ("1.0, 1.0, 1.0, 995.0m" said nothing), and
 so is one whose values lie close together (4.00M, 4.01M: not 4.0M twice).
 
 An app cell's thread count is the one that starts the program: report.md
-and the plots' axis say its threads are the program's own.
+and the plots' axis say its threads are the program's own. A note's
+parts are cut at "; " outside parentheses: pi's verdict is one part.
 
 Ends with `newcomer_leftovers: N passed, N failed`.
 """
@@ -339,6 +340,32 @@ def test_app_threads(fl, tmp):
           problems)
 
 
+def test_note_parts_whole(fl, tmp):
+    """pi's verdict, "(... > 5 ms; max 9.81 ms)", is one note, not two
+    lines cut at the "; " inside its parentheses."""
+    results = os.path.join(tmp, "pi-notes")
+    os.makedirs(results)
+    st, out, err = run(fl, ["run", "pi", "--duration", "0.05", "--warmup",
+                            "0.01", "--reps", "2", "--results", results],
+                       tmp)
+    problems = [] if st == 0 else ["run exit %s: %r" % (st, err[-300:])]
+    if st == 0:
+        rundir = run_dir(out)
+        st, _, rerr = run(fl, ["report", rundir], tmp)
+        with open(os.path.join(rundir, "report.md")) as f:
+            notes = re.findall(r"^- .*$", f.read().split("## Notes")[-1],
+                               re.M)
+        verdicts = [n for n in notes if n.startswith("- verdict: ")]
+        if st or len(verdicts) != 1:
+            problems.append("report exit %s; verdict lines %r"
+                            % (st, verdicts))
+        for n in notes:
+            if n.count("(") != n.count(")"):
+                problems.append("a note cut in two: %r" % n)
+    check("report: a note's parts are cut at '; ' outside parentheses",
+          problems)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--builddir", default="build")
@@ -354,6 +381,7 @@ def main():
         test_flat_axis(fl, tmp)
         test_narrow_axis(fl, tmp)
         test_app_threads(fl, tmp)
+        test_note_parts_whole(fl, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("newcomer_leftovers: %d passed, %d failed"
