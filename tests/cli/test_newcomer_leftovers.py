@@ -22,7 +22,6 @@ parts are cut at "; " outside parentheses: pi's verdict is one part.
 Ends with `newcomer_leftovers: N passed, N failed`.
 """
 
-import argparse
 import csv
 import io
 import os
@@ -30,13 +29,13 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import test_untrusted as tu  # noqa: E402
-from test_newcomer_output import run, run_dir, write  # noqa: E402
+from test_newcomer_output import (  # noqa: E402
+    run, run_dir, suite_main, write)
 
 check = tu.check  # counts into tu.passed and tu.failed
 
@@ -220,11 +219,7 @@ def test_report_note_of_rows(fl, tmp):
         row["busy_loops_per_us_end"] = str(b)
         d = round((b - a) * 100.0 / a)
         row["note"] = DRIFT_NOTE % (d, a, b) if abs(d) > 10 else ""
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    write(path, buf.getvalue())
+    rewrite_rows(path, fields, rows)
     got = report_drift(fl, tmp, rundir)
     want = (-50, -50, "cell 0")
     check("report: a cell's note is its repetition's that drifted most",
@@ -252,6 +247,27 @@ def dumb_yticks(gp_path, tmp):
     return re.findall(r"^\s*(-?[0-9.]+ ?[a-zA-Z]?)\s*[|+]", drawn, re.M)
 
 
+def rewrite_rows(path, fields, rows):
+    """cells.csv at path written again with rows (dicts of fields)."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    write(path, buf.getvalue())
+
+
+def tick_problems(fl, tmp, rundir, name):
+    """Plot rundir's scripts; what is wrong with plot NAME's y ticks."""
+    st, out, err = run(fl, ["plot", rundir, "--scripts-only"], tmp)
+    gp = os.path.join(rundir, "plots", name + ".gp")
+    ticks = dumb_yticks(gp, tmp) if st == 0 else None
+    if ticks is None:
+        return ["plot exit %s or gnuplot failed: %r" % (st, err[-300:])]
+    if len(ticks) < 2 or len(set(t.strip() for t in ticks)) != len(ticks):
+        return ["y ticks %r: labels that repeat" % ticks]
+    return []
+
+
 def test_flat_axis(fl, tmp):
     """app's runs/s, one value in every cell: ticks that differ."""
     results = os.path.join(tmp, "flat")
@@ -262,16 +278,7 @@ def test_flat_axis(fl, tmp):
                             "--results", results], tmp)
     problems = [] if st == 0 else ["run exit %s: %r" % (st, err[-300:])]
     if st == 0:
-        rundir = run_dir(out)
-        st, pout, perr = run(fl, ["plot", rundir, "--scripts-only"], tmp)
-        gp = os.path.join(rundir, "plots", "app-throughput.gp")
-        ticks = dumb_yticks(gp, tmp) if st == 0 else None
-        if ticks is None:
-            problems.append("plot exit %s or gnuplot failed: %r"
-                            % (st, perr[-300:]))
-        elif len(ticks) < 2 or len(set(t.strip() for t in ticks)) != \
-                len(ticks):
-            problems.append("y ticks %r: labels that repeat" % ticks)
+        problems += tick_problems(fl, tmp, run_dir(out), "app-throughput")
     check("plot: a figure of one value has y ticks that differ", problems)
 
 
@@ -290,20 +297,8 @@ def test_narrow_axis(fl, tmp):
             fields = list(rows[0].keys())
         for i, row in enumerate(rows):
             row["ops_per_sec"] = "%.1f" % (4.0e6 + 3.0e4 * i)
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-        write(path, buf.getvalue())
-        st, pout, perr = run(fl, ["plot", rundir, "--scripts-only"], tmp)
-        gp = os.path.join(rundir, "plots", "mutex-throughput.gp")
-        ticks = dumb_yticks(gp, tmp) if st == 0 else None
-        if ticks is None:
-            problems.append("plot exit %s or gnuplot failed: %r"
-                            % (st, perr[-300:]))
-        elif len(ticks) < 2 or len(set(t.strip() for t in ticks)) != \
-                len(ticks):
-            problems.append("y ticks %r: labels that repeat" % ticks)
+        rewrite_rows(path, fields, rows)
+        problems += tick_problems(fl, tmp, rundir, "mutex-throughput")
     check("plot: rates within 1% of each other have y ticks that differ",
           problems)
 
@@ -367,26 +362,10 @@ def test_note_parts_whole(fl, tmp):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--builddir", default="build")
-    ap.add_argument("--futexlab", help="the binary (default BUILDDIR's)")
-    a = ap.parse_args()
-    fl = os.path.abspath(a.futexlab or os.path.join(a.builddir,
-                                                    "futexlab"))
-    tmp = tempfile.mkdtemp(prefix="fl-leftovers-")
-    try:
-        test_shared_label(fl, tmp)
-        test_report_note_of_rows(fl, tmp)
-        test_notes_agree(fl, tmp)
-        test_flat_axis(fl, tmp)
-        test_narrow_axis(fl, tmp)
-        test_app_threads(fl, tmp)
-        test_note_parts_whole(fl, tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("newcomer_leftovers: %d passed, %d failed"
-          % (tu.passed, tu.failed))
-    return 1 if tu.failed else 0
+    return suite_main("newcomer_leftovers", (
+        test_shared_label, test_report_note_of_rows, test_notes_agree,
+        test_flat_axis, test_narrow_axis, test_app_threads,
+        test_note_parts_whole))
 
 
 if __name__ == "__main__":
