@@ -170,6 +170,10 @@ void report_workload(FILE *f, const struct fl_rd_run *r, const char *w)
 		report_md(f, fl_rd_ops_unit(r, w));
 		fprintf(f, " per second; latency: ");
 		report_md(f, fl_rd_latency_what(r, w));
+		if (fl_rd_latency_is(r, w)) {
+			fprintf(f, ", ");
+			report_md(f, fl_rd_latency_is(r, w));
+		}
 		fprintf(f, ".\n\n");
 	}
 	if (fl_rd_threads_are(r, w)) {

@@ -261,6 +261,9 @@ void fl_meta_add_workload(json_t *meta, const struct fl_workload *w)
 	if (entry && w->threads_are)
 		json_object_set_new(entry, "threads",
 				    json_string(w->threads_are));
+	if (entry && w->latency_is)
+		json_object_set_new(entry, "latency_is",
+				    json_string(w->latency_is));
 	json_object_set_new(all, w->name, entry);
 }
 

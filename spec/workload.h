@@ -153,6 +153,10 @@ struct fl_workload {
 	 * threads (Jain's index, min and max per thread) means nothing */
 	int ops_by_one_thread;
 	const char *latency;		/* what the histogram holds */
+	/* optional: which figure that is, where a cell's options choose
+	 * (app: its wall time, or the seconds --metric finds), for the
+	 * readers (meta.json's "latency_is") */
+	const char *latency_is;
 	/* --sample's default: time one operation in this many on average
 	 * (1: every one, for rounds whose latency dwarfs a clock read) */
 	unsigned int sample_every;

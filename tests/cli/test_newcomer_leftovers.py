@@ -16,7 +16,8 @@ axis whose tick labels differ ("1.0, 1.0, 1.0, 995.0m" said nothing), and
 so is one whose values lie close together (4.00M, 4.01M: not 4.0M twice).
 
 An app cell's thread count is the one that starts the program: report.md
-and the plots' axis say its threads are the program's own. A note's
+and the plots' axis say its threads are the program's own, and report.md
+which figure a cell's is (wall time where metric=none). A note's
 parts are cut at "; " outside parentheses: pi's verdict is one part.
 
 Ends with `newcomer_leftovers: N passed, N failed`.
@@ -186,7 +187,7 @@ def test_notes_agree(fl, tmp):
                             "--mutex-loops=2000 run",
                             "--backend", "futex-private", "--algo",
                             "glibc,mutex3", "--reps", "3", "--duration",
-                            "0.3", "--metric",
+                            "1", "--metric",
                             "total time: +([0-9.]+)s"], "app")
     check("run app --metric: each cell's note the same printed, in "
           "cells.csv and in report.md", problems)
@@ -325,14 +326,19 @@ def test_app_threads(fl, tmp):
             if "*threads*: " + want not in section:
                 problems.append("report.md's app section does not say "
                                 "its threads are %r" % want)
+            if "wall time from start to exit where metric=none" not in \
+                    section:
+                problems.append("report.md's app section does not say "
+                                "which figure a cell's is: %r"
+                                % section[:400])
             for kind in ("throughput", "latency"):
                 with open(os.path.join(rundir, "plots", "app-%s.gp"
                                        % kind)) as f:
                     xl = re.findall(r"^set xlabel (.*)$", f.read(), re.M)
                 if not xl or want not in xl[-1].replace("''", "'"):
                     problems.append("app-%s.gp's x axis: %r" % (kind, xl))
-    check("report, plot: an app cell's threads are the program's own",
-          problems)
+    check("report, plot: an app cell's threads are the program's own, "
+          "its figure wall time unless --metric", problems)
 
 
 def test_note_parts_whole(fl, tmp):
