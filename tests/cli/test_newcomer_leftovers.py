@@ -157,7 +157,7 @@ def notes_agree(fl, tmp, name, args, workload):
         if printed[c] != want:
             problems.append("cell %d: run printed note %r, its rows say "
                             "%r" % (c, printed[c], want))
-        m = DRIFT.match(want)
+        m = DRIFT.search(want)
         if m:
             drifts[c] = int(m.group(1))
     got = report_drift(fl, tmp, rundir)
