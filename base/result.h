@@ -77,9 +77,9 @@ static inline int fl_busy_drifted(double start, double end)
  * How far the speed moved, either way; 0 where a speed is not known
  * (0, or NaN from a reader). A cell's note is the note of its repetition
  * whose speed moved most, if that one drifted, else its last note that
- * says anything: what run prints after the visits (sweep/job_run.c) and
- * what a reader makes of cells.csv's rows (rundir/read_cells.c), so both
- * say the note one of its rows says.
+ * says anything (rundir/read_cells.c, from cells.csv's rows); what run
+ * prints after the visits says that repetition's drift (sweep/job_run.c)
+ * beside the workload's verdict over them all (pi's rounds).
  */
 static inline double fl_busy_moved(double start, double end)
 {
