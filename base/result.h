@@ -74,6 +74,24 @@ static inline int fl_busy_drifted(double start, double end)
 }
 
 /*
+ * How far the speed moved, either way; 0 where a speed is not known
+ * (0, or NaN from a reader). A cell's note is the note of its repetition
+ * whose speed moved most, if that one drifted, else its last note that
+ * says anything (rundir/read_cells.c, from cells.csv's rows); what run
+ * prints after the visits says that repetition's drift (sweep/job_run.c)
+ * beside the workload's verdict over them all (pi's rounds).
+ */
+static inline double fl_busy_moved(double start, double end)
+{
+	double d;
+
+	if (!(start > 0) || !(end > 0))
+		return 0;
+	d = fl_busy_drift(start, end);
+	return d < 0 ? -d : d;
+}
+
+/*
  * The threads' operation counts, summed up as fairness needs them
  * (stats/stats.h: fl_thread_ops_add): every thread is added, one that
  * did nothing too, so a repetition's result has the same size at one

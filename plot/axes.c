@@ -78,15 +78,46 @@ void plot_ylabel_of(const struct fl_rd_run *r, const struct wl *w,
 		snprintf(buf, len, "latency");
 }
 
-/* The number format of a figure that is not a time. */
-static void set_yformat(FILE *f, const struct panel *p)
+/*
+ * The decimals SI labels ('%.Ns%c') of a linear axis over [lo, hi] need
+ * to differ from tick to tick, at least min: gnuplot steps by a tenth of
+ * the range or more, and a label must show that step below its prefix's
+ * unit (4.02M after 4.00M, not 4.0M twice). At most 4.
+ */
+static int si_decimals(double lo, double hi, int min)
 {
-	if (p->fig == F_OPS)
-		fprintf(f, "set format y '%%.1s%%c'\n");
-	else if (p->fig == F_JAIN)
+	double unit = pow(1000, floor(log10(hi) / 3));
+	int d = (int)ceil(-log10((hi - lo) / 10 / unit));
+
+	return d < min ? min : d > 4 ? 4 : d;
+}
+
+/*
+ * The number format of a figure that is not a time, for its values in
+ * [lo, hi] (0 and INFINITY: none drawn). Values that are all one value
+ * (app's runs a second: one run a repetition) get an axis from zero to
+ * above them; gnuplot's own would be a sliver around it, labelled "1.0,
+ * 1.0, 995.0m".
+ */
+static void set_yformat(FILE *f, const struct panel *p, double lo,
+			double hi, int logscale)
+{
+	int min = p->fig == F_OPS ? 1 : 0, d = min;
+
+	if (p->fig == F_JAIN) {
 		fprintf(f, "set format y '%%.2f'\nset yrange [0:1.05]\n");
-	else	/* a counter: SI prefixes, 10k, 1M */
-		fprintf(f, "set format y '%%.0s%%c'\n");
+		return;
+	}
+	if (!logscale && hi > 0 && lo <= hi) {
+		if (hi - lo <= hi * 1e-3) {
+			lo = 0;
+			hi *= 1.2;
+			fprintf(f, "set yrange [0:%.6g]\n", hi);
+		}
+		d = si_decimals(lo, hi, min);
+	}
+	/* ops: 1.5M; a counter: 10k, 1M */
+	fprintf(f, "set format y '%%.%ds%%c'\n", d);
 }
 
 double plot_set_yaxis(FILE *f, const struct panel *p, const char *label,
@@ -98,7 +129,7 @@ double plot_set_yaxis(FILE *f, const struct panel *p, const char *label,
 	fprintf(f, "set ytics autofreq\nset ylabel ");
 	fl_gp_str(f, label);
 	fprintf(f, "\n");
-	set_yformat(f, p);
+	set_yformat(f, p, lo, hi, logscale);
 	return 1;
 }
 

@@ -181,7 +181,9 @@ static void draw_panel(const struct special *s, const struct fl_rd_run *r,
 		plot_empty_panel(g->f, yl);
 		return;
 	}
-	div = plot_set_yaxis(g->f, &pn, yl, s->lo[p], s->hi[p], logy);
+	/* bars stand on zero: a linear axis's labels are for [0, hi] */
+	div = plot_set_yaxis(g->f, &pn, yl, logy ? s->lo[p] : 0, s->hi[p],
+			     logy);
 	/* a spinning outlier 100x above would flatten the rest */
 	fprintf(g->f, "%s\n", logy ? "set logscale y 10\nset yrange [*:*]" :
 		"unset logscale y\nset yrange [0:*]");

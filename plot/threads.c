@@ -82,6 +82,16 @@ int plot_vs_threads(const struct fl_rd_run *r, const struct wl *w,
 	}
 	fl_gp_begin_draw(&g, 1100, np > 1 ? 360 * np + 80 : 560);
 	plot_set_xaxis(g.f, w);
+	if (fl_rd_threads_are(r, w->name)) {
+		/* app: the axis's 1 is not the program's threads */
+		char xl[300];
+
+		snprintf(xl, sizeof(xl), "threads: %s",
+			 fl_rd_threads_are(r, w->name));
+		fprintf(g.f, "set xlabel ");
+		fl_gp_str(g.f, xl);
+		fprintf(g.f, "\n");
+	}
 	if (np > 1) {
 		fprintf(g.f, "set multiplot layout %u,1 title ", np);
 		fl_gp_dstr(g.f, title);

@@ -171,6 +171,16 @@ void report_workload(FILE *f, const struct fl_rd_run *r, const char *w)
 		report_md(f, fl_rd_ops_unit(r, w));
 		fprintf(f, " per second; latency: ");
 		report_md(f, fl_rd_latency_what(r, w));
+		if (fl_rd_latency_is(r, w)) {
+			fprintf(f, ", ");
+			report_md(f, fl_rd_latency_is(r, w));
+		}
+		fprintf(f, ".\n\n");
+	}
+	if (fl_rd_threads_are(r, w)) {
+		/* app: the column's 1 is not the program's threads */
+		fprintf(f, "*threads*: ");
+		report_md(f, fl_rd_threads_are(r, w));
 		fprintf(f, ".\n\n");
 	}
 	latency = first && first->lower_is_better;
@@ -246,6 +256,21 @@ struct note_part {
 	const struct fl_rd_cell *cell;
 };
 
+/* The length of the part p starts: up to a "; " outside parentheses
+ * (pi's verdict, "(... > 5 ms; max 9.81 ms)", is one part). */
+static size_t part_len(const char *p)
+{
+	int depth = 0;
+	size_t i;
+
+	for (i = 0; p[i]; i++) {
+		depth += p[i] == '(' ? 1 : p[i] == ')' && depth ? -1 : 0;
+		if (!depth && p[i] == ';' && p[i + 1] == ' ')
+			break;
+	}
+	return i;
+}
+
 /* The parts of every cell's note, in cell order; *n out; NULL: none. */
 /* measure/counters.c's note of the contaminated repetitions */
 #define CONTAMINATED_MARK " repetitions contaminated: "
@@ -265,8 +290,7 @@ static struct note_part *note_parts(const struct fl_rd_run *r, size_t *n)
 	*n = 0;
 	for (unsigned long i = 0; i < r->ncells; i++) {
 		for (const char *p = r->cells[i].note; *p;) {
-			const char *end = strstr(p, "; ");
-			size_t len = end ? (size_t)(end - p) : strlen(p);
+			size_t len = part_len(p);
 			struct note_part *np;
 
 			/* a row's own count of contaminated repetitions (1

@@ -240,7 +240,7 @@ json_t *fl_meta_plots_json(const struct fl_workload *w)
 void fl_meta_add_workload(json_t *meta, const struct fl_workload *w)
 {
 	json_t *all = json_object_get(meta, "workloads");
-	json_t *counters;
+	json_t *counters, *entry;
 
 	if (!all) {
 		all = json_object();
@@ -252,15 +252,21 @@ void fl_meta_add_workload(json_t *meta, const struct fl_workload *w)
 	for (unsigned int c = 0; c < w->ncounters; c++)
 		json_array_append_new(counters,
 				      json_string(w->counters[c].name));
-	json_object_set_new(all, w->name, json_pack(
-		"{s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:o}",
+	entry = json_pack("{s:s, s:s, s:s, s:o, s:b, s:i, s:s, s:o}",
 		"summary", w->summary,
 		"ops_unit", w->ops_unit, "latency", w->latency,
 		"counters", counters, "fairness", !w->ops_by_one_thread,
 		"default_sample_every",
 		(int)(w->sample_every ? w->sample_every : 1),
 		"primary", w->primary == FL_PRIMARY_LATENCY_P50 ?
-		"latency_p50" : "throughput", "plots", fl_meta_plots_json(w)));
+		"latency_p50" : "throughput", "plots", fl_meta_plots_json(w));
+	if (entry && w->threads_are)
+		json_object_set_new(entry, "threads",
+				    json_string(w->threads_are));
+	if (entry && w->latency_is)
+		json_object_set_new(entry, "latency_is",
+				    json_string(w->latency_is));
+	json_object_set_new(all, w->name, entry);
 }
 
 json_t *fl_meta_settings(const struct fl_spec *s)

@@ -305,6 +305,21 @@ const char *fl_rd_latency_what(const struct fl_rd_run *r,
 	return workload_str(r, workload, "latency", "latency");
 }
 
+const char *fl_rd_threads_are(const struct fl_rd_run *r,
+			      const char *workload)
+{
+	const char *what = workload_str(r, workload, "threads", "");
+
+	return *what ? what : NULL;
+}
+
+const char *fl_rd_latency_is(const struct fl_rd_run *r, const char *workload)
+{
+	const char *what = workload_str(r, workload, "latency_is", "");
+
+	return *what ? what : NULL;
+}
+
 int fl_rd_hist(const struct fl_rd_run *r, const struct fl_rd_cell *c,
 	       struct fl_hist *h)
 {

@@ -210,6 +210,13 @@ const char *fl_rd_ops_unit(const struct fl_rd_run *r, const char *workload);
 /* What its latency histogram holds, or "latency". */
 const char *fl_rd_latency_what(const struct fl_rd_run *r,
 			       const char *workload);
+/* What its cells' thread count is where it is not the threads that
+ * contend (app: "the program's own, ..."), or NULL: they are. */
+const char *fl_rd_threads_are(const struct fl_rd_run *r,
+			      const char *workload);
+/* Which figure that latency is, where the cells' options choose (app:
+ * wall time, or --metric's seconds), or NULL. */
+const char *fl_rd_latency_is(const struct fl_rd_run *r, const char *workload);
 
 /*
  * A workload's own plot beside the generic ones, as the run directory

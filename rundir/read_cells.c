@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/result.h"
 #include "rundir/columns.h"
 #include "rundir/csv.h"
 #include "stats/stats.h"
@@ -46,6 +47,7 @@ struct acc {
 	double extra[FL_RD_MAX_EXTRA][FL_RD_MAX_REPS];
 	unsigned int nextra[FL_RD_MAX_EXTRA];
 	uint64_t reps_seen[(FL_RD_MAX_REPS + 63) / 64];
+	double note_moved;	/* the busy loop's move in the note's row */
 	/* the first row's setup fields, in the text being parsed (which
 	 * outlives the parse) */
 	const char *setup[NSETUP];
@@ -258,6 +260,26 @@ static void read_counts(const struct row *w, struct fl_rep_counts *k)
 	}
 }
 
+/* The cell's note: its row's whose busy loop drifted most, else its last
+ * row's that says anything (base/result.h: fl_busy_moved). */
+static void keep_note(struct fl_rd_cell *c, struct acc *a,
+		      const struct row *w)
+{
+	double moved = fl_busy_moved(taken_or_nan(w, FL_COL_BUSY_START),
+				     taken_or_nan(w, FL_COL_BUSY_END));
+
+	if (!*field(w, FL_COL_NOTE))
+		return;
+	if (moved > FL_BUSY_DRIFT_MAX) {
+		if (moved <= a->note_moved)
+			return;	/* an earlier row drifted as far */
+		a->note_moved = moved;
+	} else if (a->note_moved > 0) {
+		return;		/* a row that drifted has the note */
+	}
+	snprintf(c->note, sizeof(c->note), "%s", field(w, FL_COL_NOTE));
+}
+
 /* One checked data row into its cell. 0, or -1 with err. */
 static int add_row(struct cells_parse *p, struct row *w)
 {
@@ -294,8 +316,7 @@ static int add_row(struct cells_parse *p, struct row *w)
 		snprintf(c->reason, sizeof(c->reason), "%s",
 			 field(w, FL_COL_REASON));
 	}
-	if (*field(w, FL_COL_NOTE))
-		snprintf(c->note, sizeof(c->note), "%s", field(w, FL_COL_NOTE));
+	keep_note(c, a, w);
 	if (strcmp(field(w, FL_COL_STATUS), "ok") != 0)
 		return 0;
 	for (size_t i = 0; i < NFIGS; i++)

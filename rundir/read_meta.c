@@ -119,6 +119,8 @@ static const struct member members[] = {
 	M("workloads.*.counters", W_LIST),
 	M("workloads.*.counters.[]", W_TEXT),
 	M("workloads.*.default_sample_every", W_COUNT),
+	M("workloads.*.threads", W_TEXT),
+	M("workloads.*.latency_is", W_TEXT),
 	M("matrix", W_OBJECT), M("matrix.source", W_TEXT),
 	M("matrix.fnv1a64", W_TEXT), M("matrix.time_budget_s", W_NUMBER),
 	M("matrix.passes", W_COUNT), M("matrix.experiments", W_LIST),

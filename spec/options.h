@@ -58,6 +58,10 @@ struct fl_option {
 	/* optional: what else a value may be (a coded enum's grammar),
 	 * ended by an entry whose name is NULL */
 	const struct fl_option_form *forms;
+	/* FL_OPT_BOOL: yes in every cell whose backend keys its words as
+	 * shared (perf's --shared on futex-shared), so the cell's label
+	 * says what its keys are */
+	int yes_if_shared_keys;
 };
 
 /*

@@ -75,6 +75,10 @@ int fl_spec_cell(const struct fl_spec *s, unsigned long i,
 		i /= n;
 	}
 	cell->backend = s->backends[i % s->nbackends];
+	for (unsigned int o = 0; o < w->noptions; o++)
+		if (w->options[o].yes_if_shared_keys &&
+		    cell->backend->mem == FL_MEM_SHARED)
+			cell->opt[o] = 1;
 	for (unsigned int o = 0; o < w->noptions && used < sizeof(cell->options);
 	     o++) {
 		char val[64];

@@ -153,6 +153,10 @@ struct fl_workload {
 	 * threads (Jain's index, min and max per thread) means nothing */
 	int ops_by_one_thread;
 	const char *latency;		/* what the histogram holds */
+	/* optional: which figure that is, where a cell's options choose
+	 * (app: its wall time, or the seconds --metric finds), for the
+	 * readers (meta.json's "latency_is") */
+	const char *latency_is;
 	/* --sample's default: time one operation in this many on average
 	 * (1: every one, for rounds whose latency dwarfs a clock read) */
 	unsigned int sample_every;
@@ -168,6 +172,10 @@ struct fl_workload {
 	/* 0, or the one thread count this workload runs (pi's three
 	 * roles): the default, and the only --threads value accepted */
 	unsigned int fixed_threads;
+	/* optional: what a cell's thread count is where it is not the
+	 * threads that contend (app's one thread starts a program that
+	 * runs its own), for the readers (meta.json's "threads") */
+	const char *threads_are;
 	/* optional: threads actually started (default cell->threads) */
 	unsigned int (*nthreads)(const struct fl_cell *cell);
 	/* optional: choose the threads' CPUs itself (numa: a node's CPUs),
@@ -245,10 +253,14 @@ static inline void fl_node_any(const struct fl_rep *rep, uint32_t *futex)
 
 /*
  * perf bench futex's -S/--shared, one definition for every workload that
- * takes it: a yes/no option, and the capability a cell then needs.
+ * takes it: a yes/no option, and the capability a cell then needs. A
+ * backend whose keys are shared (futex-shared) is a shared cell without
+ * it: its label says shared=yes there.
  */
-#define FL_OPT_PERF_SHARED FL_OPTION_BOOL("shared", \
-	"shared keys (perf -S/--shared): needs a shared backend")
+#define FL_OPT_PERF_SHARED { .name = "shared", .type = FL_OPT_BOOL, \
+	.def = "no", .yes_if_shared_keys = 1, \
+	.help = "shared keys (perf -S/--shared): needs a shared backend; " \
+		"yes on a backend whose keys are shared" }
 
 static inline uint32_t fl_shared_cap(const struct fl_cell *cell,
 				     unsigned int opt)

@@ -72,13 +72,17 @@ int matrix_job_gather(struct fl_matrix_job *j, unsigned long c,
 	if (!reps)
 		return -1;
 	into->reps = reps;
-	/* the busy loop's speed before the first visit and after the last */
 	if (!into->nreps) {
-		into->busy_start = v->busy_start;
 		into->busy_used = v->busy_used;
 		into->idle_wake = v->idle_wake;
 	}
-	into->busy_end = v->busy_end;
+	/* the busy loop's speeds of the visit they moved most in: the
+	 * cell's note is that repetition's, as its row says it */
+	if (!into->nreps || fl_busy_moved(v->busy_start, v->busy_end) >
+			    fl_busy_moved(into->busy_start, into->busy_end)) {
+		into->busy_start = v->busy_start;
+		into->busy_end = v->busy_end;
+	}
 	if (v->cell_maxrss_kb > into->cell_maxrss_kb)
 		into->cell_maxrss_kb = v->cell_maxrss_kb;
 	into->reps[into->nreps++] = v->reps[0];
@@ -115,8 +119,8 @@ int fl_matrix_job_each_cell(struct fl_matrix_job *j,
 			rc = -1;
 			break;
 		}
-		/* the note over every visit's repetitions, not the first's;
-		 * a skipped cell keeps the one its visit gave it */
+		/* the note over every visit's repetitions, its drift the
+		 * one that moved most; a skipped cell keeps its visit's */
 		if (res->status != FL_STATUS_SKIPPED)
 			fl_cell_note(&cell, res);
 		rc = each(ctx, &cell, res);

@@ -261,6 +261,9 @@ FL_WORKLOAD_DESCRIPTOR(app) = {
 	/* which of the two a cell's is, its metric= says ("none": wall
 	 * time), and what run prints of it (cli/cell_output.c) */
 	.latency = "the program's time",
+	.latency_is = "its wall time from start to exit where metric=none, "
+		      "else the seconds its --metric expression (meta.json's "
+		      "command line) found in its output",
 	.sample_every = 1,
 	.primary = FL_PRIMARY_LATENCY_P50,
 	.options = options,
@@ -270,6 +273,8 @@ FL_WORKLOAD_DESCRIPTOR(app) = {
 	.needs = needs,
 	.check = check,
 	.fixed_threads = 1,
+	.threads_are = "the program's own, as its command line says: the "
+		       "cell's one thread starts it",
 };
 
 #else /* one build per backend */

@@ -463,28 +463,30 @@ def test_app_output(fl, tmp):
               problems)
 
 
-def main():
+def suite_main(name, tests):
+    """Parse --builddir/--futexlab, run each test(fl, tmp) in one
+    temporary folder, print `NAME: N passed, N failed`: the status."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--builddir", default="build")
     ap.add_argument("--futexlab", help="the binary (default BUILDDIR's)")
     a = ap.parse_args()
     fl = os.path.abspath(a.futexlab or os.path.join(a.builddir,
                                                     "futexlab"))
-    tmp = tempfile.mkdtemp(prefix="fl-newcomer-")
+    tmp = tempfile.mkdtemp(prefix="fl-%s-" % name)
     try:
-        test_progress(fl, tmp)
-        test_report_numbers(fl, tmp)
-        test_report_notes(fl, tmp)
-        test_flags(fl, tmp)
-        test_docs(fl, tmp)
-        test_estimate(fl, tmp)
-        test_not_a_run(fl, tmp)
-        test_help_and_notes(fl, tmp)
-        test_app_output(fl, tmp)
+        for test in tests:
+            test(fl, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("newcomer_output: %d passed, %d failed" % (tu.passed, tu.failed))
+    print("%s: %d passed, %d failed" % (name, tu.passed, tu.failed))
     return 1 if tu.failed else 0
+
+
+def main():
+    return suite_main("newcomer_output", (
+        test_progress, test_report_numbers, test_report_notes, test_flags,
+        test_docs, test_estimate, test_not_a_run, test_help_and_notes,
+        test_app_output))
 
 
 if __name__ == "__main__":
