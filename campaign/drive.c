@@ -232,14 +232,15 @@ static int spend(int fd, const char *dir, struct fl_campaign *c,
 	if (undecided(fd, dir, c, &cells, err, errlen))
 		return -1;
 	if (!cells && round < planned) {
-		fprintf(stderr, "futexlab campaign: every cell decided after "
-			"%u rounds: stopping early\n", round);
+		fl_say(fl_campaign_say, "futexlab campaign: every cell "
+		       "decided after %u rounds: stopping early", round);
 		c->nslots = round * c->nsides;
 		return 1;
 	}
 	if (cells && round >= planned) {
-		fprintf(stderr, "futexlab campaign: %u cells need more runs "
-			"after %u rounds: adding a round\n", cells, round);
+		fl_say(fl_campaign_say, "futexlab campaign: %u cells need "
+		       "more runs after %u rounds: adding a round", cells,
+		       round);
 		return 2;
 	}
 	return 0;
@@ -274,9 +275,9 @@ static int put_back(int fd, const char *dir, struct fl_campaign *c,
 
 		campaign_setting_path(c, &c->side[c->saved[i].side],
 				      c->saved[i].kind, path, sizeof(path));
-		fprintf(stderr, "futexlab campaign: putting %s back to %s "
-			"(a killed campaign left side %s's value)\n", path,
-			c->saved[i].value, c->side[c->saved[i].side].name);
+		fl_say(fl_campaign_say, "futexlab campaign: putting %s back "
+		       "to %s (a killed campaign left side %s's value)", path,
+		       c->saved[i].value, c->side[c->saved[i].side].name);
 	}
 	return campaign_restore(fd, dir, c, err, errlen);
 }
@@ -338,8 +339,8 @@ int fl_campaign_continue(const char *dir, const struct fl_campaign_cmd *cmd,
 		goto out;
 	if (cmd->restore_only) {
 		if (!c.nsaved)
-			fprintf(stderr, "futexlab campaign: %s has no setting "
-				"to put back\n", dir);
+			fl_say(fl_campaign_say, "futexlab campaign: %s has no "
+			       "setting to put back", dir);
 		rc = put_back(fd, dir, &c, err, errlen);
 		goto out;
 	}

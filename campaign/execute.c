@@ -294,10 +294,10 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 		if (workfd < 0)
 			return -1;
 		if (!*finished) {
-			fprintf(stderr, "futexlab campaign: run %u of %u, side "
-				"%s (%s)%s\n", i + 1, c->nslots, side,
-				c->side[s->side].why, *partial ?
-				": resuming its partial run" : "");
+			fl_say(fl_campaign_say, "futexlab campaign: run %u of "
+			       "%u, side %s (%s)%s", i + 1, c->nslots, side,
+			       c->side[s->side].why, *partial ?
+			       ": resuming its partial run" : "");
 			rc = campaign_run_side(dirfd, dir, c, s->side, work,
 					       partial, NULL, -1, err,
 					       errlen);
@@ -336,8 +336,8 @@ int fl_campaign_execute(int dirfd, const char *dir, struct fl_campaign *c,
 	seen.side = s->side;
 	*s = seen;
 	snprintf(s->run, sizeof(s->run), "%s", run);
-	fprintf(stderr, "futexlab campaign: run %u of %u, side %s: %s/%s\n",
-		i + 1, c->nslots, side, dir, run);
+	fl_say(fl_campaign_say, "futexlab campaign: run %u of %u, side %s: "
+	       "%s/%s", i + 1, c->nslots, side, dir, run);
 	return rc;
 out_fail:
 	rc = -1;
