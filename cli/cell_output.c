@@ -85,8 +85,12 @@ static void print_cost(FILE *out, const struct fl_workload *w,
 	fl_fmt_cost(&f->cost, f->latency_primary ? "round" : "op", text,
 		    sizeof(text));
 	fprintf(out, "  cost: %s\n", text);
-	/* how many repetitions were contaminated, and how much, is the
-	 * cell's note (measure/counters.c), said once */
+	/* how many repetitions were contaminated, and how much: from each
+	 * row's mark, as report.md's cost table says it (a row's note is
+	 * its own; the cell's count is not a note of any one row) */
+	fl_fmt_contamination(&f->cost, text, sizeof(text));
+	if (f->cost.ncontaminated)
+		fprintf(out, "  contamination: %s\n", text);
 	if (fl_cost_holds(&f->cost, f->noisy))
 		fprintf(out, "  the throughput is NOISY on a contaminated "
 			"machine; the cost holds (within +-%.0f%%)\n",

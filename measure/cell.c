@@ -294,17 +294,12 @@ static void note_oversubscribed(const struct fl_cell *cell,
 
 void fl_cell_note(const struct fl_cell *cell, struct fl_cell_result *res)
 {
-	unsigned int n = fl_cell_nthreads(cell);
 	char drift[200];
 
 	res->note[0] = '\0';
 	note_oversubscribed(cell, res);
 	fl_busy_drift_note(cell->workload, res->busy_start, res->busy_end,
 			   drift, sizeof(drift));
-	add_note(res, drift);
-	fl_counters_note(res->reps, res->nreps, n,
-			 fl_cpus_distinct(cell->cpus, n), cell->ncpus_online,
-			 drift, sizeof(drift));
 	add_note(res, drift);
 	add_workload_note(cell, res);
 }

@@ -280,43 +280,6 @@ void fl_counters_judge(struct fl_rep_counts *c, unsigned int threads,
 	c->have |= FL_HAVE_CONTAMINATION;
 }
 
-void fl_counters_note(const struct fl_rep_result *reps, unsigned int n,
-		      unsigned int threads, unsigned int cpus,
-		      unsigned int online, char *buf, size_t len)
-{
-	unsigned int judged = 0, bad = 0;
-	double lo = 1, hi = 0, steal = 0;
-	char also[64] = "";
-
-	buf[0] = '\0';
-	for (unsigned int r = 0; r < n; r++) {
-		const struct fl_rep_counts *c = &reps[r].counts;
-
-		if (!reps[r].done || reps[r].status != FL_STATUS_OK ||
-		    !(c->have & FL_HAVE_CONTAMINATION))
-			continue;
-		judged++;
-		if (!c->contaminated)
-			continue;
-		bad++;
-		if (denied_share(c) < lo)
-			lo = denied_share(c);
-		if (denied_share(c) > hi)
-			hi = denied_share(c);
-		if (steal_share(c, reps[r].elapsed_ns, online) > steal)
-			steal = steal_share(c, reps[r].elapsed_ns, online);
-	}
-	if (!bad)
-		return;
-	if (steal > FL_STEAL_MAX)
-		snprintf(also, sizeof(also), ", steal up to %.0f%% of the "
-			 "machine's CPU time", steal * 100);
-	snprintf(buf, len, "%u of %u repetitions contaminated: threads denied "
-		 "%.0f-%.0f%% of their runnable time (%.0f%% their own "
-		 "oversubscription's)%s", bad, judged, lo * 100, hi * 100,
-		 own_share(threads, cpus) * 100, also);
-}
-
 /* Why an event does not open, as meta.json says it. */
 static void why_not(int err, char *buf, size_t len)
 {

@@ -75,12 +75,6 @@ void fl_counters_judge(struct fl_rep_counts *c, unsigned int threads,
 		       unsigned int cpus, uint64_t elapsed_ns,
 		       unsigned int online);
 
-/* The note of a cell some of whose ok repetitions (reps[0..n)) were
- * contaminated: how many, and how much they were denied; "" if none. */
-void fl_counters_note(const struct fl_rep_result *reps, unsigned int n,
-		      unsigned int threads, unsigned int cpus,
-		      unsigned int online, char *buf, size_t len);
-
 /* Which sources open on this process's thread, why the others do not,
  * and what opening and reading cost (for meta.json). */
 void fl_counters_probe(struct fl_count_probe *p);

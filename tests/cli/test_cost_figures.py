@@ -5,7 +5,9 @@ cell's threads, as run, report, plot and compare give it.
   tests/cli/test_cost_figures.py --builddir build [--futexlab BIN]
 
 - run prints a cost line under the cell: CPU time per operation with its
-  95% interval, switches per operation and the CPU share;
+  95% interval, switches per operation and the CPU share; and how many
+  repetitions were contaminated, counted from the rows' marks (no note
+  repeats the count);
 - report.md has the cost table in the workload's section, with its
   columns;
 - plot draws plots/mutex-cost.gp: throughput and CPU time per operation,
@@ -74,6 +76,26 @@ def test_run_prints_cost(fl, tmp, state):
               "switches" in cost[0] and "CPU share" in cost[0]):
         problems.append("the cost line lacks a figure: %r" % cost[0])
     check("run prints the cost of an operation", problems)
+    # the contamination run prints is counted from the rows' marks, as
+    # report.md's cost table counts it: never "N of M" from one row's
+    # note (the machine decides whether any was marked: both ways hold)
+    marked = 0
+    if rc == 0:
+        with open(os.path.join(d, "cells.csv")) as f:
+            marked = sum(r["contaminated"] == "1"
+                         for r in csv.DictReader(f))
+    said = [x for x in out.splitlines() if x.startswith("  contamination: ")]
+    want = "  contamination: %d of 3 repetitions contaminated" % marked
+    problems = []
+    if marked and (len(said) != 1 or not said[0].startswith(want)):
+        problems.append("%d rows marked, run printed %r" % (marked, said))
+    if not marked and said:
+        problems.append("no row marked, run printed %r" % said)
+    notes = [x for x in out.splitlines() if x.startswith("  note: ") and
+             "repetitions contaminated" in x]
+    if notes:
+        problems.append("a note repeats the count: %r" % notes)
+    check("run counts contamination from the rows' marks", problems)
 
 
 def test_report_has_cost_table(fl, tmp, state):
