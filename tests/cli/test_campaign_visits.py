@@ -4,8 +4,9 @@
   tests/cli/test_campaign_visits.py --builddir build [-k NAME] [-v]
 
   visit_campaign  campaign --interleave visit, sides A and
-                  B:set=critical=1020, ended by the cell's reps-max of 8
-                  (the time budget of 600 s is not reached): each side's
+                  B:set=critical=1020, ended by --max-blocks 8, the
+                  cell's reps-max (the time budget of 600 s is not
+                  reached): each side's
                   run is a finished run directory (runs/NN-SIDE) with as
                   many visits as the other and as the manifest's blocks;
                   the manifest says interleave visit and its blocks, each
@@ -67,13 +68,14 @@ def manifest(cdir):
 
 
 def finished_runs(cdir):
-    """The sides' finished runs: {side: the rows of its cells.csv}."""
+    """The sides' finished runs: {side: the rows of its cells.csv, its
+    runs' one after another}."""
     out = {}
     for run in sorted(glob.glob(os.path.join(cdir, "runs", "*"))):
         check(os.path.isfile(os.path.join(run, "meta.json")),
               "%s is not a finished run" % run)
-        out[os.path.basename(run).split("-", 1)[1]] = runs.rows_of(
-            os.path.join(run, "cells.csv"))
+        out.setdefault(os.path.basename(run).split("-", 1)[1], []).extend(
+            runs.rows_of(os.path.join(run, "cells.csv")))
     return out
 
 
@@ -94,7 +96,8 @@ def test_visit_campaign(tmp):
                                     "reps-max = 8"))
     cdir = os.path.join(tmp, "c")
     r = fl("campaign", cdir, "--matrix", mfile, *SIDES, "--interleave",
-           "visit", "--time-budget", "600", timeout=900)
+           "visit", "--time-budget", "600", "--max-blocks", "8",
+           timeout=900)
     check(r.returncode == 0, "campaign: %d %s" % (r.returncode,
                                                   r.stderr[-1500:]))
     check("blocks" in r.stderr and "decided" in r.stderr,
