@@ -14,7 +14,10 @@
   one_speed       every visit of both sides sized its busy loop by the
                   one speed the manifest records (busy_speed): each row's
                   busy_loops_per_us_used is that speed
-  speed_refused   matrix --busy-speed without --visit, or 0, x, -5,
+  speed_pinned    matrix --visit 0 --busy-speed 1234: the row's
+                  busy_loops_per_us_used is 1234 (not the visit's own
+                  calibration, which busy_loops_per_us_start still
+                  records); --busy-speed without --visit, or 0, x, -5,
                   100001: exit 2, one line, nothing made
 No timing is asserted. Ends with `campaign_visit_runs: N passed, N failed`.
 """
@@ -114,9 +117,19 @@ def test_one_speed(tmp):
           (used, speed))
 
 
-def test_speed_refused(tmp):
+def test_speed_pinned(tmp):
     mfile = runs.write(os.path.join(tmp, "m.ini"), TINY)
     res = os.path.join(tmp, "r")
+    r = fl("matrix", mfile, "--results", os.path.join(tmp, "p"), "--visit",
+           "0", "--busy-speed", "1234")
+    check(r.returncode == 0, "--busy-speed 1234: %d %s" % (r.returncode,
+                                                          r.stderr))
+    row = runs.rows_of(os.path.join(r.stdout.splitlines()[-1],
+                                    "cells.csv"))[0]
+    check(row["busy_loops_per_us_used"] == "1234" and
+          row["busy_loops_per_us_start"] not in ("", "0", "1234"),
+          "used %s, start %s" % (row["busy_loops_per_us_used"],
+                                 row["busy_loops_per_us_start"]))
     one_line(fl("matrix", mfile, "--results", res, "--busy-speed", "3000"),
              "--busy-speed without --visit")
     for bad in ("0", "x", "-5", "100001", ""):
@@ -125,7 +138,7 @@ def test_speed_refused(tmp):
     check(not os.path.exists(res), "a refused --busy-speed made %s" % res)
 
 
-TESTS = [test_many_runs, test_one_speed, test_speed_refused]
+TESTS = [test_many_runs, test_one_speed, test_speed_pinned]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "campaign_visit_runs"))
