@@ -22,7 +22,6 @@
 No timing is asserted. Ends with `campaign_visit_runs: N passed, N failed`.
 """
 
-import glob
 import json
 import os
 import subprocess
@@ -33,7 +32,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "matrix"))
 sys.dont_write_bytecode = True  # runs.py leaves no __pycache__
 import runs  # noqa: E402
 from runs import check, fl  # noqa: E402
-from test_campaign_visits import TINY, SIDES, manifest, one_line  # noqa
+from test_campaign_visits import (TINY, SIDES, manifest, one_line,  # noqa
+                                  side_runs)
 
 SMALL = TINY.replace("reps = auto", "reps = 3")
 
@@ -47,17 +47,6 @@ def campaign(tmp):
     check(r.returncode == 0, "campaign: %d %s" % (r.returncode,
                                                   r.stderr[-1500:]))
     return cdir
-
-
-def side_runs(cdir):
-    """{side: [the rows of each of its runs, in the order they ran]}"""
-    out = {}
-    for run in sorted(glob.glob(os.path.join(cdir, "runs", "*"))):
-        check(os.path.isfile(os.path.join(run, "meta.json")),
-              "%s is not a finished run" % run)
-        out.setdefault(os.path.basename(run).split("-", 1)[1], []).append(
-            runs.rows_of(os.path.join(run, "cells.csv")))
-    return out
 
 
 def refused(tmp, cdir, edit, member):

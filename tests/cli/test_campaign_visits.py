@@ -67,16 +67,21 @@ def manifest(cdir):
         return json.load(f)
 
 
-def finished_runs(cdir):
-    """The sides' finished runs: {side: the rows of its cells.csv, its
-    runs' one after another}."""
+def side_runs(cdir):
+    """{side: [the rows of each of its runs' cells.csv, in slot order]}"""
     out = {}
     for run in sorted(glob.glob(os.path.join(cdir, "runs", "*"))):
         check(os.path.isfile(os.path.join(run, "meta.json")),
               "%s is not a finished run" % run)
-        out.setdefault(os.path.basename(run).split("-", 1)[1], []).extend(
+        out.setdefault(os.path.basename(run).split("-", 1)[1], []).append(
             runs.rows_of(os.path.join(run, "cells.csv")))
     return out
+
+
+def finished_runs(cdir):
+    """The sides' finished runs: {side: their rows, run after run}."""
+    return {side: [row for run in rows for row in run]
+            for side, rows in side_runs(cdir).items()}
 
 
 def check_runs_match_blocks(cdir):
