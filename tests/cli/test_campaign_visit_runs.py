@@ -9,8 +9,13 @@
                   visits), the manifest's blocks naming runs 0, 0, 0, 1,
                   1, 1, 2, 2; compare reads every run and pairs all 8
                   blocks; a manifest edited so one run holds 4 visits of
-                  the cell, or a block names a run before the block
-                  before's, is refused in one line naming the member
+                  the cell, a block names a run before the block
+                  before's, busy_speed is -1 or per_run 0, is refused in
+                  one line naming the member
+  kill_resume     the campaign SIGKILLed (with its running visit) once
+                  its blocks are in the second round of runs: `campaign
+                  DIR` resumes it, the blocks before the kill kept, the
+                  sides' runs again 3, 3 and 2 visits
   one_speed       every visit of both sides sized its busy loop by the
                   one speed the manifest records (busy_speed): each row's
                   busy_loops_per_us_used is that speed
@@ -32,8 +37,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "matrix"))
 sys.dont_write_bytecode = True  # runs.py leaves no __pycache__
 import runs  # noqa: E402
 from runs import check, fl  # noqa: E402
-from test_campaign_visits import (TINY, SIDES, manifest, one_line,  # noqa
-                                  side_runs)
+from test_campaign_visits import (TINY, SIDES, killed_at,  # noqa
+                                  manifest, one_line, resumed, side_runs)
 
 SMALL = TINY.replace("reps = auto", "reps = 3")
 
@@ -89,8 +94,30 @@ def test_many_runs(tmp):
         m["blocks"][7]["run"] = 1
         m["blocks"][6]["run"] = 2
 
+    def speed(m):
+        m["busy_speed"] = -1
+
+    def per_run(m):
+        m["per_run"] = 0
+
     refused(tmp, cdir, crowd, "blocks[3]")
     refused(tmp, cdir, back, "blocks[7].run")
+    refused(tmp, cdir, speed, "busy_speed")
+    refused(tmp, cdir, per_run, "per_run")
+
+
+def test_kill_resume(tmp):
+    mfile = runs.write(os.path.join(tmp, "m.ini"), SMALL)
+    cdir = os.path.join(tmp, "c")
+    before = killed_at(cdir, 4, "--matrix", mfile, *SIDES,
+                       "--time-budget", "600", "--max-blocks", "8")
+    check(4 <= len(before) < 8, "killed at %d blocks, not in the second "
+          "round" % len(before))
+    resumed(cdir, before)
+    for side, rows in side_runs(cdir).items():
+        check([len(r) for r in rows] == [3, 3, 2],
+              "side %s's runs hold %r visits after the resume" %
+              (side, [len(r) for r in rows]))
 
 
 def test_one_speed(tmp):
@@ -127,7 +154,8 @@ def test_speed_pinned(tmp):
     check(not os.path.exists(res), "a refused --busy-speed made %s" % res)
 
 
-TESTS = [test_many_runs, test_one_speed, test_speed_pinned]
+TESTS = [test_many_runs, test_kill_resume, test_one_speed,
+         test_speed_pinned]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "campaign_visit_runs"))

@@ -153,17 +153,17 @@ def test_visit_campaign(tmp):
               "does not name the member: %s" % r.stderr)
 
 
-def test_kill_resume(tmp):
-    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY)
-    cdir = os.path.join(tmp, "c")
-    p = subprocess.Popen([runs.FL, "campaign", cdir, "--matrix", mfile,
-                          *SIDES, "--time-budget", "12"],
+def killed_at(cdir, blocks, *args):
+    """`futexlab campaign cdir ARGS` SIGKILLed, with the visit it runs,
+    once its manifest has the given blocks; the blocks it then has."""
+    p = subprocess.Popen([runs.FL, "campaign", cdir, *args],
                          start_new_session=True, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
-    deadline = time.time() + 120
+    deadline = time.time() + 300
     before = []
-    while time.time() < deadline and len(before) < 3:
-        time.sleep(0.2)
+    while time.time() < deadline and len(before) < blocks and \
+            p.poll() is None:
+        time.sleep(0.05)
         try:
             before = manifest(cdir).get("blocks", [])
         except (OSError, ValueError):
@@ -178,15 +178,28 @@ def test_kill_resume(tmp):
             time.sleep(0.1)
         except ProcessLookupError:
             break
-    before = manifest(cdir)["blocks"]
+    return manifest(cdir)["blocks"]
+
+
+def test_kill_resume(tmp):
+    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY)
+    cdir = os.path.join(tmp, "c")
+    before = killed_at(cdir, 3, "--matrix", mfile, *SIDES, "--time-budget",
+                       "12")
     check(len(before) >= 3, "killed before 3 blocks: %d" % len(before))
     check(not glob.glob(os.path.join(cdir, "runs", "*")),
           "a run finished before the kill")
-    r = fl("campaign", cdir, timeout=300)
+    resumed(cdir, before)
+    check_runs_match_blocks(cdir)
+
+
+def resumed(cdir, before):
+    """`futexlab campaign cdir` resumed to its end, every block recorded
+    before (the list) kept as it was"""
+    r = fl("campaign", cdir, timeout=600)
     check(r.returncode == 0, "the resume: %d %s" % (r.returncode,
                                                     r.stderr[-1500:]))
-    m = check_runs_match_blocks(cdir)
-    check(m["blocks"][:len(before)] == before,
+    check(manifest(cdir)["blocks"][:len(before)] == before,
           "a block recorded before the kill changed")
 
 
