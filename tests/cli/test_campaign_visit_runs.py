@@ -23,7 +23,8 @@
                   busy_loops_per_us_used is 1234 (not the visit's own
                   calibration, which busy_loops_per_us_start still
                   records); --busy-speed without --visit, or 0, x, -5,
-                  100001: exit 2, one line, nothing made
+                  100001; campaign --max-blocks 0, 2.5, x, 5000, or with
+                  --interleave run: exit 2, one line, nothing made
 No timing is asserted. Ends with `campaign_visit_runs: N passed, N failed`.
 """
 
@@ -152,6 +153,13 @@ def test_speed_pinned(tmp):
         one_line(fl("matrix", mfile, "--results", res, "--visit", "0",
                     "--busy-speed", bad), "--busy-speed %r" % bad)
     check(not os.path.exists(res), "a refused --busy-speed made %s" % res)
+    cdir = os.path.join(tmp, "c")
+    for bad in ("0", "2.5", "x", "5000"):
+        one_line(fl("campaign", cdir, "--matrix", mfile, *SIDES,
+                    "--max-blocks", bad), "--max-blocks %r" % bad)
+    one_line(fl("campaign", cdir, "--matrix", mfile, *SIDES, "--max-blocks",
+                "5", "--interleave", "run"), "--max-blocks, runs")
+    check(not os.path.exists(cdir), "a refused --max-blocks made %s" % cdir)
 
 
 TESTS = [test_many_runs, test_kill_resume, test_one_speed,
