@@ -6,10 +6,10 @@
  * round pairing the k-th ok visit of each side's run of that round (the
  * visits of a block ran back to back: the machine's state, which drifts
  * between blocks, moves both), no more of them than the manifest
- * recorded blocks of the cell in that round. A cell's ratio is the Hodges-Lehmann
- * location of its blocks' log ratios with the signed-rank interval, its
- * verdict the campaign's call on them (blocks.c), naming the figure it
- * is about; the summary is the geometric mean over the cells with its
+ * recorded blocks of the cell in that round. A cell's ratio is the
+ * Hodges-Lehmann location of its blocks' log ratios with the signed-rank
+ * interval, its verdict the campaign's call on them (blocks.c), naming
+ * the figure it is about; the summary is the geometric mean over the cells with its
  * interval (fl_paired_family: one cell's own, more cells' a bootstrap
  * widened by the cells' own intervals); then how long the blocks took.
  */

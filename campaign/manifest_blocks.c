@@ -45,7 +45,8 @@ json_t *campaign_blocks_json(const struct fl_campaign *c)
 		}
 		json_array_append_new(blocks, json_pack(
 			"{s:i, s:i, s:s, s:o, s:o, s:o, s:b}", "cell", k->cell,
-			"run", k->run, "figure", k->latency ? "p50_ns" : "ops_per_sec",
+			"run", k->run, "figure",
+			k->latency ? "p50_ns" : "ops_per_sec",
 			"order", order, "values", fig, "cpu_ns_per_op", cpu,
 			"contaminated", k->contaminated));
 	}

@@ -93,8 +93,8 @@ static void usage(FILE *f)
 		"a cell's\n"
 		"                      visits reach its reps-max "
 		"(docs/statistics.md)\n"
-		"  --max-blocks N      a visit campaign's most blocks of a cell, "
-		"the\n"
+		"  --max-blocks N      a visit campaign's most blocks of a "
+		"cell, the\n"
 		"                      stopping rule's horizon (default 2000, "
 		"or the\n"
 		"                      reps-max of 64 runs if fewer)\n"
@@ -366,8 +366,8 @@ static int interleave(const struct args *a, struct fl_campaign *c)
 		return -1;
 	}
 	if (!c->visit && a->max_blocks) {
-		fprintf(stderr, "futexlab campaign: --max-blocks counts a visit "
-			"campaign's blocks: give no --interleave run or "
+		fprintf(stderr, "futexlab campaign: --max-blocks counts a "
+			"visit campaign's blocks: give no --interleave run or "
 			"--rounds with it\n");
 		return -1;
 	}

@@ -181,7 +181,8 @@ static int busy_speed_of(const char *s, unsigned long *v)
 	*v = strspn(s, "0123456789") == strlen(s) ? strtoul(s, &end, 10) : 0;
 	if (errno || !*v || *v > FL_BUSY_SPEED_MAX)
 		return bad_usage("--busy-speed: '%.40s' is not loops per "
-				 "microsecond from 1 to %d", s, FL_BUSY_SPEED_MAX);
+				 "microsecond from 1 to %d", s,
+				 FL_BUSY_SPEED_MAX);
 	return 0;
 }
 
