@@ -113,6 +113,53 @@ static int decided(const struct fl_campaign *c, unsigned int cell)
 	return 1;
 }
 
+/* the round of runs the sides' visits go to now */
+static unsigned int current_run(const struct fl_campaign *c)
+{
+	return c->nslots / c->nsides - 1;
+}
+
+/*
+ * Every side's run of the current round finished (matrix --finish, into
+ * runs/NN-SIDE) and a new round of runs begun, the manifest saved after
+ * each: a run holds at most per_run visits of a cell. A kill between
+ * two of these steps resumes at the next. 0, 130 when interrupted, -1
+ * with err.
+ */
+static int next_run(int fd, const char *dir, struct fl_campaign *c,
+		    char *err, size_t errlen)
+{
+	unsigned int first = current_run(c) * c->nsides;
+
+	for (unsigned int i = first; i < first + c->nsides; i++) {
+		int r;
+
+		if (*c->slot[i].run)
+			continue;
+		/* 1: a cell failed in it, kept (its visit said so) */
+		r = fl_campaign_execute(fd, dir, c, i, err, errlen);
+		if (r < 0 || r == 130)
+			return r;
+		if (campaign_check_distinct(fd, dir, c, err, errlen) ||
+		    fl_campaign_save(fd, dir, c, err, errlen))
+			return -1;
+	}
+	fl_campaign_add_rounds(c, 1);
+	return fl_campaign_save(fd, dir, c, err, errlen) ? -1 : 0;
+}
+
+/* the round to run another block of cell in is full and no round is
+ * left to begin */
+static int no_run_left(const struct fl_campaign *c, unsigned int cell)
+{
+	unsigned int run = current_run(c), n = 0;
+
+	for (unsigned int b = 0; b < c->nblocks; b++)
+		n += c->block[b].cell == cell && c->block[b].run == run;
+	return n >= c->per_run &&
+	       c->nslots + c->nsides > FL_CAMPAIGN_MAX_SLOTS;
+}
+
 /* blocks of cell in the schedule */
 static unsigned int scheduled(const struct fl_campaign *c, unsigned int cell)
 {
@@ -135,7 +182,7 @@ static unsigned int due_cells(const struct fl_campaign *c, int *due,
 
 		*ndecided += d;
 		due[i] = !c->stopped[i] && scheduled(c, i) < c->horizon &&
-			 !(c->stop_when_decided && d);
+			 !no_run_left(c, i) && !(c->stop_when_decided && d);
 		n += due[i];
 	}
 	return n;
@@ -177,6 +224,17 @@ static void progress(const struct fl_campaign *c, unsigned int ndecided,
 		c->ncells == 1 ? "" : "s", spent, rest);
 }
 
+/* the last round's runs dropped when no block went to them (a kill
+ * between beginning them and their first visit): nothing to finish */
+static void drop_empty_run(struct fl_campaign *c)
+{
+	unsigned int run = current_run(c);
+
+	if (!run || (c->nblocks && c->block[c->nblocks - 1].run == run))
+		return;
+	c->nslots -= c->nsides;
+}
+
 /* the schedule's next block taken out */
 static void drop_next(struct fl_campaign *c)
 {
@@ -188,25 +246,37 @@ static void drop_next(struct fl_campaign *c)
 /*
  * The next block of the schedule: each side's visit in the block's
  * order (a side that made it before a kill is not visited again: its
- * figure is read back). 0 with the block recorded in c; 1 when a side's
- * visit was not ok (the cell stops, the block is dropped from the
- * schedule); 130 when interrupted; -1 with err.
+ * figure is read back), in the sides' runs of the current round, a new
+ * round begun first when the cell's visits fill a run. 0 with the
+ * block recorded in c; 1 when a side's visit was not ok (the cell
+ * stops, the block is dropped from the schedule); 130 when interrupted;
+ * -1 with err.
  */
 static int run_block(int fd, const char *dir, struct fl_campaign *c,
 		     char *err, size_t errlen)
 {
 	struct fl_campaign_block *k = &c->block[c->nblocks];
 	unsigned int cell = c->sched[c->nblocks], nth = 1;
+	unsigned int run = current_run(c);
 
 	for (unsigned int b = 0; b < c->nblocks; b++)
-		nth += c->block[b].cell == cell;
+		nth += c->block[b].cell == cell && c->block[b].run == run;
+	if (nth > c->per_run) {
+		int r = next_run(fd, dir, c, err, errlen);
+
+		if (r)
+			return r;
+		run = current_run(c);
+		nth = 1;
+	}
 	memset(k, 0, sizeof(*k));
 	k->cell = cell;
+	k->run = run;
 	fl_campaign_block_order(c, c->nblocks, k->order);
 	for (unsigned int i = 0; i < c->nsides; i++) {
 		unsigned int s = k->order[i];
 		struct campaign_visit_fig v;
-		int r = campaign_visit(fd, dir, c, s, cell, nth, &v, err,
+		int r = campaign_visit(fd, dir, c, s, run, cell, nth, &v, err,
 				       errlen);
 
 		if (r == 1) {
@@ -257,6 +327,7 @@ int campaign_blocks(int fd, const char *dir, struct fl_campaign *c,
 				"every cell at its horizon", c->nblocks);
 			c->blocks_ended = 1;
 			c->nsched = c->nblocks;
+			drop_empty_run(c);
 		} else if (!due[c->sched[c->nblocks]]) {
 			/* decided since its round was planned */
 			drop_next(c);

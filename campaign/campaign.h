@@ -28,10 +28,13 @@
  * back to back, the sides in an order shuffled from the seed and the
  * block's number; the blocks come in rounds of every cell still
  * undecided, each round's cells shuffled too. Each side's visits go to
- * its one run (work/NN's partial run, `matrix --visit`), finished into
+ * its run (work/NN's partial run, `matrix --visit`), finished into
  * runs/NN-SIDE (`matrix --resume --finish`) once the blocks end: every
  * cell decided (--stop-when-decided), the time budget spent, or every
- * cell at its horizon (its reps-max). The manifest records the schedule
+ * cell at its horizon. A run holds at most a cell's reps-max visits:
+ * when a cell's next block would pass it, every side's run is finished
+ * and a new round of runs begun, each block recording the round its
+ * visits went to. The manifest records the schedule
  * and every block done with each side's figure, so a killed campaign
  * resumes at the block it was in (a side that made its visit of it is
  * not visited again: `--visit CELL:N`), and compare pairs the blocks
@@ -102,6 +105,8 @@ struct fl_campaign_block {
 	double cpu[FL_CAMPAIGN_MAX_SIDES];	/* by side: CPU ns/op, NAN
 						 * where not counted */
 	int contaminated;		/* the machine denied a visit CPU */
+	unsigned int run;		/* the sides' run its visits went to:
+					 * the slots' round, from 0 */
 };
 
 /* A value a side's setting replaced, kept until it is put back. */
@@ -154,8 +159,14 @@ struct fl_campaign {
 	/* --interleave visit (blocks.c); all 0 for a campaign of runs */
 	int visit;
 	unsigned int ncells;		/* the matrix's cells */
-	unsigned int horizon;		/* the most blocks of a cell: its
-					 * reps-max */
+	unsigned int horizon;		/* the most blocks of a cell, over
+					 * the sides' runs */
+	unsigned int per_run;		/* the most a run holds: the cell's
+					 * reps-max; then the sides' runs
+					 * are finished and new ones begun */
+	uint64_t busy_speed;		/* loops/us every visit's busy loop
+					 * is sized by (matrix
+					 * --busy-speed); 0: each its own */
 	double seconds;			/* spent in blocks, every session */
 	int blocks_ended;		/* the runs are being finished */
 	unsigned short sched[FL_CAMPAIGN_MAX_BLOCKS];	/* cells, in

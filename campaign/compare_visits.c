@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A visit campaign compared: each side's finished run against the
- * first's, cell by cell, block k pairing the k-th ok visit of each (the
+ * A visit campaign compared: each side's finished runs against the
+ * first's, round by round (a run holds a cell's reps-max visits, then
+ * the campaign begins a new round of runs), cell by cell, block k of a
+ * round pairing the k-th ok visit of each side's run of that round (the
  * visits of a block ran back to back: the machine's state, which drifts
- * between blocks, moves both). A cell's ratio is the Hodges-Lehmann
- * location of its blocks' log ratios with the signed-rank interval, its
- * verdict the campaign's call on them (blocks.c), naming the figure it
- * is about; the summary is the geometric mean over the cells with its
+ * between blocks, moves both), no more of them than the manifest
+ * recorded blocks of the cell in that round. A cell's ratio is the
+ * Hodges-Lehmann location of its blocks' log ratios with the signed-rank
+ * interval, its verdict the campaign's call on them (blocks.c), naming
+ * the figure it is about; the summary is the geometric mean over the cells with its
  * interval (fl_paired_family: one cell's own, more cells' a bootstrap
  * widened by the cells' own intervals); then how long the blocks took.
  */
@@ -56,6 +59,74 @@ static void in_order(const struct fl_rd_cell *c, struct visits *v)
 		}
 }
 
+/* A block's pair of visits as the runs hold them. */
+struct pair {
+	unsigned int cell;
+	double fig[2], cpu[2];	/* side 0's and side k's */
+	int contaminated;	/* either visit's */
+};
+
+/* What a cell is, from the first round's runs that hold it. */
+struct cell_name {
+	int seen;
+	char label[300];	/* "WORKLOAD BACKEND threads=N PLACEMENT" */
+	int lower_is_better;	/* the primary figure's */
+};
+
+/* The blocks read from the runs, every round's, in the order they ran;
+ * never more than the campaign's blocks (the manifest bounds each
+ * round's cell) */
+static struct pair pairs[FL_CAMPAIGN_MAX_BLOCKS];
+static unsigned int npairs;
+static struct cell_name names[FL_CAMPAIGN_MAX_CELLS];
+
+/* blocks of cell the manifest recorded in round run */
+static unsigned int recorded(const struct fl_campaign *c, unsigned int cell,
+			     unsigned int run)
+{
+	unsigned int n = 0;
+
+	for (unsigned int b = 0; b < c->nblocks; b++)
+		n += c->block[b].cell == cell && c->block[b].run == run;
+	return n;
+}
+
+/* round run's pairs of visits appended, from side 0's run ra and side
+ * k's rb */
+static void read_round(const struct fl_campaign *c, unsigned int run,
+		       const struct fl_rd_run *ra, const struct fl_rd_run *rb)
+{
+	static struct visits a, b;
+
+	for (unsigned int i = 0; i < c->ncells; i++) {
+		const struct fl_rd_cell *ca = cell_of(ra, i);
+		const struct fl_rd_cell *cb = cell_of(rb, i);
+		unsigned int n = recorded(c, i, run);
+
+		if (!ca || !cb || !ca->nok || !cb->nok)
+			continue;
+		if (!names[i].seen) {
+			names[i].seen = 1;
+			snprintf(names[i].label, sizeof(names[i].label),
+				 "%s %s threads=%u %s", ca->workload,
+				 ca->backend, ca->threads, ca->placement);
+			names[i].lower_is_better = ca->lower_is_better;
+		}
+		in_order(ca, &a);
+		in_order(cb, &b);
+		n = n < a.n ? n : a.n;
+		n = n < b.n ? n : b.n;
+		for (unsigned int j = 0; j < n &&
+		     npairs < FL_CAMPAIGN_MAX_BLOCKS; j++)
+			pairs[npairs++] = (struct pair){
+				.cell = i,
+				.fig = { a.fig[j], b.fig[j] },
+				.cpu = { a.cpu[j], b.cpu[j] },
+				.contaminated = a.contaminated[j] ||
+						b.contaminated[j] };
+	}
+}
+
 /*
  * The figure cell i is judged by, its n blocks' log ratios into x:
  * CPU ns/op (the kernel's count of the threads' CPU time over the
@@ -64,18 +135,27 @@ static void in_order(const struct fl_rd_cell *c, struct visits *v)
  * then measures the CPU share the visit got as much as the lock; else
  * the cell's primary figure. 1 when it is CPU ns/op (lower is better).
  */
-static int figure(const struct visits *a, const struct visits *b,
-		  unsigned int n, double *x)
+static int figure(unsigned int cell, double *x, unsigned int *n)
 {
 	int dirty = 0, counted = 1;
 
-	for (unsigned int j = 0; j < n; j++) {
-		dirty |= a->contaminated[j] || b->contaminated[j];
-		counted &= !isnan(a->cpu[j]) && !isnan(b->cpu[j]);
+	for (unsigned int j = 0; j < npairs; j++) {
+		const struct pair *p = &pairs[j];
+
+		if (p->cell != cell)
+			continue;
+		dirty |= p->contaminated;
+		counted &= !isnan(p->cpu[0]) && !isnan(p->cpu[1]);
 	}
-	for (unsigned int j = 0; j < n; j++)
-		x[j] = dirty && counted ? log(b->cpu[j] / a->cpu[j]) :
-		       log(b->fig[j] / a->fig[j]);
+	*n = 0;
+	for (unsigned int j = 0; j < npairs; j++) {
+		const struct pair *p = &pairs[j];
+
+		if (p->cell == cell)
+			x[(*n)++] = dirty && counted ?
+				    log(p->cpu[1] / p->cpu[0]) :
+				    log(p->fig[1] / p->fig[0]);
+	}
 	return dirty && counted;
 }
 
@@ -93,50 +173,46 @@ static const char *verdict(enum fl_seq_call call, int lower_is_better)
 	}
 }
 
-/* side k's run against side 0's: a line a cell, then the summary */
-static void judge(const struct fl_campaign *c, unsigned int k,
-		 const struct fl_rd_run *ra, const struct fl_rd_run *rb,
-		 FILE *out)
+/* side k's runs against side 0's (read into pairs): a line a cell,
+ * then the summary */
+static void judge(const struct fl_campaign *c, unsigned int k, FILE *out)
 {
-	static struct visits a, b;
-	static double x[FL_CAMPAIGN_MAX_CELLS][FL_RD_MAX_REPS];
+	/* every cell's log ratios, one after another */
+	static double xs[FL_CAMPAIGN_MAX_BLOCKS];
+	static double *x[FL_CAMPAIGN_MAX_CELLS];
 	static const char *name[FL_CAMPAIGN_MAX_CELLS];
 	static int lower_of[FL_CAMPAIGN_MAX_CELLS];
 	static struct fl_paired_ci each[FL_CAMPAIGN_MAX_CELLS];
 	static double p_adj[FL_CAMPAIGN_MAX_CELLS];
 	static unsigned int nblocks[FL_CAMPAIGN_MAX_CELLS];
-	unsigned int cells = 0, mixed = 0;
+	unsigned int cells = 0, mixed = 0, used = 0;
 	struct fl_paired_ci ci;
 	struct fl_geomean g;
 	unsigned long i;
 
 	for (i = 0; i < c->ncells; i++) {
-		const struct fl_rd_cell *ca = cell_of(ra, i);
-		const struct fl_rd_cell *cb = cell_of(rb, i);
 		enum fl_seq_call call;
 		unsigned int n, at;
 		int cpu, lower;
 
-		if (!ca || !cb || !ca->nok || !cb->nok) {
+		x[cells] = xs + used;
+		cpu = figure((unsigned int)i, x[cells], &n);
+		if (!names[i].seen || !n) {
 			fprintf(out, "  cell %lu: no ok visit on both sides\n",
 				i);
 			continue;
 		}
-		in_order(ca, &a);
-		in_order(cb, &b);
-		n = a.n < b.n ? a.n : b.n;
-		cpu = figure(&a, &b, n, x[cells]);
-		lower = cpu || ca->lower_is_better;
+		used += n;
+		lower = cpu || names[i].lower_is_better;
 		call = campaign_call_of(c, x[cells], n, &ci, &at);
 		/* undecided: the plain 95% interval of every block */
 		if (call == FL_SEQ_MORE)
 			fl_paired_hl(x[cells], n, 0.95, &ci);
-		name[cells] = cpu ? "CPU ns/op" : ca->lower_is_better ?
+		name[cells] = cpu ? "CPU ns/op" : names[i].lower_is_better ?
 			      "p50 latency" : "throughput";
 		lower_of[cells] = lower;
 		mixed |= cells && strcmp(name[cells], name[0]);
-		fprintf(out, "  cell %lu %s %s threads=%u %s: %s %s/%s ", i,
-			ca->workload, ca->backend, ca->threads, ca->placement,
+		fprintf(out, "  cell %lu %s: %s %s/%s ", i, names[i].label,
 			name[cells], c->side[k].name, c->side[0].name);
 		if (ci.has_ci)
 			fprintf(out, "%.3f [%.3f, %.3f]", exp(ci.est),
@@ -177,47 +253,64 @@ static void judge(const struct fl_campaign *c, unsigned int k,
 		fprintf(out, " [no interval]\n");
 }
 
+/* side k's finished runs read against side 0's, round by round, into
+ * pairs; the rounds read into *rounds; 0, or -1 with err */
+static int read_side(int fd, const char *dir, const struct fl_campaign *c,
+		     unsigned int k, unsigned int *rounds, char *err,
+		     size_t errlen)
+{
+	static char pa[FL_CAMPAIGN_MAX_ROUNDS][4200];
+	static char pb[FL_CAMPAIGN_MAX_ROUNDS][4200];
+	static struct fl_rd_run ra, rb;
+	unsigned int na, nb;
+
+	npairs = 0;
+	memset(names, 0, sizeof(names));
+	/* a round's runs are all finished before the next begins: the
+	 * finished runs are the first rounds' (a side's in slot order) */
+	if (fl_campaign_side_runs(fd, dir, c, 0, pa, FL_CAMPAIGN_MAX_ROUNDS,
+				  &na, err, errlen) ||
+	    fl_campaign_side_runs(fd, dir, c, k, pb, FL_CAMPAIGN_MAX_ROUNDS,
+				  &nb, err, errlen))
+		return -1;
+	if (!na || !nb) {
+		snprintf(err, errlen, "%s: side %s has no finished run yet: "
+			 "the campaign's blocks go on (futexlab campaign %s)",
+			 dir, c->side[na ? k : 0].name, dir);
+		return -1;
+	}
+	*rounds = na < nb ? na : nb;
+	for (unsigned int r = 0; r < *rounds; r++) {
+		if (fl_rd_open(pa[r], &ra, err, errlen))
+			return -1;
+		if (fl_rd_open(pb[r], &rb, err, errlen)) {
+			fl_rd_close(&ra);
+			return -1;
+		}
+		read_round(c, r, &ra, &rb);
+		fl_rd_close(&rb);
+		fl_rd_close(&ra);
+	}
+	return 0;
+}
+
 int campaign_compare_visits(int fd, const char *dir,
 			    const struct fl_campaign *c, FILE *out, char *err,
 			    size_t errlen)
 {
-	static char pa[1][4200], pb[1][4200];
-	static struct fl_rd_run ra, rb;
-	unsigned int na, nb;
-	int rc = -1;
+	unsigned int rounds;
 
-	if (fl_campaign_side_runs(fd, dir, c, 0, pa, 1, &na, err, errlen))
-		return -1;
-	if (!na) {
-		snprintf(err, errlen, "%s: the campaign has no finished run "
-			 "yet: its blocks go on (futexlab campaign %s)", dir,
-			 dir);
-		return -1;
-	}
-	if (fl_rd_open(pa[0], &ra, err, errlen))
-		return -1;
 	for (unsigned int k = 1; k < c->nsides; k++) {
-		if (fl_campaign_side_runs(fd, dir, c, k, pb, 1, &nb, err,
-					  errlen))
-			goto out;
-		if (!nb || fl_rd_open(pb[0], &rb, err, errlen)) {
-			if (!nb)
-				snprintf(err, errlen, "%s: side %s has no "
-					 "finished run yet", dir,
-					 c->side[k].name);
-			goto out;
-		}
+		if (read_side(fd, dir, c, k, &rounds, err, errlen))
+			return -1;
 		fprintf(out, "side %s (%s) against side %s (%s), visit by "
-			"visit, paired by block (margin %g%%):\n",
-			c->side[k].name, c->side[k].why, c->side[0].name,
-			c->side[0].why, c->delta * 100);
-		judge(c, k, &ra, &rb, out);
-		fl_rd_close(&rb);
+			"visit, paired by block (margin %g%%), %u run%s a "
+			"side:\n", c->side[k].name, c->side[k].why,
+			c->side[0].name, c->side[0].why, c->delta * 100,
+			rounds, rounds == 1 ? "" : "s");
+		judge(c, k, out);
 	}
 	fprintf(out, "the campaign's blocks took %.0f s: %u blocks of %u "
 		"sides\n", c->seconds, c->nblocks, c->nsides);
-	rc = 0;
-out:
-	fl_rd_close(&ra);
-	return rc;
+	return 0;
 }

@@ -221,8 +221,10 @@ static int spend(int fd, const char *dir, struct fl_campaign *c,
 	unsigned int planned = c->nslots / c->nsides, cells;
 	double spent = (double)(time(NULL)) - started;
 
-	/* below FL_RUNS_MIN_INTERVAL rounds no cell has an interval */
-	if (round < FL_RUNS_MIN_INTERVAL)
+	/* below FL_RUNS_MIN_INTERVAL rounds no cell has an interval; a
+	 * visit campaign's rounds are runs its blocks filled, judged by
+	 * block (blocks.c) */
+	if (round < FL_RUNS_MIN_INTERVAL || c->visit)
 		return 0;
 	if (round < planned && !c->stop_when_decided)
 		return 0;

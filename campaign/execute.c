@@ -197,14 +197,19 @@ int campaign_run_side(int dirfd, const char *dir, struct fl_campaign *c,
 {
 	const struct fl_campaign_side *s = &c->side[k];
 	char bin[4300], matrix[4300], part[4400], drop[4400], *text;
-	/* a visit campaign's run takes visits (--visit) until it is
-	 * finished with the visits it has (--finish) */
-	char *more[3] = { visit ? "--visit" : c->visit ? "--finish" : NULL,
-			  (char *)visit, NULL };
+	/* a visit campaign's run takes visits (--visit), each sized by
+	 * the campaign's one busy-loop speed, until it is finished with
+	 * the visits it has (--finish) */
+	char speed[32];
+	char *more[5] = { visit ? "--visit" : c->visit ? "--finish" : NULL,
+			  (char *)visit, visit && c->busy_speed ?
+			  "--busy-speed" : NULL, speed, NULL };
 	int exe = -1, self, rc = -1;
 	pid_t hogs[64];
 	size_t len;
 
+	snprintf(speed, sizeof(speed), "%llu",
+		 (unsigned long long)c->busy_speed);
 	snprintf(bin, sizeof(bin), "%s/builds/%s/futexlab", dir, s->name);
 	snprintf(matrix, sizeof(matrix), "%s/matrix-%s.ini", dir, s->name);
 	snprintf(part, sizeof(part), "%s/%s", work, partial);
@@ -227,7 +232,7 @@ int campaign_run_side(int dirfd, const char *dir, struct fl_campaign *c,
 		rc = run_guest(dirfd, dir, c, s, work, err, errlen);
 	} else if (*partial) {
 		char *argv[] = { bin, "matrix", "--resume", part, matrix,
-				 more[0], more[1], NULL };
+				 more[0], more[1], more[2], more[3], NULL };
 
 		rc = fl_campaign_spawn(argv, exe, NULL, s->nice,
 				       out_fd < 0 ? STDERR_FILENO : out_fd,
@@ -238,7 +243,8 @@ int campaign_run_side(int dirfd, const char *dir, struct fl_campaign *c,
 			 "its run with", s->name, work);
 	} else {
 		char *argv[] = { bin, "matrix", matrix, "--results",
-				 (char *)work, more[0], more[1], NULL };
+				 (char *)work, more[0], more[1], more[2],
+				 more[3], NULL };
 
 		rc = fl_campaign_spawn(argv, exe, NULL, s->nice,
 				       out_fd < 0 ? STDERR_FILENO : out_fd,

@@ -108,12 +108,14 @@ struct campaign_visit_fig {
 	double cpu;		/* CPU ns/op; NAN: not counted */
 	int contaminated;	/* the machine denied it CPU */
 };
-/* visit.c: side k's nth visit of cell (its run in the side's work/NN,
- * made by the first), what it says into *fig; 0, 1 when the visit was
- * not ok (the cell stops), 130 when interrupted, -1 with err */
+/* visit.c: side k's nth visit of cell in its run of round run (in the
+ * side's work/NN, made by the round's first visit), what it says into
+ * *fig; 0, 1 when the visit was not ok (the cell stops), 130 when
+ * interrupted, -1 with err */
 int campaign_visit(int dirfd, const char *dir, struct fl_campaign *c,
-		   unsigned int k, unsigned int cell, unsigned int nth,
-		   struct campaign_visit_fig *fig, char *err, size_t errlen);
+		   unsigned int k, unsigned int run, unsigned int cell,
+		   unsigned int nth, struct campaign_visit_fig *fig, char *err,
+		   size_t errlen);
 
 /* execute.c: 0 when no unfinished slot's partial run is being written
  * (its matrix holds its lock: a killed campaign's run goes on), or -1

@@ -334,8 +334,7 @@ int fl_campaign_load(int dirfd, const char *dir, struct fl_campaign *c,
 	}
 	if (load_settings(m, c, file, err, errlen) ||
 	    load_sides(m, c, file, err, errlen) ||
-	    load_saved(m, c, file, err, errlen) ||
-	    campaign_blocks_load(m, c, file, err, errlen))
+	    load_saved(m, c, file, err, errlen))
 		goto out;
 	slots = json_object_get(m, "slots");
 	if (!json_is_array(slots) ||
@@ -351,6 +350,9 @@ int fl_campaign_load(int dirfd, const char *dir, struct fl_campaign *c,
 			goto out;
 	}
 	c->nslots = (unsigned int)json_array_size(slots);
+	/* after the slots: a block names the round of runs it went to */
+	if (campaign_blocks_load(m, c, file, err, errlen))
+		goto out;
 	rc = 0;
 out:
 	json_decref(m);

@@ -12,11 +12,16 @@
 #include <math.h>
 #include <string.h>
 
+/* the most loops per microsecond a busy_speed may be (a 100 GHz loop) */
+#define BUSY_SPEED_MAX	100000
+
 json_t *campaign_blocks_json(const struct fl_campaign *c)
 {
-	json_t *b = json_pack("{s:s, s:i, s:i, s:f, s:b, s:[], s:[], s:[]}",
-			      "interleave", "visit", "cells", c->ncells,
-			      "horizon", c->horizon, "seconds", c->seconds,
+	json_t *b = json_pack("{s:s, s:i, s:i, s:i, s:I, s:f, s:b, s:[], "
+			      "s:[], s:[]}", "interleave", "visit", "cells",
+			      c->ncells, "horizon", c->horizon, "per_run",
+			      c->per_run, "busy_speed",
+			      (json_int_t)c->busy_speed, "seconds", c->seconds,
 			      "ended", c->blocks_ended, "schedule", "blocks",
 			      "stopped");
 	json_t *sched = json_object_get(b, "schedule");
@@ -39,8 +44,9 @@ json_t *campaign_blocks_json(const struct fl_campaign *c)
 					    json_real(k->cpu[s]));
 		}
 		json_array_append_new(blocks, json_pack(
-			"{s:i, s:s, s:o, s:o, s:o, s:b}", "cell", k->cell,
-			"figure", k->latency ? "p50_ns" : "ops_per_sec",
+			"{s:i, s:i, s:s, s:o, s:o, s:o, s:b}", "cell", k->cell,
+			"run", k->run, "figure",
+			k->latency ? "p50_ns" : "ops_per_sec",
 			"order", order, "values", fig, "cpu_ns_per_op", cpu,
 			"contaminated", k->contaminated));
 	}
@@ -87,6 +93,14 @@ static int load_block(json_t *o, struct fl_campaign *c, unsigned int i,
 			 "and whether it was contaminated", where);
 		return -1;
 	}
+	/* no "run": a manifest from before runs were rolled over */
+	if (json_object_get(o, "run") &&
+	    get_uint(o, "run", i ? c->block[i - 1].run : 0,
+		     c->nslots / c->nsides - 1, &k->run)) {
+		snprintf(err, errlen, "%s.run: not a round of the slots, from "
+			 "the block before's on", where);
+		return -1;
+	}
 	k->contaminated = json_is_true(dirty);
 	k->latency = !strcmp(json_string_value(fig), "p50_ns");
 	if (!k->latency && strcmp(json_string_value(fig), "ops_per_sec")) {
@@ -126,6 +140,30 @@ static int load_block(json_t *o, struct fl_campaign *c, unsigned int i,
 	return 0;
 }
 
+/* no run holds more than per_run blocks of cell; 0, or -1 with err */
+static int too_many_in_a_run(const struct fl_campaign *c, unsigned int cell,
+			     const char *file, char *err, size_t errlen)
+{
+	unsigned int n = 0, run = 0;
+
+	/* the blocks' runs never go back (load_block) */
+	for (unsigned int b = 0; b < c->nblocks; b++) {
+		const struct fl_campaign_block *k = &c->block[b];
+
+		if (k->cell != cell)
+			continue;
+		n = k->run == run ? n + 1 : 1;
+		run = k->run;
+		if (n > c->per_run) {
+			snprintf(err, errlen, "%s: blocks[%u]: run %u holds "
+				 "%u visits of cell %u, more than its %u", file,
+				 b, k->run, n, cell, c->per_run);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int campaign_blocks_load(json_t *m, struct fl_campaign *c, const char *file,
 			 char *err, size_t errlen)
 {
@@ -141,6 +179,11 @@ int campaign_blocks_load(json_t *m, struct fl_campaign *c, const char *file,
 		return -1;
 	}
 	c->visit = 1;
+	if (c->nslots < c->nsides) {
+		snprintf(err, errlen, "%s: slots: a visit campaign has a run "
+			 "of every side", file);
+		return -1;
+	}
 	sched = json_object_get(m, "schedule");
 	blocks = json_object_get(m, "blocks");
 	stopped = json_object_get(m, "stopped");
@@ -160,6 +203,22 @@ int campaign_blocks_load(json_t *m, struct fl_campaign *c, const char *file,
 			 file);
 		return -1;
 	}
+	/* a manifest from before: a run held every block of a cell */
+	c->per_run = c->horizon;
+	if (json_object_get(m, "per_run") &&
+	    get_uint(m, "per_run", 1, FL_CAMPAIGN_MAX_BLOCKS, &c->per_run)) {
+		snprintf(err, errlen, "%s: per_run: not a count of visits of "
+			 "1 to %d", file, FL_CAMPAIGN_MAX_BLOCKS);
+		return -1;
+	}
+	v = json_object_get(m, "busy_speed");
+	if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		  json_integer_value(v) > BUSY_SPEED_MAX)) {
+		snprintf(err, errlen, "%s: busy_speed: not loops per us of 0 "
+			 "to %d", file, BUSY_SPEED_MAX);
+		return -1;
+	}
+	c->busy_speed = v ? (uint64_t)json_integer_value(v) : 0;
 	c->seconds = json_number_value(secs);
 	c->blocks_ended = json_is_true(ended);
 	json_array_foreach(sched, i, v) {
@@ -190,7 +249,8 @@ int campaign_blocks_load(json_t *m, struct fl_campaign *c, const char *file,
 		}
 		c->stopped[json_integer_value(v)] = 1;
 	}
-	/* a cell with more blocks than its horizon: not the campaign's */
+	/* a cell with more blocks than its horizon, or a run with more
+	 * visits of it than a run holds: not the campaign's */
 	for (unsigned int cell = 0; cell < c->ncells; cell++) {
 		unsigned int n = 0;
 
@@ -202,6 +262,8 @@ int campaign_blocks_load(json_t *m, struct fl_campaign *c, const char *file,
 				 n, c->horizon);
 			return -1;
 		}
+		if (too_many_in_a_run(c, cell, file, err, errlen))
+			return -1;
 	}
 	return 0;
 }

@@ -19,10 +19,12 @@
 /* what a visit prints: its line and the partial's path */
 #define VISIT_OUT_MAX	8192
 
-/* the slot that holds side k's run (a visit campaign has one a side) */
-static unsigned int slot_of(const struct fl_campaign *c, unsigned int k)
+/* the slot that holds side k's run of round run (a visit campaign's
+ * rounds have one run a side) */
+static unsigned int slot_of(const struct fl_campaign *c, unsigned int k,
+			    unsigned int run)
 {
-	unsigned int i = 0;
+	unsigned int i = run * c->nsides;
 
 	while (i + 1 < c->nslots && c->slot[i].side != k)
 		i++;
@@ -73,8 +75,9 @@ static int read_visit(const char *out, unsigned int cell, unsigned int nth,
 }
 
 int campaign_visit(int dirfd, const char *dir, struct fl_campaign *c,
-		   unsigned int k, unsigned int cell, unsigned int nth,
-		   struct campaign_visit_fig *fig, char *err, size_t errlen)
+		   unsigned int k, unsigned int run, unsigned int cell,
+		   unsigned int nth, struct campaign_visit_fig *fig, char *err,
+		   size_t errlen)
 {
 	char work[4300], finished[256], partial[256];
 	char visit[32], out[VISIT_OUT_MAX + 1];
@@ -82,7 +85,7 @@ int campaign_visit(int dirfd, const char *dir, struct fl_campaign *c,
 	FILE *tmp = NULL;
 	ssize_t got;
 
-	workfd = campaign_work_open(dirfd, dir, slot_of(c, k), work,
+	workfd = campaign_work_open(dirfd, dir, slot_of(c, k, run), work,
 				    sizeof(work), finished, partial,
 				    sizeof(partial), err, errlen);
 	if (workfd < 0)

@@ -18,12 +18,18 @@
 #include "cli/flags.h"
 #include "compare/compare.h"
 #include "compare/runs.h"
+#include "measure/busy_loop.h"
+#include "stats/sequential.h"
 #include "sweep/matrix.h"
 #include "version.h"
 
 #define RUN_TIMEOUT_DEFAULT_S	3600
 /* a visit campaign's time budget unless --time-budget says otherwise */
 #define VISIT_BUDGET_DEFAULT_S	600
+/* the busy loop's speed measured this often (about 12 ms each) for a
+ * visit campaign, the fastest kept: the CPU's speed flips between two
+ * levels for 0.1 to 36 ms at a time (docs/measurement.md) */
+#define BUSY_TRIES		40
 
 static void usage(FILE *f)
 {
@@ -36,6 +42,7 @@ static void usage(FILE *f)
 		"[--run-timeout S]\n"
 		"                [--vm PATH] [--repo PATH] [--interleave "
 		"visit|run]\n"
+		"                [--max-blocks N]\n"
 		"       futexlab campaign DIR [--run-timeout S] [--yes]   "
 		"(resume)\n"
 		"       futexlab campaign DIR --restore\n\n"
@@ -80,9 +87,17 @@ static void usage(FILE *f)
 		"every cell is\n"
 		"                      decided (--stop-when-decided) or the "
 		"--time-budget\n"
-		"                      (default %d s) is spent; one run a side "
+		"                      (default %d s) is spent; a run a side "
 		"holds its\n"
-		"                      visits (docs/statistics.md)\n"
+		"                      visits, a new round of runs begun when "
+		"a cell's\n"
+		"                      visits reach its reps-max "
+		"(docs/statistics.md)\n"
+		"  --max-blocks N      a visit campaign's most blocks of a "
+		"cell, the\n"
+		"                      stopping rule's horizon (default 2000, "
+		"or the\n"
+		"                      reps-max of 64 runs if fewer)\n"
 		"  --interleave run    rounds of whole runs, the run as the "
 		"unit\n"
 		"  --rounds N          rounds, runs per side (default 5)\n"
@@ -128,6 +143,7 @@ struct args {
 	int given;		/* any option that only a new campaign takes */
 	int interleave;		/* 0: the default, 'v' visit, 'r' run */
 	int rounds_given, budget_given;
+	unsigned int max_blocks;	/* --max-blocks, or 0 */
 };
 
 static int bad(const char *fmt, const char *what)
@@ -185,6 +201,7 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 		{ "vm", 1, NULL, 'v' }, { "repo", 1, NULL, 'R' },
 		{ "yes", 0, NULL, 'y' }, { "restore", 0, NULL, 'X' },
 		{ "interleave", 1, NULL, 'i' },
+		{ "max-blocks", 1, NULL, 'B' },
 		{ "help", 0, NULL, 'h' }, { 0 },
 	};
 	double v, max = 0;
@@ -235,6 +252,15 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 		case 'x':
 			c->stop_when_decided = 1;
 			break;
+		case 'B':
+			if (number("--max-blocks", optarg, 1,
+				   FL_CAMPAIGN_MAX_BLOCKS, &v))
+				return 2;
+			if (v != (unsigned int)v)
+				return bad("--max-blocks: '%.40s' is not a "
+					   "whole number", optarg);
+			a->max_blocks = (unsigned int)v;
+			break;
 		case 'i':
 			if (strcmp(optarg, "visit") && strcmp(optarg, "run"))
 				return bad("--interleave: '%.40s' is not visit "
@@ -282,11 +308,15 @@ static int parse(int argc, char **argv, struct args *a, struct fl_campaign *c)
 	return -1;	/* parsed: go on */
 }
 
-/* a visit campaign's cells and horizon (the least reps-max of the
- * matrix's experiments) from m, file's; 0, or -1 said on stderr */
+/* a visit campaign's cells, how many visits of a cell a run holds (the
+ * least reps-max of the matrix's experiments) and its horizon (the
+ * stopping rule's, within the runs a campaign may hold) from m, file's;
+ * 0, or -1 said on stderr */
 static int visit_cells(const char *file, const struct fl_matrix *m,
 		       struct fl_campaign *c)
 {
+	struct fl_seq_rule rule;
+
 	if (!m->ncells || m->ncells > FL_CAMPAIGN_MAX_CELLS) {
 		fprintf(stderr, "futexlab campaign: %s has %lu cells on this "
 			"machine: a visit campaign takes 1 to %d\n", file,
@@ -294,14 +324,19 @@ static int visit_cells(const char *file, const struct fl_matrix *m,
 		return -1;
 	}
 	c->ncells = (unsigned int)m->ncells;
-	c->horizon = FL_CAMPAIGN_MAX_BLOCKS;
+	c->per_run = FL_CAMPAIGN_MAX_BLOCKS;
 	for (unsigned int x = 0; x < m->nexps; x++) {
 		const struct fl_spec *s = &m->exps[x].spec;
 		unsigned int most = s->reps_auto ? s->reps_max : s->reps;
 
-		if (most < c->horizon)
-			c->horizon = most;
+		if (most < c->per_run)
+			c->per_run = most;
 	}
+	fl_seq_rule_default(&rule, c->delta);
+	c->horizon = rule.max_blocks < FL_CAMPAIGN_MAX_BLOCKS ?
+		     rule.max_blocks : FL_CAMPAIGN_MAX_BLOCKS;
+	if (c->per_run * FL_CAMPAIGN_MAX_ROUNDS < c->horizon)
+		c->horizon = c->per_run * FL_CAMPAIGN_MAX_ROUNDS;
 	return 0;
 }
 
@@ -328,6 +363,12 @@ static int interleave(const struct args *a, struct fl_campaign *c)
 		fprintf(stderr, "futexlab campaign: --rounds and --max-rounds "
 			"count runs: a visit campaign's blocks go on until "
 			"its cells are decided or --time-budget is spent\n");
+		return -1;
+	}
+	if (!c->visit && a->max_blocks) {
+		fprintf(stderr, "futexlab campaign: --max-blocks counts a "
+			"visit campaign's blocks: give no --interleave run or "
+			"--rounds with it\n");
 		return -1;
 	}
 	if (c->visit) {
@@ -416,6 +457,13 @@ static int new_campaign(struct args *a, struct fl_campaign *c)
 		return bad("%s", err);
 	if (check_matrix(a->matrix, c))
 		return 2;
+	if (a->max_blocks && a->max_blocks < c->horizon)
+		c->horizon = a->max_blocks;
+	/* every visit of every side sizes its busy loop by this one
+	 * speed, so a critical section is the same work in all of them
+	 * (a visit's own calibration may catch the CPU's slow level) */
+	if (c->visit)
+		c->busy_speed = fl_busy_speed_best(BUSY_TRIES);
 	if (fl_campaign_create(a->dir, c, a->matrix, err, sizeof(err))) {
 		fprintf(stderr, "futexlab campaign: %s\n", err);
 		return 2;

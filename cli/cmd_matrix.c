@@ -21,6 +21,7 @@
 #include "cli/matrix_estimate.h"
 #include "cli/matrix_visit.h"
 #include "cli/shards.h"
+#include "measure/busy_loop.h"
 #include "measure/host_load.h"
 #include "sweep/cost.h"
 #include "sweep/job.h"
@@ -84,6 +85,10 @@ static void usage(FILE *f)
 		"                  CONTAMINATED\" (NAME: ops_per_sec or\n"
 		"                  p50_ns; CPU ns/op, 1 or 0, or -) and the\n"
 		"                  partial directory\n"
+		"  --busy-speed N  with --visit: size the busy loop by N\n"
+		"                  loops per microsecond, not by the\n"
+		"                  visit's own calibration (a campaign's\n"
+		"                  one speed for all its visits)\n"
 		"  --finish        with --resume: finish the run with the\n"
 		"                  visits it has (a visit a kill cut short\n"
 		"                  runs again), planning no more\n"
@@ -160,11 +165,26 @@ struct matrix_args {
 	const char *results, *resume, *file, *dir_file, *label, *topology;
 	int results_given, list, yes, estimate, finish;
 	struct fl_visit_arg visit;
+	unsigned long busy_speed;	/* --busy-speed, or 0 */
 	struct fl_shard shard;
 	unsigned int shard_commands;	/* N of --shard-commands, or 0 */
 };
 
 
+
+/* --busy-speed's N (loops per microsecond) into *v; 0, or -1 said */
+static int busy_speed_of(const char *s, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strspn(s, "0123456789") == strlen(s) ? strtoul(s, &end, 10) : 0;
+	if (errno || !*v || *v > FL_BUSY_SPEED_MAX)
+		return bad_usage("--busy-speed: '%.40s' is not loops per "
+				 "microsecond from 1 to %d", s,
+				 FL_BUSY_SPEED_MAX);
+	return 0;
+}
 
 /* The flags into a; 0, 1 after --help, or 2 after a one-line error. */
 static int parse_args(int argc, char **argv, struct matrix_args *a)
@@ -182,6 +202,7 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		{ "topology", 1, NULL, 't' },
 		{ "visit", 1, NULL, 'V' },
 		{ "finish", 0, NULL, 'F' },
+		{ "busy-speed", 1, NULL, 'B' },
 		{ "help", 0, NULL, 'h' },
 		{ 0 },
 	};
@@ -229,6 +250,10 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 			break;
 		case 'F':
 			a->finish = 1;
+			break;
+		case 'B':
+			if (busy_speed_of(optarg, &a->busy_speed))
+				return 2;
 			break;
 		case 's':
 			if (fl_shard_parse(optarg, &a->shard, err,
@@ -294,6 +319,9 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		return bad_usage("--visit and --finish run or finish a partial "
 				 "run: give no --list, --estimate, --shard, "
 				 "--shard-commands or --label with them%s", "");
+	if (a->busy_speed && a->visit.cell < 0)
+		return bad_usage("--busy-speed sizes a visit's busy loop: give "
+				 "it with --visit%s", "");
 	if (a->finish && (!a->resume || a->visit.cell >= 0))
 		return bad_usage("--finish finishes a partial run: give it with "
 				 "--resume DIR and without --visit%s", "");
@@ -454,6 +482,8 @@ int fl_cmd_matrix(int argc, char **argv)
 	}
 	fl_catch_interrupts();
 	if (a.visit.cell >= 0) {
+		if (a.busy_speed)
+			fl_busy_pin(a.busy_speed);
 		rc = fl_visit_run(&job, &a.visit);
 		fl_matrix_job_free(&job);
 		return rc;

@@ -42,10 +42,33 @@ uint64_t fl_busy_speed(void)
 	return speed ? speed : 1;
 }
 
+uint64_t fl_busy_speed_best(unsigned int tries)
+{
+	uint64_t best = 0;
+
+	while (tries--) {
+		uint64_t now = fl_busy_speed();
+
+		if (now > best)
+			best = now;
+	}
+	return best;
+}
+
+/* fl_busy_pin()'s: fl_busy_fastest is no longer raised */
+static int pinned;
+
 void fl_busy_seen(uint64_t speed)
 {
-	if (speed > fl_busy_fastest)
+	if (speed > fl_busy_fastest && !pinned)
 		fl_busy_fastest = speed;
+}
+
+void fl_busy_pin(uint64_t speed)
+{
+	fl_busy_fastest = speed;
+	fl_busy_loops_per_us = speed;
+	pinned = 1;
 }
 
 uint64_t fl_calibrate_busy(void)

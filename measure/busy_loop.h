@@ -19,6 +19,8 @@
  * large part of it.
  */
 extern uint64_t fl_busy_loops_per_us;	/* set by fl_calibrate_busy() */
+/* the most loops per microsecond a speed given from outside may be */
+#define FL_BUSY_SPEED_MAX	100000
 /* The fastest speed seen so far: by this process, and by the cell
  * processes it forked before (fl_busy_seen()); 0 before any. A child
  * inherits it. */
@@ -44,8 +46,18 @@ static inline uint64_t fl_busy_ns_to_loops(uint64_t ns)
 
 /* The busy loop's speed now, in loops per microsecond (about 15 ms). */
 uint64_t fl_busy_speed(void);
-/* A speed measured, here or in a cell's process: kept when the fastest. */
+/* The fastest of tries speeds measured one after another. */
+uint64_t fl_busy_speed_best(unsigned int tries);
+/* A speed measured, here or in a cell's process: kept when the fastest
+ * (not once pinned). */
 void fl_busy_seen(uint64_t speed);
+/*
+ * The loop sized by speed from now on, whatever this process or its
+ * cells measure (they still measure, for the rows): a campaign's visits,
+ * each a fresh process, so that every visit of every side does the same
+ * work per critical section.
+ */
+void fl_busy_pin(uint64_t speed);
 /*
  * Measure the speed now and size the busy loop by the fastest seen,
  * this one included; returns the speed measured now. Why the fastest:

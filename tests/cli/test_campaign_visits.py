@@ -4,8 +4,9 @@
   tests/cli/test_campaign_visits.py --builddir build [-k NAME] [-v]
 
   visit_campaign  campaign --interleave visit, sides A and
-                  B:set=critical=1020, ended by the cell's reps-max of 8
-                  (the time budget of 600 s is not reached): each side's
+                  B:set=critical=1020, ended by --max-blocks 8, the
+                  cell's reps-max (the time budget of 600 s is not
+                  reached): each side's
                   run is a finished run directory (runs/NN-SIDE) with as
                   many visits as the other and as the manifest's blocks;
                   the manifest says interleave visit and its blocks, each
@@ -66,15 +67,21 @@ def manifest(cdir):
         return json.load(f)
 
 
-def finished_runs(cdir):
-    """The sides' finished runs: {side: the rows of its cells.csv}."""
+def side_runs(cdir):
+    """{side: [the rows of each of its runs' cells.csv, in slot order]}"""
     out = {}
     for run in sorted(glob.glob(os.path.join(cdir, "runs", "*"))):
         check(os.path.isfile(os.path.join(run, "meta.json")),
               "%s is not a finished run" % run)
-        out[os.path.basename(run).split("-", 1)[1]] = runs.rows_of(
-            os.path.join(run, "cells.csv"))
+        out.setdefault(os.path.basename(run).split("-", 1)[1], []).append(
+            runs.rows_of(os.path.join(run, "cells.csv")))
     return out
+
+
+def finished_runs(cdir):
+    """The sides' finished runs: {side: their rows, run after run}."""
+    return {side: [row for run in rows for row in run]
+            for side, rows in side_runs(cdir).items()}
 
 
 def check_runs_match_blocks(cdir):
@@ -94,7 +101,8 @@ def test_visit_campaign(tmp):
                                     "reps-max = 8"))
     cdir = os.path.join(tmp, "c")
     r = fl("campaign", cdir, "--matrix", mfile, *SIDES, "--interleave",
-           "visit", "--time-budget", "600", timeout=900)
+           "visit", "--time-budget", "600", "--max-blocks", "8",
+           timeout=900)
     check(r.returncode == 0, "campaign: %d %s" % (r.returncode,
                                                   r.stderr[-1500:]))
     check("blocks" in r.stderr and "decided" in r.stderr,
@@ -145,17 +153,17 @@ def test_visit_campaign(tmp):
               "does not name the member: %s" % r.stderr)
 
 
-def test_kill_resume(tmp):
-    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY)
-    cdir = os.path.join(tmp, "c")
-    p = subprocess.Popen([runs.FL, "campaign", cdir, "--matrix", mfile,
-                          *SIDES, "--time-budget", "12"],
+def killed_at(cdir, blocks, *args):
+    """`futexlab campaign cdir ARGS` SIGKILLed, with the visit it runs,
+    once its manifest has the given blocks; the blocks it then has."""
+    p = subprocess.Popen([runs.FL, "campaign", cdir, *args],
                          start_new_session=True, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
-    deadline = time.time() + 120
+    deadline = time.time() + 300
     before = []
-    while time.time() < deadline and len(before) < 3:
-        time.sleep(0.2)
+    while time.time() < deadline and len(before) < blocks and \
+            p.poll() is None:
+        time.sleep(0.05)
         try:
             before = manifest(cdir).get("blocks", [])
         except (OSError, ValueError):
@@ -170,15 +178,28 @@ def test_kill_resume(tmp):
             time.sleep(0.1)
         except ProcessLookupError:
             break
-    before = manifest(cdir)["blocks"]
+    return manifest(cdir)["blocks"]
+
+
+def test_kill_resume(tmp):
+    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY)
+    cdir = os.path.join(tmp, "c")
+    before = killed_at(cdir, 3, "--matrix", mfile, *SIDES, "--time-budget",
+                       "12")
     check(len(before) >= 3, "killed before 3 blocks: %d" % len(before))
     check(not glob.glob(os.path.join(cdir, "runs", "*")),
           "a run finished before the kill")
-    r = fl("campaign", cdir, timeout=300)
+    resumed(cdir, before)
+    check_runs_match_blocks(cdir)
+
+
+def resumed(cdir, before):
+    """`futexlab campaign cdir` resumed to its end, every block recorded
+    before (the list) kept as it was"""
+    r = fl("campaign", cdir, timeout=600)
     check(r.returncode == 0, "the resume: %d %s" % (r.returncode,
                                                     r.stderr[-1500:]))
-    m = check_runs_match_blocks(cdir)
-    check(m["blocks"][:len(before)] == before,
+    check(manifest(cdir)["blocks"][:len(before)] == before,
           "a block recorded before the kill changed")
 
 

@@ -4,8 +4,10 @@
 #define FUTEXLAB_SEQ_SIM_H
 
 #define SEQ_SIM_MEASURED	300
+#define SEQ_SIM_VISITS		475
 
 extern const double seq_sim_cost_busy[SEQ_SIM_MEASURED];
 extern const double seq_sim_throughput_busy[SEQ_SIM_MEASURED];
+extern const double seq_sim_cost_visits[SEQ_SIM_VISITS];
 
 #endif

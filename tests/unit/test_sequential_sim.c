@@ -15,7 +15,10 @@
  *     of the time and spends a uniform share in the slow one otherwise;
  *     Student-t noise (3 degrees of freedom, scale 1%); a burst (another
  *     tenant on the vCPU) in one visit of 10%, costing Exp(15%); and a
- *     visit 3% faster when it runs second in its block.
+ *     visit 3% faster when it runs second in its block;
+ *   - visits: futexlab's own blocks of CPU ns/op, identical sides
+ *     visited by a campaign with a busy loop on each CPU
+ *     (seq_sim_noise.c), drawn as the cost ones.
  * Asserted, at the default rule (fl_seq_rule_default):
  *   - identical sides: HIGHER or LOWER in at most 5% of campaigns, on
  *     every noise, at the 2% and the 1% margin; the summary
@@ -23,8 +26,8 @@
  *     excluding 1 in at most 5%;
  *   - a true shift exactly at the margin: HIGHER (a claim that B is
  *     beyond it) in at most 5%;
- *   - B 2% lower at a 1% margin, cost noise: LOWER in at least 80% of
- *     campaigns within SIM_HORIZON blocks;
+ *   - B 2% lower at a 1% margin, cost and visits noise: LOWER in at
+ *     least 80% of campaigns within the rule's horizon;
  *   - a shift of twice the margin: SAME (false equivalence) in at most
  *     5%;
  *   - identical sides at the 2% margin, cost noise: SAME in at least
@@ -57,11 +60,15 @@
 /* blocks in 10 minutes with a futexlab run per visit (0.2 s warm-up,
  * 0.1 s visits, busy loops pinned: 38.8 blocks a minute measured) */
 #define PROCESS_PER_VISIT_10MIN	390
+/* and with one busy-loop speed for every visit and the other sessions
+ * mostly done: 72 to 84 blocks a minute measured */
+#define VISITS_10MIN		720
 
-enum noise { COST, THROUGHPUT, FLIP };
+enum noise { COST, THROUGHPUT, FLIP, VISITS };
 
 static const char *const noise_names[] = {
 	[COST] = "cost", [THROUGHPUT] = "throughput", [FLIP] = "flip",
+	[VISITS] = "visits",
 };
 
 static double normal(uint64_t *rng)
@@ -97,9 +104,9 @@ static double flip_visit(uint64_t *rng)
 	return v;
 }
 
-static double measured(const double *table, uint64_t *rng)
+static double measured(const double *table, size_t n, uint64_t *rng)
 {
-	double d = table[(size_t)(fl_uniform(rng) * SEQ_SIM_MEASURED)];
+	double d = table[(size_t)(fl_uniform(rng) * n)];
 
 	return (fl_uniform(rng) < 0.5 ? d : -d) + JITTER * normal(rng);
 }
@@ -111,9 +118,14 @@ static double block(enum noise noise, double shift, uint64_t *rng)
 
 	switch (noise) {
 	case COST:
-		return shift + measured(seq_sim_cost_busy, rng);
+		return shift + measured(seq_sim_cost_busy, SEQ_SIM_MEASURED,
+					rng);
 	case THROUGHPUT:
-		return shift + measured(seq_sim_throughput_busy, rng);
+		return shift + measured(seq_sim_throughput_busy,
+					SEQ_SIM_MEASURED, rng);
+	case VISITS:
+		return shift + measured(seq_sim_cost_visits, SEQ_SIM_VISITS,
+					rng);
 	case FLIP:
 		a = flip_visit(rng);
 		b = flip_visit(rng) + shift;
@@ -203,11 +215,11 @@ static void test_identical(void **state)
 
 	(void)state;
 	for (int m = 0; m < 2; m++)
-		for (int k = COST; k <= FLIP; k++) {
+		for (int k = COST; k <= VISITS; k++) {
 			/* throughput and the 1% margin are decided late or
 			 * never: their campaigns draw many blocks */
 			int n = m == 0 ? (k == THROUGHPUT ? FEWEST :
-					  CAMPAIGNS) :
+					  k == VISITS ? FEWER : CAMPAIGNS) :
 				(k == COST ? FEWER : FEWEST);
 
 			fl_seq_rule_default(&r, margins[m]);
@@ -262,9 +274,17 @@ static void test_power(void **state)
 	assert_int_equal(s.call[FL_SEQ_HIGHER], 0);
 	simulate(&r, FLIP, log(0.98), FEWEST, 301, &s);
 	rate("B 2% lower, flip, 1% margin: LOWER", &s, FL_SEQ_LOWER);
+	simulate(&r, VISITS, log(0.98), FEWER, 303, &s);
+	assert_true(rate("B 2% lower, visits, 1% margin: LOWER", &s,
+			 FL_SEQ_LOWER) >= 0.80);
+	assert_int_equal(s.call[FL_SEQ_HIGHER], 0);
 	r.max_blocks = PROCESS_PER_VISIT_10MIN;
 	simulate(&r, COST, log(0.98), FEWER, 302, &s);
 	rate("B 2% lower, cost, 1% margin, 390 blocks: LOWER", &s,
+	     FL_SEQ_LOWER);
+	r.max_blocks = VISITS_10MIN;
+	simulate(&r, VISITS, log(0.98), FEWER, 304, &s);
+	rate("B 2% lower, visits, 1% margin, 720 blocks: LOWER", &s,
 	     FL_SEQ_LOWER);
 }
 
