@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include "base/text.h"
 #include "cli/commands.h"
 #include "measure/cell.h"
+#include "measure/counters.h"
 #include "measure/program.h"
 #include "rundir/keep.h"
 #include "version.h"
@@ -118,6 +120,26 @@ static int escape_output(void)
 	return 0;
 }
 
+/*
+ * FUTEXLAB_PERF=off: count without perf events (schedstat and steal
+ * only), for a kernel where switching them on and off is not safe (a
+ * QEMU TCG guest: docs/measurement.md). 0, or -1 with the one line said.
+ */
+static int perf_switch(void)
+{
+	const char *v = getenv("FUTEXLAB_PERF");
+
+	if (!v || !strcmp(v, "on"))
+		return 0;
+	if (!strcmp(v, "off")) {
+		fl_counters_perf_off("FUTEXLAB_PERF=off");
+		return 0;
+	}
+	fprintf(stderr, "futexlab: FUTEXLAB_PERF: '%s' is not on or off\n",
+		v);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	int rc;
@@ -127,6 +149,8 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	if (perf_switch())
+		return 2;
 	fl_main_argc = argc;
 	fl_main_argv = argv;
 	/* a failed or aborted cell is said as the run goes on */

@@ -53,6 +53,14 @@ static const struct event events[FL_NPERF] = {
 /* the events that opened in this process (fl_counters_prepare), as
  * bits by source; all are tried until then */
 static unsigned int usable = (1u << FL_NPERF) - 1;
+/* fl_counters_perf_off()'s reason: no perf event is opened at all */
+static char off_why[96];
+
+void fl_counters_perf_off(const char *why)
+{
+	snprintf(off_why, sizeof(off_why), "%s", why);
+	usable = 0;
+}
 
 static int open_event(int e, int group)
 {
@@ -325,7 +333,15 @@ static unsigned int try_events(char (*why)[112])
 	unsigned int ok = 0;
 
 	for (int e = 0; e < FL_NPERF; e++) {
-		int fd = open_event(e, -1);
+		int fd;
+
+		if (*off_why) {
+			if (why)
+				snprintf(why[e], sizeof(why[e]), "turned off: "
+					 "%s", off_why);
+			continue;
+		}
+		fd = open_event(e, -1);
 
 		if (fd >= 0) {
 			ok |= 1u << e;

@@ -39,6 +39,15 @@ struct fl_thread_count {
  * which events open here, so no thread tries one that cannot.
  */
 void fl_counters_prepare(void);
+/*
+ * No perf event opened from now on, by this process and its cells, with
+ * why for meta.json; schedstat and steal are still read. For a kernel
+ * where perf's per-task events are unsafe to switch on and off: under
+ * QEMU's TCG, the static key they flip (perf_sched_events) is patched
+ * with int3 while other vCPUs run the code, and a guest oopsed in
+ * finish_task_switch (docs/measurement.md).
+ */
+void fl_counters_perf_off(const char *why);
 
 /* What each of a repetition's nthreads threads may open: the bits of
  * the perf events (by enum fl_count_source) and FL_COUNT_SCHED, as the

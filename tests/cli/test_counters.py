@@ -164,7 +164,39 @@ def test_old_run_reads(tmp):
     runs.fl("report", d, check_rc=0)
 
 
-TESTS = [test_counted, test_refused, test_old_run_reads]
+def test_perf_off(tmp):
+    """FUTEXLAB_PERF=off (what the QEMU guest sets): no perf event, the
+    reason in meta.json, cpu_ns from schedstat; another value is refused
+    in one line, exit 2, before anything runs."""
+    old = os.environ.get("FUTEXLAB_PERF")
+    os.environ["FUTEXLAB_PERF"] = "off"  # run_dir's child inherits it
+    try:
+        d, rows, meta = run_dir(tmp)
+    finally:
+        if old is None:
+            del os.environ["FUTEXLAB_PERF"]
+        else:
+            os.environ["FUTEXLAB_PERF"] = old
+    off = meta["counters"]["unavailable"]
+    for c in PERF_COLS + PMU_COLS + ("task_clock",):
+        check("FUTEXLAB_PERF=off" in off.get(c, ""), "meta.json does not "
+              "say %s was turned off: %r" % (c, off))
+    for r in rows:
+        for c in PERF_COLS + PMU_COLS:
+            check(r[c] == "", "%s %r with perf turned off" % (c, r[c]))
+        check(whole(r, "cpu_ns") > 0, "cpu_ns not from schedstat")
+    results = os.path.join(tmp, "bad")
+    r = subprocess.run([runs.FL] + RUN + ["--results", results],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, FUTEXLAB_PERF="yes"))
+    check(r.returncode == 2 and r.stderr.count("\n") == 1 and
+          "FUTEXLAB_PERF: 'yes' is not on or off" in r.stderr,
+          "FUTEXLAB_PERF=yes: exit %d, %r" % (r.returncode, r.stderr))
+    check(not os.path.exists(results), "FUTEXLAB_PERF=yes made %s" %
+          results)
+
+
+TESTS = [test_counted, test_refused, test_perf_off, test_old_run_reads]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "counters"))
