@@ -70,11 +70,11 @@ def seccomp_refusing_perf():
     return install, (buf, prog)
 
 
-def run_dir(tmp, preexec=None):
+def run_dir(tmp, preexec=None, env=None):
     results = os.path.join(tmp, "results")
     r = subprocess.run([runs.FL] + RUN + ["--results", results],
                        capture_output=True, text=True, timeout=300,
-                       preexec_fn=preexec)
+                       preexec_fn=preexec, env=env)
     check(r.returncode == 0, "run: exit %d\n%s" % (r.returncode,
                                                    r.stderr[-2000:]))
     (name,) = [n for n in os.listdir(results) if not n.startswith(".")]
@@ -168,15 +168,7 @@ def test_perf_off(tmp):
     """FUTEXLAB_PERF=off (what the QEMU guest sets): no perf event, the
     reason in meta.json, cpu_ns from schedstat; another value is refused
     in one line, exit 2, before anything runs."""
-    old = os.environ.get("FUTEXLAB_PERF")
-    os.environ["FUTEXLAB_PERF"] = "off"  # run_dir's child inherits it
-    try:
-        d, rows, meta = run_dir(tmp)
-    finally:
-        if old is None:
-            del os.environ["FUTEXLAB_PERF"]
-        else:
-            os.environ["FUTEXLAB_PERF"] = old
+    d, rows, meta = run_dir(tmp, env=dict(os.environ, FUTEXLAB_PERF="off"))
     off = meta["counters"]["unavailable"]
     for c in PERF_COLS + PMU_COLS + ("task_clock",):
         check("FUTEXLAB_PERF=off" in off.get(c, ""), "meta.json does not "
