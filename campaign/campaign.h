@@ -161,6 +161,9 @@ struct fl_campaign {
 	unsigned int ncells;		/* the matrix's cells */
 	unsigned int horizon;		/* the most blocks of a cell, over
 					 * the sides' runs */
+	int horizon_pending;		/* the horizon waits for the first
+					 * blocks' pace: what the time
+					 * budget holds (blocks.c) */
 	unsigned int per_run;		/* the most a run holds: the cell's
 					 * reps-max; then the sides' runs
 					 * are finished and new ones begun */

@@ -17,9 +17,10 @@
 
 json_t *campaign_blocks_json(const struct fl_campaign *c)
 {
-	json_t *b = json_pack("{s:s, s:i, s:i, s:i, s:I, s:f, s:b, s:[], "
-			      "s:[], s:[]}", "interleave", "visit", "cells",
-			      c->ncells, "horizon", c->horizon, "per_run",
+	json_t *b = json_pack("{s:s, s:i, s:i, s:b, s:i, s:I, s:f, s:b, "
+			      "s:[], s:[], s:[]}", "interleave", "visit",
+			      "cells", c->ncells, "horizon", c->horizon,
+			      "horizon_pending", c->horizon_pending, "per_run",
 			      c->per_run, "busy_speed",
 			      (json_int_t)c->busy_speed, "seconds", c->seconds,
 			      "ended", c->blocks_ended, "schedule", "blocks",
@@ -211,6 +212,15 @@ int campaign_blocks_load(json_t *m, struct fl_campaign *c, const char *file,
 			 "1 to %d", file, FL_CAMPAIGN_MAX_BLOCKS);
 		return -1;
 	}
+	/* absent in a manifest from before: its horizon was fixed when it
+	 * was made */
+	v = json_object_get(m, "horizon_pending");
+	if (v && !json_is_boolean(v)) {
+		snprintf(err, errlen, "%s: horizon_pending: not true or false",
+			 file);
+		return -1;
+	}
+	c->horizon_pending = json_is_true(v);
 	v = json_object_get(m, "busy_speed");
 	if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
 		  json_integer_value(v) > BUSY_SPEED_MAX)) {

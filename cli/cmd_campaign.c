@@ -95,9 +95,11 @@ static void usage(FILE *f)
 		"(docs/statistics.md)\n"
 		"  --max-blocks N      a visit campaign's most blocks of a "
 		"cell, the\n"
-		"                      stopping rule's horizon (default 2000, "
-		"or the\n"
-		"                      reps-max of 64 runs if fewer)\n"
+		"                      stopping rule's horizon (default: what "
+		"the time\n"
+		"                      budget holds at the first blocks' pace, "
+		"at most\n"
+		"                      2000 or the reps-max of 64 runs)\n"
 		"  --interleave run    rounds of whole runs, the run as the "
 		"unit\n"
 		"  --rounds N          rounds, runs per side (default 5)\n"
@@ -459,6 +461,10 @@ static int new_campaign(struct args *a, struct fl_campaign *c)
 		return 2;
 	if (a->max_blocks && a->max_blocks < c->horizon)
 		c->horizon = a->max_blocks;
+	/* else the blocks the time budget holds, from the first blocks'
+	 * pace (campaign/blocks.c) */
+	c->horizon_pending = c->visit && c->time_budget_s > 0 &&
+			     !a->max_blocks;
 	/* every visit of every side sizes its busy loop by this one
 	 * speed, so a critical section is the same work in all of them
 	 * (a visit's own calibration may catch the CPU's slow level) */

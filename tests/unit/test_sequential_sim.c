@@ -147,6 +147,9 @@ struct rates {
 };
 
 /* campaigns of at most r->max_blocks blocks, seeded by seed */
+/* blocks a campaign's time ends at, beyond its rule's horizon; 0: none */
+static unsigned int time_ends_at;
+
 static void simulate(const struct fl_seq_rule *r, enum noise noise,
 		     double shift, int campaigns, uint64_t seed,
 		     struct rates *out)
@@ -167,7 +170,8 @@ static void simulate(const struct fl_seq_rule *r, enum noise noise,
 		unsigned int n = 0;
 		double adj;
 
-		while (call == FL_SEQ_MORE && n < r->max_blocks) {
+		while (call == FL_SEQ_MORE && n < r->max_blocks &&
+		       (!time_ends_at || n < time_ends_at)) {
 			x[n] = block(noise, shift, &rng);
 			n++;
 			if (fl_seq_next_look(r, n) == n)
@@ -286,6 +290,14 @@ static void test_power(void **state)
 	simulate(&r, VISITS, log(0.98), FEWER, 304, &s);
 	rate("B 2% lower, visits, 1% margin, 720 blocks: LOWER", &s,
 	     FL_SEQ_LOWER);
+	/* the horizon left at 2000 and the time ending at 720 blocks: why
+	 * a campaign fixes its horizon from its budget (campaign/blocks.c) */
+	fl_seq_rule_default(&r, 0.01);
+	time_ends_at = VISITS_10MIN;
+	simulate(&r, VISITS, log(0.98), FEWER, 304, &s);
+	time_ends_at = 0;
+	rate("B 2% lower, visits, 1% margin, horizon 2000, time at 720: "
+	     "LOWER", &s, FL_SEQ_LOWER);
 }
 
 /* A shift of twice the margin is not called the same. */

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""A visit campaign's horizon: the blocks its time budget holds.
+
+  tests/cli/test_campaign_horizon.py --builddir build [-k NAME] [-v]
+
+  budget_horizon   a campaign with --time-budget 8 and no --max-blocks
+                   fixes its stopping rule's horizon from its first
+                   blocks' pace: it says so in one line ("... s a block:
+                   the time budget holds N blocks of a cell ..."), the
+                   manifest's horizon is that N (16 or more, less than
+                   the 2000 it starts from) and no longer pending, no
+                   cell has more blocks than N, and compare reads it
+  max_blocks       --max-blocks 12 sets the horizon outright: no pace
+                   line, horizon 12, not pending
+  old_manifest     a manifest without horizon_pending (a campaign from
+                   before) is compared as it was; one whose
+                   horizon_pending is not true or false is refused in
+                   one line naming it, exit 2
+No timing is asserted. Ends with `campaign_horizon: N passed, N failed`.
+"""
+
+import json
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "matrix"))
+sys.dont_write_bytecode = True  # runs.py leaves no __pycache__
+import runs  # noqa: E402
+from runs import check, fl  # noqa: E402
+from test_campaign_visits import SIDES, TINY, manifest  # noqa: E402
+
+PACE = "the time budget holds "
+
+
+def campaign(tmp, *extra):
+    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY)
+    cdir = os.path.join(tmp, "c")
+    r = fl("campaign", cdir, "--matrix", mfile, *SIDES, "--interleave",
+           "visit", *extra, timeout=600)
+    check(r.returncode == 0, "campaign: %d %s" % (r.returncode,
+                                                  r.stderr[-1500:]))
+    return cdir, r
+
+
+def test_budget_horizon(tmp):
+    cdir, r = campaign(tmp, "--time-budget", "8")
+    said = [x for x in r.stderr.splitlines() if PACE in x]
+    check(len(said) == 1, "no one pace line:\n%s" % r.stderr[-1500:])
+    n = int(said[0].split(PACE)[1].split()[0])
+    m = manifest(cdir)
+    check(m["horizon"] == n, "said %d blocks, the manifest's horizon is %d"
+          % (n, m["horizon"]))
+    check(16 <= n < 2000, "horizon %d: not from 16 below 2000" % n)
+    check(m["horizon_pending"] is False, "the horizon is still pending")
+    check(len(m["blocks"]) <= n, "%d blocks past the horizon %d" %
+          (len(m["blocks"]), n))
+    r = fl("compare", cdir)
+    check(r.returncode == 0 and "cell 0 " in r.stdout,
+          "compare: %d %s" % (r.returncode, r.stderr[-800:]))
+
+
+def test_max_blocks(tmp):
+    cdir, r = campaign(tmp, "--time-budget", "600", "--max-blocks", "12")
+    check(PACE not in r.stderr, "a pace line with --max-blocks:\n%s" %
+          r.stderr[-800:])
+    m = manifest(cdir)
+    check(m["horizon"] == 12 and m["horizon_pending"] is False,
+          "horizon %r, pending %r" % (m["horizon"], m["horizon_pending"]))
+
+
+def rewrite(cdir, key, value):
+    path = os.path.join(cdir, "campaign.json")
+    m = manifest(cdir)
+    if value is None:
+        del m[key]
+    else:
+        m[key] = value
+    with open(path, "w") as f:
+        json.dump(m, f)
+
+
+def test_old_manifest(tmp):
+    cdir, _ = campaign(tmp, "--time-budget", "600", "--max-blocks", "12")
+    want = fl("compare", cdir)
+    check(want.returncode == 0, "compare: %s" % want.stderr[-800:])
+    old = os.path.join(tmp, "old")
+    shutil.copytree(cdir, old, symlinks=True)
+    rewrite(old, "horizon_pending", None)
+    got = fl("compare", old)
+    check(got.returncode == 0 and
+          got.stdout.replace(old, cdir) == want.stdout,
+          "a manifest without horizon_pending: %d\n%s" %
+          (got.returncode, got.stdout + got.stderr[-800:]))
+    rewrite(old, "horizon_pending", "yes")
+    got = fl("compare", old)
+    check(got.returncode == 2 and len(got.stderr.splitlines()) == 1 and
+          "horizon_pending" in got.stderr,
+          "horizon_pending \"yes\": %d %r" % (got.returncode, got.stderr))
+
+
+TESTS = [test_budget_horizon, test_max_blocks, test_old_manifest]
+
+if __name__ == "__main__":
+    sys.exit(runs.main(TESTS, "campaign_horizon"))
