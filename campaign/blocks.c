@@ -120,23 +120,28 @@ static void pace_horizon(struct fl_campaign *c)
 {
 	struct fl_seq_rule r;
 	double per, fit;
-	unsigned int h;
+	unsigned int h, live = c->ncells;
 
+	/* the cells still visited share the budget; a stopped one (its
+	 * first visit not ok: a backend that cannot run it) takes none */
+	for (unsigned int i = 0; i < c->ncells; i++)
+		live -= c->stopped[i];
 	if (!c->horizon_pending || c->nblocks < PACE_BLOCKS ||
-	    c->nblocks < c->ncells || !(c->seconds > 0))
+	    c->nblocks < live || !live || !(c->seconds > 0))
 		return;
 	c->horizon_pending = 0;
 	per = c->seconds / c->nblocks;
 	fit = c->nblocks + 0.95 * (c->time_budget_s - c->seconds) / per;
 	fl_seq_rule_default(&r, c->delta);
-	fit /= c->ncells;
+	fit /= live;
 	h = fit < r.min_blocks ? r.min_blocks :
 	    fit < c->horizon ? (unsigned int)fit : c->horizon;
 	if (h < c->horizon)
 		c->horizon = h;
 	fl_say(c->cmd.say, "futexlab campaign: %.2f s a block: the time "
-		"budget holds %u block%s of a cell, the stopping rule's "
-		"horizon", per, c->horizon, c->horizon == 1 ? "" : "s");
+		"budget holds %u block%s of each of %u cell%s, the stopping "
+		"rule's horizon", per, c->horizon, c->horizon == 1 ? "" : "s",
+		live, live == 1 ? "" : "s");
 }
 
 /* the cell decided for every side against the first */

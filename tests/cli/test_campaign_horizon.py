@@ -3,7 +3,7 @@
 
   tests/cli/test_campaign_horizon.py --builddir build [-k NAME] [-v]
 
-  budget_horizon   a campaign with --time-budget 8 and no --max-blocks
+  budget_horizon   a campaign with --time-budget 10 and no --max-blocks
                    fixes its stopping rule's horizon from its first
                    blocks' pace: it says so in one line ("... s a block:
                    the time budget holds N blocks of a cell ..."), the
@@ -35,7 +35,9 @@ PACE = "the time budget holds "
 
 
 def campaign(tmp, *extra):
-    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY)
+    # visits of 0.01 s: the first 8 blocks well within the budget of 10 s
+    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY.replace(
+        "duration = 0.02\nwarmup = 0.01", "duration = 0.01\nwarmup = 0.005"))
     cdir = os.path.join(tmp, "c")
     r = fl("campaign", cdir, "--matrix", mfile, *SIDES, "--interleave",
            "visit", *extra, timeout=600)
@@ -45,9 +47,10 @@ def campaign(tmp, *extra):
 
 
 def test_budget_horizon(tmp):
-    cdir, r = campaign(tmp, "--time-budget", "8")
+    cdir, r = campaign(tmp, "--time-budget", "10")
     said = [x for x in r.stderr.splitlines() if PACE in x]
     check(len(said) == 1, "no one pace line:\n%s" % r.stderr[-1500:])
+    check(" of each of 1 cell," in said[0], "not 1 cell: %s" % said[0])
     n = int(said[0].split(PACE)[1].split()[0])
     m = manifest(cdir)
     check(m["horizon"] == n, "said %d blocks, the manifest's horizon is %d"
