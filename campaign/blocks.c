@@ -323,8 +323,11 @@ static int run_block(int fd, const char *dir, struct fl_campaign *c,
 
 		if (r == 1) {
 			fl_say(c->cmd.say, "futexlab campaign: cell %u stopped: "
-				"side %s's visit %u of it was not ok (its run "
-				"says why)", cell, c->side[s].name, nth);
+				"side %s's visit %u of it %s", cell,
+				c->side[s].name, nth, v.idle ?
+				"completed no operation (0 ops/s: no ratio to "
+				"pair; its blocks before it are kept)" :
+				"was not ok (its run says why)");
 			c->stopped[cell] = 1;
 			drop_next(c);
 			return 1;

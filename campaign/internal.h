@@ -107,11 +107,13 @@ struct campaign_visit_fig {
 				 * not ops/s */
 	double cpu;		/* CPU ns/op; NAN: not counted */
 	int contaminated;	/* the machine denied it CPU */
+	int idle;		/* ok, but not one operation done: no
+				 * ratio to pair (the cell stops) */
 };
 /* visit.c: side k's nth visit of cell in its run of round run (in the
  * side's work/NN, made by the round's first visit), what it says into
- * *fig; 0, 1 when the visit was not ok (the cell stops), 130 when
- * interrupted, -1 with err */
+ * *fig; 0, 1 when the visit was not ok or did no operation (fig->idle;
+ * the cell stops), 130 when interrupted, -1 with err */
 int campaign_visit(int dirfd, const char *dir, struct fl_campaign *c,
 		   unsigned int k, unsigned int run, unsigned int cell,
 		   unsigned int nth, struct campaign_visit_fig *fig, char *err,

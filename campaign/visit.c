@@ -62,10 +62,17 @@ static int read_visit(const char *out, unsigned int cell, unsigned int nth,
 	    (!strcmp(name, "ops_per_sec") || !strcmp(name, "p50_ns"))) {
 		v->latency = !strcmp(name, "p50_ns");
 		v->contaminated = !strcmp(dirty, "1");
+		v->idle = 0;
 		if (!strcmp(status, "stopped"))
 			return 1;
 		if (!strcmp(status, "ok") && isfinite(v->fig) && v->fig > 0)
 			return 0;
+		/* a spinner starved of its CPU for the whole visit: a
+		 * throughput of 0, whose log ratio is no number */
+		if (!strcmp(status, "ok") && !v->latency && v->fig == 0) {
+			v->idle = 1;
+			return 1;
+		}
 	}
 	snprintf(err, errlen, "side %s's visit %u of cell %u did not say "
 		 "its figure (\"visit %u %u ok NAME FIGURE CPU "

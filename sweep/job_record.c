@@ -16,6 +16,14 @@ unsigned long fl_matrix_job_cells(const struct fl_matrix_job *j)
 {
 	unsigned long n = 0;
 
+	/* a campaign's run holds the cells it visited: one the campaign
+	 * stopped before this side's first visit of it has no row */
+	if (j->planned_only && j->tracks) {
+		for (unsigned long c = 0; c < j->m.ncells; c++)
+			n += (!j->in_shard || j->in_shard[c]) &&
+			     j->tracks[c].visits;
+		return n;
+	}
 	if (!j->in_shard)
 		return j->m.ncells;
 	for (unsigned long c = 0; c < j->m.ncells; c++)
@@ -74,7 +82,8 @@ static int record_cells(const struct fl_matrix_job *j, struct job_record *r,
 	for (unsigned long c = 0; c < nc; c++) {
 		const struct fl_cell_track *t = &j->tracks[c];
 
-		if (j->in_shard && !j->in_shard[c])
+		if ((j->in_shard && !j->in_shard[c]) ||
+		    (j->planned_only && !t->visits))
 			continue;
 		r->cells[n++] = (struct fl_record_cell){
 			.cell = c, .reps = t->visits,
