@@ -79,6 +79,10 @@ struct fl_matrix_job {
 	const struct fl_say *say;
 	int planned_only;		/* run the visits planned, plan no
 					 * pass (--visit, --finish) */
+	int one_visit;			/* matrix --visit: a campaign's visit,
+					 * one repetition in a process of its
+					 * own; it probes the idle wake only
+					 * on its cell's first visit */
 	struct fl_rep_counts last_counts;	/* the last visit made's
 						 * kernel counts (have 0:
 						 * none made) */
