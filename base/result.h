@@ -30,6 +30,9 @@ const char *fl_status_name(enum fl_status s);
  * (measure/idle_wake.h measures it; compare sets figures against it). */
 struct fl_idle_wake {
 	uint64_t short_ns, long_ns;	/* median wake latency; 0 unknown */
+	int not_probed;			/* 1: the probe was not made (a
+					 * campaign's visit after the cell's
+					 * first): the columns are empty */
 };
 
 /* Above this share of the CPU time taken by other processes, report and

@@ -204,7 +204,7 @@ int campaign_run_side(int dirfd, const char *dir, struct fl_campaign *c,
 	char *more[5] = { visit ? "--visit" : c->visit ? "--finish" : NULL,
 			  (char *)visit, visit && c->busy_speed ?
 			  "--busy-speed" : NULL, speed, NULL };
-	int exe = -1, self, rc = -1;
+	int exe = -1, rc = -1;
 	pid_t hogs[64];
 	size_t len;
 
@@ -218,7 +218,7 @@ int campaign_run_side(int dirfd, const char *dir, struct fl_campaign *c,
 		return -1;
 	free(text);
 	if (!*s->kernel) {
-		exe = campaign_open_binary(dirfd, dir, s, &self, err, errlen);
+		exe = campaign_open_binary(dirfd, dir, s, NULL, err, errlen);
 		if (exe < 0)
 			return -1;
 	}

@@ -160,7 +160,9 @@ int campaign_side_matrix(int dirfd, const char *dir,
 			 const struct fl_campaign_side *s, int trusted,
 			 char **text, size_t *len, char *err, size_t errlen);
 /* trust.c: builds/SIDE/futexlab opened to run (no link, trusted), *self
- * 1 when it is this futexlab byte for byte; the descriptor, or -1 */
+ * 1 when it is this futexlab byte for byte (not asked with self NULL:
+ * reading both takes milliseconds, and a visit campaign opens it for
+ * every visit); the descriptor, or -1 */
 int campaign_open_binary(int dirfd, const char *dir,
 			 const struct fl_campaign_side *s, int *self,
 			 char *err, size_t errlen);

@@ -109,8 +109,8 @@ int campaign_open_binary(int dirfd, const char *dir,
 
 	snprintf(name, sizeof(name), "builds/%s/futexlab", s->name);
 	fd = open_trusted(dirfd, dir, name, err, errlen);
-	if (fd < 0)
-		return -1;
+	if (fd < 0 || !self)
+		return fd;
 	me = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	*self = me >= 0 && same_bytes(fd, me);
 	if (me >= 0)

@@ -83,6 +83,7 @@ int fl_visit_run(struct fl_matrix_job *job, const struct fl_visit_arg *v)
 		return FL_EXIT_USAGE;
 	}
 	job->planned_only = 1;
+	job->one_visit = 1;
 	job->say = &fl_say_stderr;
 	if (rc == 0) {
 		FILE *quiet = fopen("/dev/null", "w");

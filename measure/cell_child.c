@@ -579,7 +579,10 @@ void fl_cell_child(const struct fl_cell *cell,
 	 * loop is sized by the fastest the run has seen (measure/busy_loop.h) */
 	sh->busy_start = fl_calibrate_busy();
 	sh->busy_used = fl_busy_loops_per_us;
-	fl_idle_wake_probe(&sh->idle_wake);
+	if (cell->no_idle_wake)
+		sh->idle_wake.not_probed = 1;
+	else
+		fl_idle_wake_probe(&sh->idle_wake);
 	if (cell->warmup_ns) {
 		scratch = calloc(1, sizeof(*scratch));
 		sh->rep = -1;

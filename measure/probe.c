@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Machine and kernel-feature probes. */
 #include "measure/probe.h"
+#include "spec/hwloc_here.h"
 #include "spec/placement.h"
 #include "spec/topology.h"
 
@@ -66,16 +67,15 @@ static void probe_cpu_model(struct fl_machine *m)
 
 static void probe_topology(struct fl_machine *m)
 {
-	hwloc_topology_t topo;
+	hwloc_topology_t topo = fl_hwloc_here();
 
 	m->ncores = m->npackages = 0;
-	if (hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) == 0) {
+	if (topo) {
 		int c = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
 		int p = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
 
 		m->ncores = c > 0 ? (unsigned int)c : 0;
 		m->npackages = p > 0 ? (unsigned int)p : 0;
-		hwloc_topology_destroy(topo);
 	}
 	m->numa_available = numa_available() == 0;
 	m->nnodes = 1;

@@ -197,7 +197,8 @@ static double *per_rep(const struct fl_rd_run *r)
  * What waking an idle CPU cost over the run (measure/idle_wake.h): its
  * median and 10th to 90th percentiles for each idle length, over every
  * ok repetition that has it. The state of the host that moves every
- * sleeping workload; compare adjusts for it.
+ * sleeping workload; compare adjusts for it. A campaign's run probed
+ * only each cell's first visit: the line says of how many.
  */
 static void idle_wake(FILE *f, const struct fl_rd_run *r)
 {
@@ -205,19 +206,25 @@ static void idle_wake(FILE *f, const struct fl_rd_run *r)
 	double *v = per_rep(r), med, p10, p90;
 
 	for (int k = 0; v && k < 2; k++) {
-		size_t n = 0;
+		size_t n = 0, reps = 0;
 
-		for (unsigned long i = 0; i < r->ncells; i++)
+		for (unsigned long i = 0; i < r->ncells; i++) {
+			reps += r->cells[i].nok;
 			for (unsigned int j = 0; j < r->cells[i].nok; j++)
 				if (isfinite(r->cells[i].idle_wake[j][k]))
 					v[n++] = r->cells[i].idle_wake[j][k];
+		}
 		if (!n)
 			break;
 		spread(v, n, &med, &p10, &p90);
 		fprintf(f, "| waking an idle CPU after %s | median %.1f us "
-			"(10th-90th percentile %.1f-%.1f us) over %zu "
-			"repetitions |\n", idle[k], med / 1000, p10 / 1000,
-			p90 / 1000, n);
+			"(10th-90th percentile %.1f-%.1f us) over %zu ",
+			idle[k], med / 1000, p10 / 1000, p90 / 1000, n);
+		if (n < reps)
+			fprintf(f, "of %zu repetitions (the others not probed) "
+				"|\n", reps);
+		else
+			fprintf(f, "repetition%s |\n", n == 1 ? "" : "s");
 	}
 	free(v);
 }

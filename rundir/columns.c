@@ -118,10 +118,12 @@ static const struct column columns[FL_NCOLS] = {
 				      1e6, "a busy-loop speed in loops/us"),
 	[FL_COL_BUSY_END] = BOUNDED("busy_loops_per_us_end", K_WHOLE, 0, 0,
 				    1e6, "a busy-loop speed in loops/us"),
-	/* tens of microseconds; 0 where the probe could not run */
-	[FL_COL_WAKE_SHORT] = BOUNDED("idle_wake_short_ns", K_WHOLE, 0, 0,
+	/* tens of microseconds; 0 where the probe could not run, empty
+	 * where it was not made (a campaign's visit after its cell's
+	 * first) */
+	[FL_COL_WAKE_SHORT] = BOUNDED("idle_wake_short_ns", K_COUNT, 0, 0,
 				      1e10, "an idle-wake cost in ns"),
-	[FL_COL_WAKE_LONG] = BOUNDED("idle_wake_long_ns", K_WHOLE, 0, 0, 1e10,
+	[FL_COL_WAKE_LONG] = BOUNDED("idle_wake_long_ns", K_COUNT, 0, 0, 1e10,
 				     "an idle-wake cost in ns"),
 	[FL_COL_BUSY_USED] = BOUNDED("busy_loops_per_us_used", K_WHOLE, 0, 0,
 				     1e6, "a busy-loop speed in loops/us"),

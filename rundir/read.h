@@ -70,7 +70,9 @@ struct fl_rd_cell {
 	 * numbers, not the note's words, are what is read) */
 	double busy[FL_RD_MAX_REPS][2];
 	/* the idle-wake probe before each (ns; measure/idle_wake.h): the
-	 * short and the long idle; NaN where the run has no such columns */
+	 * short and the long idle; NaN where the run has no such columns,
+	 * the probe failed (0) or was not made (empty: a campaign's visit
+	 * after its cell's first) */
 	double idle_wake[FL_RD_MAX_REPS][2];
 	/* when each ok repetition started, seconds since the epoch, from
 	 * meta.json's cells_reps (read_times.c); NaN where it does not say */

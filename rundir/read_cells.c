@@ -226,7 +226,8 @@ static struct fl_rd_cell *new_cell(struct cells_parse *p, struct row *w,
 }
 
 /* A busy-loop speed or idle-wake column of the row (checked: a whole
- * number), or NaN where the run has none or 0 says it was not taken */
+ * number, or empty for the idle wake), or NaN where the run has none,
+ * 0 says it was not taken or it is empty (not probed) */
 static double taken_or_nan(const struct row *w, enum fl_col col)
 {
 	double v;

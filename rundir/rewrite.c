@@ -87,10 +87,12 @@ int fl_rw_keep_rows(struct fl_run *run, int flags, int *torn_line,
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	}
+	/* every row kept: the file stays as it is */
 	if (!rc)
-		rc = fl_write_at(run->fd, "cells.csv", shown_in(run,
-				 "cells.csv", shown, sizeof(shown)), text, len,
-				 err, errlen);
+		rc = fl_write_at_changed(run->fd, "cells.csv",
+					 shown_in(run, "cells.csv", shown,
+						  sizeof(shown)), text, len,
+					 err, errlen);
 	free(text);
 	return rc;
 }

@@ -42,7 +42,8 @@ typedef int (*fl_rw_keep_fn)(void *ctx, const struct fl_rd_row *row,
 
 /* The same scan, then cells.csv replaced by its header and the rows
  * keep() kept, byte for byte; nothing is written unless every row
- * passed. 0, or -1 with err. */
+ * passed, nor when that is what the file holds (write_at.h:
+ * fl_write_at_changed). 0, or -1 with err. */
 int fl_rw_keep_rows(struct fl_run *run, int flags, int *torn_line,
 		    fl_rw_keep_fn keep, void *ctx, char *err, size_t errlen);
 
@@ -78,8 +79,9 @@ int fl_rw_visit_hist(struct fl_run *run, unsigned long cell, unsigned int rep,
 int fl_rw_cell_hist(struct fl_run *run, unsigned long c, char *err,
 		    size_t errlen);
 
-/* run->cells: cells.csv, which this resume has just rewritten, opened to
- * append the rows of the visits it runs. 0, or -1 with err. */
+/* run->cells: cells.csv, which this resume has just rewritten (or found
+ * holding the rows it kept), opened to append the rows of the visits it
+ * runs. 0, or -1 with err. */
 int fl_rw_append_rows(struct fl_run *run, char *err, size_t errlen);
 
 #endif

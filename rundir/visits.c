@@ -36,8 +36,8 @@ static int replace(struct fl_run *run, const char *text, size_t len,
 
 	close_journal(run);
 	shown_of(run, shown, sizeof(shown));
-	if (fl_write_at(run->fd, FL_VISITS_FILE, shown, text, len, err,
-			errlen))
+	if (fl_write_at_changed(run->fd, FL_VISITS_FILE, shown, text, len,
+				err, errlen))
 		return -1;
 	run->visits = fl_append_at(run->fd, FL_VISITS_FILE, shown, err,
 				   errlen);

@@ -35,7 +35,8 @@ int fl_visits_start(struct fl_run *run, char *err, size_t errlen);
 int fl_visits_note(struct fl_run *run, const struct fl_row_place *at,
 		   char *err, size_t errlen);
 /* A resume's journal: replaced whole by the n visits it kept, in the
- * order of their rows, then opened to append. 0, or -1 with err. */
+ * order of their rows (left as it is when it lists them already:
+ * fl_write_at_changed), then opened to append. 0, or -1 with err. */
 int fl_visits_rewrite(struct fl_run *run, const struct fl_row_place *kept,
 		      unsigned long n, char *err, size_t errlen);
 /* 1 when the partial directory has a journal (not finalized yet). */

@@ -273,11 +273,17 @@ int fl_run_write_visit(struct fl_run *run, const struct fl_row_place *at,
 		fl_csv_field(f, extra, 0);
 		fl_csv_field(f, hist, 0);
 		fprintf(f, "%ld,", rr->done ? rr->hash_slots : -1L);
-		fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",", cell->sample_every,
-			rr->bins.bin_ns, res->busy_start, res->busy_end,
-			res->idle_wake.short_ns, res->idle_wake.long_ns,
-			res->busy_used);
+		fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+			cell->sample_every, rr->bins.bin_ns, res->busy_start,
+			res->busy_end);
+		/* not probed: empty, as a count not counted */
+		if (res->idle_wake.not_probed)
+			fputs(",,", f);
+		else
+			fprintf(f, "%" PRIu64 ",%" PRIu64 ",",
+				res->idle_wake.short_ns,
+				res->idle_wake.long_ns);
+		fprintf(f, "%" PRIu64 ",", res->busy_used);
 		counts_fields(f, rr->done ? &rr->counts :
 			      &(struct fl_rep_counts){ 0 });
 		if (rr->done && rr->bins.n &&

@@ -20,6 +20,16 @@
 int fl_write_at(int dirfd, const char *name, const char *shown,
 		const void *data, size_t len, char *err, size_t errlen);
 
+/*
+ * The same, unless dirfd/name holds those bytes already, as a regular
+ * file of one link that fl_fd_trusted() trusts (a file a resume rewrote
+ * with the rows it kept, when it kept them all): that file is left as it
+ * is, nothing written. 0, or -1 with err as fl_write_at().
+ */
+int fl_write_at_changed(int dirfd, const char *name, const char *shown,
+			const void *data, size_t len, char *err,
+			size_t errlen);
+
 /* dirfd/name, a regular file of one link (not a hard link to a file
  * elsewhere), opened to append rows to; NULL with err. */
 FILE *fl_append_at(int dirfd, const char *name, const char *shown,

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spec/hwloc_here.h"
+
 #define MAX_CPUS 4096
 
 int fl_cpulist_parse(const char *text, int *cpus, int max)
@@ -116,32 +118,10 @@ void fl_allowed_cpus(char *buf, size_t len)
 	}
 }
 
-/*
- * The machine's topology, loaded once per process: loading it costs
- * milliseconds, and a matrix places every one of up to 100,000 cells
- * when it is parsed (and again for --list).
- */
-static hwloc_topology_t topology(void)
-{
-	static hwloc_topology_t topo;
-	static int loaded;
-
-	if (!loaded) {
-		if (hwloc_topology_init(&topo))
-			return NULL;
-		if (hwloc_topology_load(topo)) {
-			hwloc_topology_destroy(topo);
-			return NULL;
-		}
-		loaded = 1;
-	}
-	return topo;
-}
-
 static int order_from_hwloc(int scatter, const cpu_set_t *mask, int *cpus,
 			    int max, char *err, size_t errlen)
 {
-	hwloc_topology_t topo = topology();
+	hwloc_topology_t topo = fl_hwloc_here();
 	int n = 0;
 
 	if (!topo) {

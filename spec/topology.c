@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A machine's shape, from hwloc and libnuma or from hwloc XML: see
- * topology.h. */
+ * topology.h; and this machine's hwloc topology, loaded once
+ * (hwloc_here.h). */
 #include "spec/topology.h"
 
 #include <fcntl.h>
@@ -9,6 +10,25 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "spec/hwloc_here.h"
+
+hwloc_topology_t fl_hwloc_here(void)
+{
+	static hwloc_topology_t topo;
+	static int loaded;
+
+	if (!loaded) {
+		if (hwloc_topology_init(&topo))
+			return NULL;
+		if (hwloc_topology_load(topo)) {
+			hwloc_topology_destroy(topo);
+			return NULL;
+		}
+		loaded = 1;
+	}
+	return topo;
+}
 
 void fl_numa_distances(struct fl_distances *d, unsigned int nnodes)
 {
@@ -46,19 +66,17 @@ static int count_cpus(hwloc_topology_t topo, hwloc_obj_type_t type,
 void fl_topology_here(struct fl_topology *t)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	hwloc_topology_t topo;
+	hwloc_topology_t topo = fl_hwloc_here();
 
 	memset(t, 0, sizeof(*t));
 	t->ncpus = online > 0 ? (unsigned int)online : 1;
 	t->nnodes = 1;
 	t->node_ncpus[0] = t->ncpus;
-	if (hwloc_topology_init(&topo) == 0) {
-		int p = hwloc_topology_load(topo) ? -1 :
-			count_cpus(topo, HWLOC_OBJ_PACKAGE, t->package_ncpus,
+	if (topo) {
+		int p = count_cpus(topo, HWLOC_OBJ_PACKAGE, t->package_ncpus,
 				   FL_MAX_PACKAGES);
 
 		t->npackages = p > 0 ? (unsigned int)p : 0;
-		hwloc_topology_destroy(topo);
 	}
 	if (numa_available() != 0)
 		return;

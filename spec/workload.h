@@ -60,6 +60,10 @@ struct fl_cell {
 	uint64_t seed;
 	unsigned int sample_every;	/* --sample: time 1 op in this many */
 	uint64_t bin_ns;		/* --bin: throughput-over-time bins */
+	int no_idle_wake;		/* 1: no idle-wake probe before the
+					 * repetitions (measure/idle_wake.h):
+					 * a campaign's visit after the cell's
+					 * first in its run */
 };
 
 /* A thread's own slot: its counters and histogram on lines of its own. */

@@ -79,6 +79,12 @@ struct fl_matrix_job {
 	const struct fl_say *say;
 	int planned_only;		/* run the visits planned, plan no
 					 * pass (--visit, --finish) */
+	int one_visit;			/* matrix --visit: a campaign's visit,
+					 * one repetition in a process of its
+					 * own; it probes the idle wake only
+					 * on its cell's first visit, and its
+					 * resume reads no earlier visit's
+					 * histogram but the last one's */
 	struct fl_rep_counts last_counts;	/* the last visit made's
 						 * kernel counts (have 0:
 						 * none made) */
@@ -204,9 +210,10 @@ long fl_matrix_job_next_pass(struct fl_matrix_job *j, double elapsed_s,
  * as any pass, so a resume replays it. With nth (1-based; 0: none) it is
  * the cell's nth visit: a cell that has nth visits done gets none (a
  * killed campaign asks again), and one whose planned nth visit was cut
- * short by a kill gets that one again. 0: a visit is planned to run; 1:
- * none is needed; -1 with err (a cell the matrix lacks, an nth beyond
- * the next, past the cell's reps-max: usage).
+ * short by a kill gets that one again; matrix.json is saved with it,
+ * and with the resume's record. 0: a visit is planned to run; 1: none
+ * is needed; -1 with err (a cell the matrix lacks, an nth beyond the
+ * next, past the cell's reps-max: usage).
  */
 int fl_matrix_job_add_visit(struct fl_matrix_job *j, unsigned long cell,
 			    unsigned int nth, char *err, size_t errlen);

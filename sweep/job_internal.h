@@ -58,10 +58,20 @@ int matrix_job_rows_init(struct job_rows *jr, unsigned long nvisits);
 void matrix_job_rows_free(struct job_rows *jr);
 /* A journalled run: cells.csv rewritten with the row of every visit
  * that has its histogram (each row checked against its cell), those
- * visits in jr->kept; a torn last line dropped (*torn_line). 0, or -1
- * with err. */
+ * visits in jr->kept; a torn last line dropped (*torn_line). With
+ * last_only, no histogram is read: the caller read the last row's
+ * (matrix_job_last_hist). 0, or -1 with err. */
 int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
-			   int *torn_line, char *err, size_t errlen);
+			   int last_only, int *torn_line, char *err,
+			   size_t errlen);
+/*
+ * A journalled run whose rows a campaign's visit may keep reading no
+ * histogram but the last row's: 0 when that one reads and no line is
+ * torn; 1 when a kill's leftovers are there (the full check then drops
+ * what they left); -1 with err (a row the readers refuse, a histogram
+ * that is not a regular file or does not read).
+ */
+int matrix_job_last_hist(struct fl_matrix_job *j, char *err, size_t errlen);
 /* Cell layout: one row for every visit planned, each its cell's, and
  * every cell's merged histogram; j->by_status counted. 0, or -1 with
  * err. */

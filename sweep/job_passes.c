@@ -288,21 +288,24 @@ int fl_matrix_job_add_visit(struct fl_matrix_job *j, unsigned long cell,
 	/* not ok once: it would say the same again (passes.h) */
 	if (j->tracks[cell].stopped)
 		return 1;
-	if (undone_visit(j, cell))
-		return 0;
-	if (j->m.planned && j->m.planned[cell] >= j->tracks[cell].reps_max) {
-		snprintf(err, errlen, "--visit: cell %lu has its %u visits, "
-			 "the most its reps-max allows", cell,
-			 j->tracks[cell].reps_max);
-		return -1;
+	if (!undone_visit(j, cell)) {
+		if (j->m.planned &&
+		    j->m.planned[cell] >= j->tracks[cell].reps_max) {
+			snprintf(err, errlen, "--visit: cell %lu has its %u "
+				 "visits, the most its reps-max allows", cell,
+				 j->tracks[cell].reps_max);
+			return -1;
+		}
+		pass = json_array();
+		json_array_append_new(pass, json_integer((json_int_t)cell));
+		json_array_append_new(json_object_get(j->state, "passes"),
+				      pass);
+		if (add_pass(j, one, 1)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 	}
-	pass = json_array();
-	json_array_append_new(pass, json_integer((json_int_t)cell));
-	json_array_append_new(json_object_get(j->state, "passes"), pass);
-	if (add_pass(j, one, 1)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	/* the pass, and the resume's record (sweep/job_resume.c) */
 	if (matrix_job_save_state(j)) {
 		snprintf(err, errlen, "cannot write %s/matrix.json: %s",
 			 j->run.tmp, strerror(errno));

@@ -272,9 +272,17 @@ static int same_matrix(struct fl_matrix_job *j, const char *file, int yes,
 static int keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 		       char *err, size_t errlen)
 {
-	int torn = 0;
+	int torn = 0, last_only = 0;
 
-	if (matrix_job_keep_visits(j, jr, &torn, err, errlen) ||
+	/* a campaign's visit: the last row's histogram read alone, unless
+	 * a kill left something to drop (sweep/job_rows.c says why) */
+	if (j->one_visit) {
+		last_only = matrix_job_last_hist(j, err, errlen);
+		if (last_only < 0)
+			return -1;
+		last_only = !last_only;
+	}
+	if (matrix_job_keep_visits(j, jr, last_only, &torn, err, errlen) ||
 	    fl_visits_rewrite(&j->run, jr->kept, jr->nkept, err, errlen) ||
 	    fl_rw_drop_staged(&j->run, err, errlen) ||
 	    fl_rw_make_folders(&j->run, err, errlen))
@@ -353,7 +361,9 @@ static int recover_rows(struct fl_matrix_job *j, char *err, size_t errlen)
 	return fl_rw_append_rows(&j->run, err, errlen);
 }
 
-/* The resume recorded in matrix.json; 0, or -1 with err. */
+/* The resume recorded in matrix.json; 0, or -1 with err. A visit's is
+ * written with the visit's pass (fl_matrix_job_add_visit), which saves
+ * matrix.json at once: one write and sync of it a visit, not two. */
 static int record_resume(struct fl_matrix_job *j, char *err, size_t errlen)
 {
 	char now_s[32];
@@ -363,7 +373,7 @@ static int record_resume(struct fl_matrix_job *j, char *err, size_t errlen)
 			      fl_record_resume_json(now_s, j->argc, j->argv,
 						    j->ndone));
 	j->resumed = j->ndone > 0;
-	if (matrix_job_save_state(j)) {
+	if (!j->one_visit && matrix_job_save_state(j)) {
 		snprintf(err, errlen, "cannot write %s/matrix.json: %s",
 			 j->run.tmp, strerror(errno));
 		return -1;
@@ -420,6 +430,7 @@ int fl_matrix_job_resume_cell(struct fl_matrix_job *j, int argc, char **argv,
 	j->run.fd = j->run.dir_fd = -1;
 	j->argc = argc;
 	j->argv = argv;
+	j->one_visit = cell >= 0;
 	if (reopen(j, dir_arg, err, errlen) ||
 	    load_state(j, err, errlen) ||
 	    same_matrix(j, file, yes, err, errlen))

@@ -181,9 +181,11 @@ struct visit_scan {
 	struct job_rows *jr;
 	struct slots s;
 	struct fl_cell cell;
+	int last_only;		/* no histogram read: the last row's was */
 };
 
-/* keep(): the row of a visit, kept when its histogram reads */
+/* keep(): the row of a visit, kept when its histogram reads (or when
+ * the scan reads none) */
 static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 		      size_t errlen)
 {
@@ -196,7 +198,8 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 	    fl_matrix_cell(&j->m, row->cell, &vs->cell, NULL, err, errlen) ||
 	    row_is_its_cell(row, row->cell, &vs->cell, err, errlen))
 		return -1;
-	rc = fl_rw_visit_hist(&j->run, row->cell, row->rep, err, errlen);
+	rc = vs->last_only ? 0 : fl_rw_visit_hist(&j->run, row->cell,
+						  row->rep, err, errlen);
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
@@ -210,9 +213,10 @@ static int keep_visit(void *ctx, const struct fl_rd_row *row, char *err,
 }
 
 int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
-			   int *torn_line, char *err, size_t errlen)
+			   int last_only, int *torn_line, char *err,
+			   size_t errlen)
 {
-	struct visit_scan vs = { .j = j, .jr = jr };
+	struct visit_scan vs = { .j = j, .jr = jr, .last_only = last_only };
 	int rc;
 
 	if (slots_init(&vs.s, &j->m)) {
@@ -224,6 +228,51 @@ int matrix_job_keep_visits(struct fl_matrix_job *j, struct job_rows *jr,
 	fl_cell_free(&vs.cell);
 	slots_free(&vs.s);
 	return rc;
+}
+
+/*
+ * A visit's resume reads the last row's histogram alone. The writer
+ * (rundir/write.c) syncs a visit's histogram before its row, and its
+ * row before its journal line, and a visit is a process of its own, so
+ * a kill leaves at most the last row without its histogram, or torn;
+ * every earlier row had its histogram on disk before the next visit
+ * began. What a folder from elsewhere holds beyond that is read by the
+ * resume that finishes the run (--finish, or any resume without
+ * --visit), which reads every histogram before it writes anything and
+ * refuses the one that does not read; a visit before it never opens
+ * one, so a FIFO or a link there holds nothing up and is written
+ * through by nothing, and the visit writes its own histogram under its
+ * own name (a file created afresh and renamed, write_at.h).
+ */
+struct last_row {
+	int any;
+	unsigned long cell;
+	unsigned int rep;
+};
+
+static int note_last(void *ctx, const struct fl_rd_row *row, char *err,
+		     size_t errlen)
+{
+	struct last_row *l = ctx;
+
+	(void)err;
+	(void)errlen;
+	*l = (struct last_row){ 1, row->cell, row->rep };
+	return 0;
+}
+
+int matrix_job_last_hist(struct fl_matrix_job *j, char *err, size_t errlen)
+{
+	struct last_row l = { 0 };
+	int torn = 0;
+
+	if (fl_rw_scan(&j->run, FL_RD_TORN_OK, &torn, note_last, &l, err,
+		       errlen))
+		return -1;
+	if (torn)
+		return 1;
+	return l.any ? fl_rw_visit_hist(&j->run, l.cell, l.rep, err,
+					errlen) : 0;
 }
 
 /* -------------------------------------------------------- cell layout */

@@ -247,6 +247,11 @@ static enum visit_end run_visit(struct fl_matrix_job *j, unsigned long i,
 		*failed = 1;
 		goto out;
 	}
+	/* a campaign's visits probe the idle wake on the cell's first
+	 * only: the probe costs a visit tens of milliseconds on a busy
+	 * machine, and the campaign's paired blocks do not adjust by it
+	 * (a matrix's visits each probe, for compare/adjust.c) */
+	cell.no_idle_wake = j->one_visit && j->m.visits[i].rep > 0;
 	cell_name(exp, &cell, j->m.visits[i].rep, name, sizeof(name));
 	counter(j, p, i, count, sizeof(count));
 	show_running(p, count, name);
