@@ -32,6 +32,8 @@ import subprocess
 import tempfile
 import time
 
+import level_blocks  # its cost() and deviation(), one copy
+
 
 def start(fl, cpu):
     d = tempfile.mkdtemp(prefix="fl-duet-")
@@ -51,12 +53,7 @@ def cost(p, d):
     with open(os.path.join(d, name, "cells.csv")) as f:
         r = next(csv.DictReader(f))
     shutil.rmtree(d)
-    return int(r["cpu_ns"]) / int(r["ops"])
-
-
-def deviation(x):
-    m = statistics.median(x)
-    return 1.4826 * statistics.median(abs(v - m) for v in x)
+    return level_blocks.cost(r)
 
 
 def main():
@@ -84,7 +81,7 @@ def main():
         xs[way].append(math.log(c2 / c1))
     for way in ("duet", "back-to-back"):
         x, s = xs[way], statistics.median(secs[way])
-        dev = deviation(x)
+        dev = level_blocks.deviation(x)
         print("%-12s pairs %4d  median x %+.4f  robust deviation %.4f  "
               "%.2f s a pair  information %.0f a second" %
               (way, len(x), statistics.median(x), dev, s,
