@@ -122,12 +122,14 @@ static void pace_horizon(struct fl_campaign *c)
 	double per, fit;
 	unsigned int h, live = c->ncells;
 
+	if (!c->horizon_pending)
+		return;
 	/* the cells still visited share the budget; a stopped one (its
 	 * first visit not ok: a backend that cannot run it) takes none */
 	for (unsigned int i = 0; i < c->ncells; i++)
 		live -= c->stopped[i];
-	if (!c->horizon_pending || c->nblocks < PACE_BLOCKS ||
-	    c->nblocks < live || !live || !(c->seconds > 0))
+	if (c->nblocks < PACE_BLOCKS || c->nblocks < live || !live ||
+	    !(c->seconds > 0))
 		return;
 	c->horizon_pending = 0;
 	per = c->seconds / c->nblocks;
