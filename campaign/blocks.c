@@ -73,9 +73,30 @@ enum fl_seq_call campaign_cell_call(const struct fl_campaign *c,
 	return campaign_call_of(c, x, n, ci, &at);
 }
 
+/* the cells still visited: a stopped one (its first visit not ok: a
+ * backend that cannot run it) is judged never */
+static unsigned int live_cells(const struct fl_campaign *c)
+{
+	unsigned int live = c->ncells;
+
+	for (unsigned int i = 0; i < c->ncells; i++)
+		live -= c->stopped[i];
+	return live;
+}
+
+unsigned int campaign_family(const struct fl_campaign *c)
+{
+	unsigned int calls = live_cells(c) * (c->nsides - 1);
+
+	return c->family ? c->family : calls ? calls : 1;
+}
+
 void campaign_rule(const struct fl_campaign *c, struct fl_seq_rule *r)
 {
 	fl_seq_rule_default(r, c->delta);
+	/* a matrix's user reads every call: the chance that any is wrong
+	 * is what the rule's alpha bounds */
+	fl_seq_rule_family(r, campaign_family(c));
 	/* fixed with the campaign, before its first block: a run keeps
 	 * at most its reps-max visits of a cell */
 	if (c->horizon < r->max_blocks)
@@ -105,10 +126,13 @@ enum fl_seq_call campaign_call_of(const struct fl_campaign *c,
 }
 
 /*
- * The horizon the time budget holds, fixed once the first blocks show
- * the pace: at least PACE_BLOCKS of them and one of every cell, fewer
- * than the first look's blocks of any cell (a round gives each cell one
- * block), so no look has been made. The rule's alpha is split over the
+ * The rule fixed once the first blocks ran: at least PACE_BLOCKS of
+ * them and one of every cell, fewer than the first look's blocks of any
+ * cell (a round gives each cell one block), so no look has been made.
+ * The family: the cells a first visit did not stop, against each side
+ * but the first (a cell stopped later keeps its share: the calls made
+ * before it stopped used it). The horizon the time budget holds, from
+ * the blocks' pace. The rule's alpha is split over the
  * looks up to its horizon (stats/sequential.h): a horizon the budget
  * cannot reach spends alpha on looks never made (a 2% change at a 1%
  * margin in 1220 blocks is found 71% of the time with the horizon at
@@ -116,25 +140,32 @@ enum fl_seq_call campaign_call_of(const struct fl_campaign *c,
  * is the blocks' time alone, whichever side was faster; 5% is kept for
  * a slower stretch. Never raised.
  */
-static void pace_horizon(struct fl_campaign *c)
+static void fix_rule(struct fl_campaign *c)
 {
 	struct fl_seq_rule r;
 	double per, fit;
-	unsigned int h, live = c->ncells;
+	unsigned int h, live = live_cells(c);
 
-	if (!c->horizon_pending)
+	if ((c->family && !c->horizon_pending) || c->nblocks < PACE_BLOCKS ||
+	    c->nblocks < live || !live || !(c->seconds > 0))
 		return;
-	/* the cells still visited share the budget; a stopped one (its
-	 * first visit not ok: a backend that cannot run it) takes none */
-	for (unsigned int i = 0; i < c->ncells; i++)
-		live -= c->stopped[i];
-	if (c->nblocks < PACE_BLOCKS || c->nblocks < live || !live ||
-	    !(c->seconds > 0))
+	fl_seq_rule_default(&r, c->delta);
+	if (!c->family) {
+		c->family = campaign_family(c);
+		if (c->family > 1)
+			fl_say(c->cmd.say, "futexlab campaign: %u cell%s, %u "
+				"side%s against %s: each call at alpha %.2g%%, "
+				"so that any of the %u is wrong with a chance "
+				"of %g%% at most", live, live == 1 ? "" : "s",
+				c->nsides - 1, c->nsides == 2 ? "" : "s",
+				c->side[0].name, 100 * r.alpha / c->family,
+				c->family, 100 * r.alpha);
+	}
+	if (!c->horizon_pending)
 		return;
 	c->horizon_pending = 0;
 	per = c->seconds / c->nblocks;
 	fit = c->nblocks + 0.95 * (c->time_budget_s - c->seconds) / per;
-	fl_seq_rule_default(&r, c->delta);
 	fit /= live;
 	h = fit < r.min_blocks ? r.min_blocks :
 	    fit < c->horizon ? (unsigned int)fit : c->horizon;
@@ -383,7 +414,7 @@ int campaign_blocks(int fd, const char *dir, struct fl_campaign *c,
 			if (r < 0 || r == 130)
 				return r;
 			c->seconds += now_s() - t0;
-			pace_horizon(c);
+			fix_rule(c);
 		}
 		if (fl_campaign_save(fd, dir, c, err, errlen))
 			return -1;

@@ -164,6 +164,11 @@ struct fl_campaign {
 	int horizon_pending;		/* the horizon waits for the first
 					 * blocks' pace: what the time
 					 * budget holds (blocks.c) */
+	unsigned int family;		/* the calls sharing the rule's
+					 * alpha: the cells still visited
+					 * after the first blocks, times
+					 * the sides against the first; 0:
+					 * not fixed yet (blocks.c) */
 	unsigned int per_run;		/* the most a run holds: the cell's
 					 * reps-max; then the sides' runs
 					 * are finished and new ones begun */

@@ -8,8 +8,9 @@
  * between blocks, moves both), no more of them than the manifest
  * recorded blocks of the cell in that round. A cell's ratio is the
  * Hodges-Lehmann location of its blocks' log ratios with the signed-rank
- * interval, its verdict the campaign's call on them (blocks.c), naming
- * the figure it is about; the summary is the geometric mean over the cells with its
+ * interval, its verdict the campaign's call on them (blocks.c: each
+ * call at its share of the rule's alpha over the cells and sides),
+ * naming the figure it is about; the summary is the geometric mean over the cells with its
  * interval (fl_paired_family: one cell's own, more cells' a bootstrap
  * widened by the cells' own intervals); then how long the blocks took.
  */
@@ -300,14 +301,24 @@ int campaign_compare_visits(int fd, const char *dir,
 {
 	unsigned int rounds;
 
+	unsigned int family = campaign_family(c);
+	struct fl_seq_rule r;
+	char shared[160] = "";
+
+	/* a matrix's calls share the rule's chance of a wrong one */
+	campaign_rule(c, &r);
+	if (family > 1)
+		snprintf(shared, sizeof(shared), "; %u calls, each at alpha "
+			 "%.2g%%, any wrong with a chance of %g%% at most",
+			 family, 100 * r.alpha, 100 * r.alpha * family);
 	for (unsigned int k = 1; k < c->nsides; k++) {
 		if (read_side(fd, dir, c, k, &rounds, err, errlen))
 			return -1;
 		fprintf(out, "side %s (%s) against side %s (%s), visit by "
-			"visit, paired by block (margin %g%%), %u run%s a "
+			"visit, paired by block (margin %g%%%s), %u run%s a "
 			"side:\n", c->side[k].name, c->side[k].why,
 			c->side[0].name, c->side[0].why, c->delta * 100,
-			rounds, rounds == 1 ? "" : "s");
+			shared, rounds, rounds == 1 ? "" : "s");
 		judge(c, k, out);
 	}
 	fprintf(out, "the campaign's blocks took %.0f s: %u blocks of %u "

@@ -79,8 +79,12 @@ int campaign_blocks(int fd, const char *dir, struct fl_campaign *c,
 unsigned int campaign_cell_blocks(const struct fl_campaign *c,
 				  unsigned int cell, unsigned int k,
 				  double *x);
+/* blocks.c: the calls that share the rule's alpha: c->family once
+ * fixed, before then the cells still visited times the sides against
+ * the first */
+unsigned int campaign_family(const struct fl_campaign *c);
 /* blocks.c: the stopping rule of c (stats/sequential.h): its margin,
- * its horizon the cells' */
+ * its horizon the cells', its alpha shared by its family */
 void campaign_rule(const struct fl_campaign *c, struct fl_seq_rule *r);
 /* blocks.c: the call on n blocks' log ratios x (in the order they ran):
  * the first the rule makes at one of its looks up to n (*at: that
@@ -166,6 +170,12 @@ int campaign_side_matrix(int dirfd, const char *dir,
 int campaign_open_binary(int dirfd, const char *dir,
 			 const struct fl_campaign_side *s, int *self,
 			 char *err, size_t errlen);
+/* fresh_binary.c: side s's build open at fd copied to a new file in its
+ * builds folder (its pages new in the page cache), open read-only to
+ * run; the descriptor, or -1 with err. fd stays the caller's. */
+int campaign_fresh_binary(int dirfd, const char *dir,
+			  const struct fl_campaign_side *s, int fd, char *err,
+			  size_t errlen);
 /* trust.c: 0 when a resume may run every side (each runs this futexlab
  * and changes nothing of the machine, or --yes was given), or -1 with
  * one line naming what it would run */

@@ -17,10 +17,11 @@
 
 json_t *campaign_blocks_json(const struct fl_campaign *c)
 {
-	json_t *b = json_pack("{s:s, s:i, s:i, s:b, s:i, s:I, s:f, s:b, "
-			      "s:[], s:[], s:[]}", "interleave", "visit",
+	json_t *b = json_pack("{s:s, s:i, s:i, s:b, s:i, s:i, s:I, s:f, "
+			      "s:b, s:[], s:[], s:[]}", "interleave", "visit",
 			      "cells", c->ncells, "horizon", c->horizon,
-			      "horizon_pending", c->horizon_pending, "per_run",
+			      "horizon_pending", c->horizon_pending, "family",
+			      c->family, "per_run",
 			      c->per_run, "busy_speed",
 			      (json_int_t)c->busy_speed, "seconds", c->seconds,
 			      "ended", c->blocks_ended, "schedule", "blocks",
@@ -221,6 +222,16 @@ int campaign_blocks_load(json_t *m, struct fl_campaign *c, const char *file,
 		return -1;
 	}
 	c->horizon_pending = json_is_true(v);
+	/* absent in a manifest from before: its cells' calls shared the
+	 * alpha of the cells visited (blocks.c counts them) */
+	c->family = 0;
+	if (json_object_get(m, "family") &&
+	    get_uint(m, "family", 0, c->ncells * (c->nsides - 1),
+		     &c->family)) {
+		snprintf(err, errlen, "%s: family: not a count of calls of 0 "
+			 "to %u", file, c->ncells * (c->nsides - 1));
+		return -1;
+	}
 	v = json_object_get(m, "busy_speed");
 	if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
 		  json_integer_value(v) > BUSY_SPEED_MAX)) {

@@ -20,6 +20,12 @@ void fl_seq_rule_default(struct fl_seq_rule *r, double delta)
 	r->alpha = DEFAULT_ALPHA;
 }
 
+void fl_seq_rule_family(struct fl_seq_rule *r, unsigned int calls)
+{
+	if (calls > 1)
+		r->alpha /= calls;
+}
+
 /* the look after look n: 25% more blocks, rounded up */
 static unsigned int after(unsigned int n)
 {

@@ -55,13 +55,24 @@ struct fl_seq_rule {
 	unsigned int min_blocks;
 	unsigned int max_blocks; /* the rule's horizon: past it, MORE is
 				  * final ("undecided") */
-	double alpha;		/* family error per cell, 0.05 */
+	double alpha;		/* the chance a call is wrong, over
+				 * every look: 0.05, shared by a family
+				 * (fl_seq_rule_family) */
 };
 
 /* min_blocks, max_blocks and alpha as the simulation chose them
  * (tests/unit/test_sequential_sim.c, docs/statistics.md), the margin
  * delta as given. */
 void fl_seq_rule_default(struct fl_seq_rule *r, double delta);
+
+/*
+ * The rule of one of a family of calls made at once (a matrix's cells,
+ * against each side but the first): its alpha divided evenly among them
+ * (Bonferroni), so the chance that any call of the family is wrong
+ * stays at most the rule's alpha, whatever the dependence between the
+ * calls and whenever each stops. calls 0 counts as 1.
+ */
+void fl_seq_rule_family(struct fl_seq_rule *r, unsigned int calls);
 
 /* The first look at n blocks or more: n itself when the rule looks
  * there, 0 past the horizon. */

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A visit campaign's horizon: the blocks its time budget holds.
+"""A visit campaign's rule: the blocks its time budget holds, the calls
+that share its alpha.
 
   tests/cli/test_campaign_horizon.py --builddir build [-k NAME] [-v]
 
@@ -16,6 +17,14 @@
                    before) is compared as it was; one whose
                    horizon_pending is not true or false is refused in
                    one line naming it, exit 2
+  family           a matrix of 4 cells, one a backend cannot run (the PI
+                   mutex on spin): the 3 others' calls share the rule's
+                   alpha: one line says so ("3 cells, 1 side against A:
+                   each call at alpha 1.7%"), the manifest's family is
+                   3, compare's header names the share; a manifest
+                   without family (from before) is compared the same,
+                   one with a family past the cells' calls or not a
+                   count is refused in one line naming it, exit 2
 No timing is asserted. Ends with `campaign_horizon: N passed, N failed`.
 """
 
@@ -34,9 +43,9 @@ from test_campaign_visits import SIDES, TINY, manifest  # noqa: E402
 PACE = "the time budget holds "
 
 
-def campaign(tmp, *extra):
+def campaign(tmp, *extra, matrix=TINY):
     # visits of 0.01 s: the first 8 blocks well within the budget of 10 s
-    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY.replace(
+    mfile = runs.write(os.path.join(tmp, "m.ini"), matrix.replace(
         "duration = 0.02\nwarmup = 0.01", "duration = 0.01\nwarmup = 0.005"))
     cdir = os.path.join(tmp, "c")
     r = fl("campaign", cdir, "--matrix", mfile, *SIDES, "--interleave",
@@ -103,7 +112,47 @@ def test_old_manifest(tmp):
           "horizon_pending \"yes\": %d %r" % (got.returncode, got.stderr))
 
 
-TESTS = [test_budget_horizon, test_max_blocks, test_old_manifest]
+# two algorithms on two backends: spin has no PI, so that cell stops at
+# its first visit and takes no share
+FOUR = TINY.replace("backend = futex-private", "backend = futex-private,spin"
+                    ).replace("workload = mutex", "workload = mutex\n"
+                              "algo = mutex3,pi")
+
+
+def test_family(tmp):
+    cdir, r = campaign(tmp, "--time-budget", "600", "--max-blocks", "12",
+                       matrix=FOUR)
+    m = manifest(cdir)
+    check(m["cells"] == 4 and m["stopped"] == [3],
+          "cells %r, stopped %r: not 4 with the PI mutex on spin stopped" %
+          (m["cells"], m["stopped"]))
+    said = [x for x in r.stderr.splitlines() if "each call at alpha" in x]
+    check(len(said) == 1 and "3 cells, 1 side against A: each call at "
+          "alpha 1.7%, so that any of the 3 is wrong with a chance of 5% "
+          "at most" in said[0], "no one family line:\n%s" % r.stderr[-1500:])
+    check(m["family"] == 3, "the manifest's family is %r" % m.get("family"))
+    want = fl("compare", cdir)
+    check(want.returncode == 0 and "(margin 2%; 3 calls, each at alpha "
+          "1.7%, any wrong with a chance of 5% at most)" in want.stdout,
+          "compare's header:\n%s" % (want.stdout + want.stderr[-800:]))
+    old = os.path.join(tmp, "old")
+    shutil.copytree(cdir, old, symlinks=True)
+    rewrite(old, "family", None)
+    got = fl("compare", old)
+    check(got.returncode == 0 and
+          got.stdout.replace(old, cdir) == want.stdout,
+          "a manifest without family: %d\n%s" %
+          (got.returncode, got.stdout + got.stderr[-800:]))
+    for bad in (5, -1, "3"):
+        rewrite(old, "family", bad)
+        got = fl("compare", old)
+        check(got.returncode == 2 and len(got.stderr.splitlines()) == 1 and
+              "family" in got.stderr,
+              "family %r: %d %r" % (bad, got.returncode, got.stderr))
+
+
+TESTS = [test_budget_horizon, test_max_blocks, test_old_manifest,
+         test_family]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "campaign_horizon"))

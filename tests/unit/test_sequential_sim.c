@@ -18,7 +18,10 @@
  *     visit 3% faster when it runs second in its block;
  *   - visits: futexlab's own blocks of CPU ns/op, identical sides
  *     visited by a campaign with a busy loop on each CPU
- *     (seq_sim_noise.c), drawn as the cost ones.
+ *     (seq_sim_noise.c), drawn as the cost ones;
+ *   - matrix: the default matrix's blocks on a quiet machine, identical
+ *     sides, of the figure each cell was judged by (throughput or a
+ *     p50 latency; seq_sim_noise.c), drawn likewise.
  * Asserted, at the default rule (fl_seq_rule_default):
  *   - identical sides: HIGHER or LOWER in at most 5% of campaigns, on
  *     every noise, at the 2% and the 1% margin; the summary
@@ -31,7 +34,12 @@
  *   - a shift of twice the margin: SAME (false equivalence) in at most
  *     5%;
  *   - identical sides at the 2% margin, cost noise: SAME in at least
- *     80% within the horizon.
+ *     80% within the horizon;
+ *   - a family of cells judged at once (a matrix of 104 cells, each
+ *     cell's rule at the alpha its share of the family, horizon 42 as
+ *     30 minutes held, matrix and visits noise): a campaign with any
+ *     cell called HIGHER or LOWER in at most 5%, and the geometric
+ *     mean over the cells excluding 1 in at most 5%.
  * Every rate is printed with its Wilson 95% interval and the median
  * blocks to a call; docs/statistics.md quotes them.
  */
@@ -65,11 +73,11 @@
  * block; 72 to 84 a minute before, with the probe in every visit) */
 #define VISITS_10MIN		1220
 
-enum noise { COST, THROUGHPUT, FLIP, VISITS };
+enum noise { COST, THROUGHPUT, FLIP, VISITS, MATRIX };
 
 static const char *const noise_names[] = {
 	[COST] = "cost", [THROUGHPUT] = "throughput", [FLIP] = "flip",
-	[VISITS] = "visits",
+	[VISITS] = "visits", [MATRIX] = "matrix",
 };
 
 static double normal(uint64_t *rng)
@@ -126,6 +134,9 @@ static double block(enum noise noise, double shift, uint64_t *rng)
 					SEQ_SIM_MEASURED, rng);
 	case VISITS:
 		return shift + measured(seq_sim_cost_visits, SEQ_SIM_VISITS,
+					rng);
+	case MATRIX:
+		return shift + measured(seq_sim_matrix_quiet, SEQ_SIM_MATRIX,
 					rng);
 	case FLIP:
 		a = flip_visit(rng);
@@ -201,10 +212,12 @@ static double rate(const char *what, const struct rates *s,
 	double half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) /
 		      (1 + z * z / n);
 
-	printf("# %-52s %5.1f%% [%4.1f%%, %4.1f%%] (%u of %u; "
-	       "median %u blocks to a call)\n", what, 100 * p,
-	       100 * (mid - half), 100 * (mid + half), s->call[k],
-	       s->campaigns, s->median_blocks);
+	printf("# %-52s %5.1f%% [%4.1f%%, %4.1f%%] (%u of %u", what,
+	       100 * p, 100 * (mid - half), 100 * (mid + half), s->call[k],
+	       s->campaigns);
+	if (s->median_blocks)
+		printf("; median %u blocks to a call", s->median_blocks);
+	printf(")\n");
 	return p;
 }
 
@@ -321,6 +334,91 @@ static void test_false_equivalence(void **state)
 	}
 }
 
+/*
+ * Identical sides over a matrix: every cell a campaign of its own
+ * blocks (independent noise), stopped at its first call or the horizon.
+ * Any false call in the family is the error a matrix's user meets: each
+ * cell at the whole alpha makes one likely (printed, not asserted),
+ * each at its share of the family keeps it rare. The summary is
+ * compare's: each cell's 95% interval of every block, into
+ * fl_paired_family().
+ */
+#define FAMILY_CELLS	104
+#define FAMILY_HORIZON	42
+#define FAMILIES	100
+
+static void family(enum noise noise, unsigned int calls, uint64_t seed,
+		   struct rates *out)
+{
+	static struct fl_paired_ci each[FAMILY_CELLS];
+	static double p_adj[FAMILY_CELLS];
+	double x[FAMILY_HORIZON];
+	struct fl_seq_rule r;
+	uint64_t rng = seed;
+
+	fl_seq_rule_default(&r, 0.02);
+	r.max_blocks = FAMILY_HORIZON;
+	fl_seq_rule_family(&r, calls);
+	memset(out, 0, sizeof(*out));
+	out->campaigns = FAMILIES;
+	for (int f = 0; f < FAMILIES; f++) {
+		unsigned int wrong = 0, same = 0;
+		struct fl_geomean g;
+
+		for (unsigned int c = 0; c < FAMILY_CELLS; c++) {
+			enum fl_seq_call call = FL_SEQ_MORE;
+			struct fl_paired_ci ci;
+			unsigned int n = 0;
+
+			while (call == FL_SEQ_MORE && n < r.max_blocks) {
+				x[n] = block(noise, 0.0, &rng);
+				n++;
+				if (fl_seq_next_look(&r, n) == n)
+					call = fl_seq_decide(&r, x, n, &ci);
+			}
+			wrong += call == FL_SEQ_HIGHER ||
+				 call == FL_SEQ_LOWER;
+			same += call == FL_SEQ_SAME;
+			fl_paired_hl(x, n, 0.95, &each[c]);
+		}
+		fl_paired_family(each, FAMILY_CELLS, 0.95, seed + f, p_adj,
+				 &g);
+		out->call[FL_SEQ_HIGHER] += wrong > 0;
+		out->call[FL_SEQ_SAME] += same;
+		out->summary_off += g.ok && (g.lo > 1.0 || g.hi < 1.0);
+	}
+}
+
+static void test_family(void **state)
+{
+	static const enum noise noises[] = { MATRIX, VISITS };
+	struct rates s;
+	char what[80];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		enum noise noise = noises[k];
+
+		family(noise, 1, 500 + k, &s);
+		snprintf(what, sizeof(what), "%u cells, %s, each at alpha: "
+			 "any call", FAMILY_CELLS, noise_names[noise]);
+		rate(what, &s, FL_SEQ_HIGHER);
+		family(noise, FAMILY_CELLS, 500 + k, &s);
+		snprintf(what, sizeof(what), "%u cells, %s, alpha / %u: any "
+			 "call", FAMILY_CELLS, noise_names[noise],
+			 FAMILY_CELLS);
+		assert_true(rate(what, &s, FL_SEQ_HIGHER) <= 0.05);
+		snprintf(what, sizeof(what), "%u cells, %s, alpha / %u: "
+			 "summary not 1", FAMILY_CELLS, noise_names[noise],
+			 FAMILY_CELLS);
+		s.call[FL_SEQ_HIGHER] = s.summary_off;
+		assert_true(rate(what, &s, FL_SEQ_HIGHER) <= 0.05);
+		printf("# %u cells, %s, alpha / %u: %.1f cells equivalent "
+		       "a campaign\n", FAMILY_CELLS, noise_names[noise],
+		       FAMILY_CELLS, s.call[FL_SEQ_SAME] / (double)FAMILIES);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_at_margin),
 		cmocka_unit_test(test_power),
 		cmocka_unit_test(test_false_equivalence),
+		cmocka_unit_test(test_family),
 	};
 
 	return cmocka_run_group_tests_name("sequential_sim", tests, NULL,
