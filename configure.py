@@ -82,7 +82,7 @@ LIBRARIES = [
              "outputs.c",
              "run_args.c", "shards.c", "topology_file.c"]),
     # campaigns: several runs of a matrix per side, interleaved, resumable
-    ("campaign", ["blocks.c", "compare.c", "compare_visits.c", "drive.c", "execute.c", "hogs.c",
+    ("campaign", ["blocks.c", "compare.c", "compare_visits.c", "drive.c", "execute.c", "fresh_binary.c", "hogs.c",
                   "manifest.c", "manifest_blocks.c", "order.c",
                   "prepare.c", "runs.c", "settings.c", "side.c",
                   "spawn.c", "trust.c", "visit.c"]),

@@ -218,7 +218,15 @@ int campaign_run_side(int dirfd, const char *dir, struct fl_campaign *c,
 		return -1;
 	free(text);
 	if (!*s->kernel) {
-		exe = campaign_open_binary(dirfd, dir, s, NULL, err, errlen);
+		int build = campaign_open_binary(dirfd, dir, s, NULL, err,
+						 errlen);
+
+		if (build < 0)
+			return -1;
+		/* a copy of its own for every run and visit: where a
+		 * build's pages fall is not a side's (fresh_binary.c) */
+		exe = campaign_fresh_binary(dirfd, dir, s, build, err, errlen);
+		close(build);
 		if (exe < 0)
 			return -1;
 	}
