@@ -10,9 +10,10 @@
  * Hodges-Lehmann location of its blocks' log ratios with the signed-rank
  * interval, its verdict the campaign's call on them (blocks.c: each
  * call at its share of the rule's alpha over the cells and sides),
- * naming the figure it is about; the summary is the geometric mean over the cells with its
- * interval (fl_paired_family: one cell's own, more cells' a bootstrap
- * widened by the cells' own intervals); then how long the blocks took.
+ * naming the figure it is about; the summary is the geometric mean over
+ * the cells with its interval (fl_paired_family: one cell's own, more
+ * cells' a bootstrap widened by the cells' own intervals); then how long
+ * the blocks took.
  */
 #include <math.h>
 #include <stdio.h>
@@ -299,9 +300,7 @@ int campaign_compare_visits(int fd, const char *dir,
 			    const struct fl_campaign *c, FILE *out, char *err,
 			    size_t errlen)
 {
-	unsigned int rounds;
-
-	unsigned int family = campaign_family(c);
+	unsigned int rounds, family = campaign_family(c);
 	struct fl_seq_rule r;
 	char shared[160] = "";
 
