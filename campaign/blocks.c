@@ -135,8 +135,8 @@ enum fl_seq_call campaign_call_of(const struct fl_campaign *c,
  * the blocks' pace. The rule's alpha is split over the
  * looks up to its horizon (stats/sequential.h): a horizon the budget
  * cannot reach spends alpha on looks never made (a 2% change at a 1%
- * margin in 1220 blocks is found 71% of the time with the horizon at
- * 2000, 77% with it at 1220: tests/unit/test_sequential_sim.c). The pace
+ * margin in 1220 blocks is found 67% of the time with the horizon at
+ * 2000, 82% with it at 1220: tests/unit/test_sequential_sim.c). The pace
  * is the blocks' time alone, whichever side was faster; 5% is kept for
  * a slower stretch. Never raised.
  */

@@ -5,9 +5,11 @@
 #include <math.h>
 
 /* The defaults, chosen by tests/unit/test_sequential_sim.c: looks from
- * 16 blocks (the first look's alpha, 0.05 * 16 / 10997, needs 15 for an
- * interval at all) to 2000, ten minutes of blocks of two 0.1 s visits
- * with 0.1 s between them (200 a minute). */
+ * 16 blocks to 2000, ten minutes of blocks of two 0.1 s visits with 0.1
+ * s between them (200 a minute). At the whole horizon the first looks'
+ * alpha (0.05 * 16^2 / 13155811 at 16) is too small for an interval
+ * before 21 blocks; at a campaign's shorter horizon it is not (at 41
+ * blocks, 0.05 * 16^2 / 5586: 10 would do). */
 #define DEFAULT_MIN_BLOCKS	16
 #define DEFAULT_MAX_BLOCKS	2000
 #define DEFAULT_ALPHA		0.05
@@ -48,19 +50,25 @@ unsigned int fl_seq_next_look(const struct fl_seq_rule *r, unsigned int n)
 	return look < r->max_blocks ? look : r->max_blocks;
 }
 
+/* a look's weight in the split of alpha (sequential.h: why n^2) */
+static double weight(unsigned int n)
+{
+	return (double)n * (double)n;
+}
+
 static double looks_total(const struct fl_seq_rule *r)
 {
-	double total = r->max_blocks;
+	double total = weight(r->max_blocks);
 
 	for (unsigned int look = first_look(r); look < r->max_blocks;
 	     look = after(look))
-		total += look;
+		total += weight(look);
 	return total;
 }
 
 double fl_seq_look_conf(const struct fl_seq_rule *r, unsigned int n)
 {
-	return 1.0 - r->alpha * (double)n / looks_total(r);
+	return 1.0 - r->alpha * weight(n) / looks_total(r);
 }
 
 enum fl_seq_call fl_seq_decide(const struct fl_seq_rule *r, const double *x,

@@ -7,10 +7,11 @@
  * makes any fixed-sample interval lie: the chance that one of many looks
  * strays grows with the looks. So the rule looks only at sample sizes
  * spaced geometrically, min_blocks * 1.25^k (rounded up, and max_blocks
- * itself), and splits alpha over those looks in proportion to their
- * sizes (a weighted Bonferroni split): the look at n blocks judges by
- * the signed-rank interval (stats/paired.h) at confidence
- * 1 - alpha * n / (the sum of every look's n). Whatever the dependence
+ * itself), and splits alpha over those looks in proportion to the
+ * squares of their sizes (a weighted Bonferroni split): the look at n
+ * blocks judges by the signed-rank interval (stats/paired.h) at
+ * confidence 1 - alpha * n^2 / (the sum of every look's n^2). Whatever
+ * the dependence
  * between looks, the chance that any look's interval misses the true
  * shift is then at most alpha, so every call the rule makes is wrong
  * with chance at most alpha / 2 per direction, however the caller
@@ -25,9 +26,17 @@
  * look at n blocks resolves shifts of about 1 / sqrt(n), so the small
  * shifts near the margin are decided late, while a large one is decided
  * early even at a tiny alpha (the interval widens only as the normal
- * quantile, about sqrt(2 log(1 / alpha))). In the simulation, a 2% shift
- * at a 1% margin is found within 1000 blocks 85% of the time so, 71%
- * with alpha split evenly. A confidence sequence valid at every block
+ * quantile, about sqrt(2 log(1 / alpha))). With looks spaced
+ * geometrically, weights of n^2 spend alpha as alpha * t^2 over the
+ * share t of the horizon reached (Kim and DeMets' power family, rho 2,
+ * between Pocock's even spending and O'Brien and Fleming's late one):
+ * the last look keeps 1.5% of the 5% at 2000 blocks, against 0.9% with
+ * weights of n. In the simulation (tests/unit/test_sequential_sim.c,
+ * the visits noise), a 2% shift at a 1% margin is found within a
+ * ten-minute horizon of 1220 blocks 82.0% of the time with n^2, 78.3%
+ * with n^1.5, 77.0% with n and 83.0% with n^3; identical sides are
+ * called the same at a 2% margin after a median of 594 blocks with n
+ * or n^2, 743 with n^3. A confidence sequence valid at every block
  * would need a bound on the noise or a coarser test (the sign test's),
  * and pays more width for looks nobody acts on.
  *
@@ -78,8 +87,8 @@ void fl_seq_rule_family(struct fl_seq_rule *r, unsigned int calls);
  * there, 0 past the horizon. */
 unsigned int fl_seq_next_look(const struct fl_seq_rule *r, unsigned int n);
 
-/* The confidence of the look at n blocks' interval: 1 - alpha * n / (the
- * sum of every look's n). */
+/* The confidence of the look at n blocks' interval: 1 - alpha * n^2 /
+ * (the sum of every look's n^2). */
 double fl_seq_look_conf(const struct fl_seq_rule *r, unsigned int n);
 
 /*

@@ -23,8 +23,8 @@
 } while (0)
 
 /* 16 blocks, then 25% more each time (rounded up), then the horizon:
- * 17 looks to 500 blocks, summing to 2799; the look at n blocks at 1 -
- * 0.05 * n / 2799. */
+ * 17 looks to 500 blocks, their squares summing to 874943; the look at
+ * n blocks at 1 - 0.05 * n^2 / 874943. */
 static void test_looks(void **state)
 {
 	static const unsigned int want[] = { 16, 20, 25, 32, 40, 50, 63, 79,
@@ -44,8 +44,25 @@ static void test_looks(void **state)
 	assert_int_equal(fl_seq_next_look(&r, 501), 0);
 	assert_int_equal(fl_seq_next_look(&r, 0), 16);
 	assert_int_equal(fl_seq_next_look(&r, 21), 25);
-	assert_close(fl_seq_look_conf(&r, 16), 1.0 - 0.05 * 16 / 2799.0);
-	assert_close(fl_seq_look_conf(&r, 500), 1.0 - 0.05 * 500 / 2799.0);
+	assert_close(fl_seq_look_conf(&r, 16),
+		     1.0 - 0.05 * 16 * 16 / 874943.0);
+	assert_close(fl_seq_look_conf(&r, 500),
+		     1.0 - 0.05 * 500 * 500 / 874943.0);
+}
+
+/* A family of calls shares alpha evenly; none or one is the rule. */
+static void test_family(void **state)
+{
+	struct fl_seq_rule r;
+
+	(void)state;
+	fl_seq_rule_default(&r, 0.02);
+	fl_seq_rule_family(&r, 0);
+	assert_close(r.alpha, 0.05);
+	fl_seq_rule_family(&r, 1);
+	assert_close(r.alpha, 0.05);
+	fl_seq_rule_family(&r, 104);
+	assert_close(r.alpha, 0.05 / 104);
 }
 
 /* n blocks of shift + a small spread, in a fixed order */
@@ -57,9 +74,9 @@ static void blocks(double *x, unsigned int n, double shift, double spread)
 		x[i] = shift + spread * (fl_uniform(&rng) - 0.5);
 }
 
-/* 10% up at 2% spread: HIGHER at the first look, and at the looks only;
- * 10% down: LOWER; no change: SAME; 2% up at a 2% margin: never
- * decided. */
+/* At a horizon of 100 blocks (a campaign's of a few minutes): 10% up at
+ * 2% spread: HIGHER at the first look, and at the looks only; 10% down:
+ * LOWER; no change: SAME; 2% up at a 2% margin: never decided. */
 static void test_calls(void **state)
 {
 	struct fl_seq_rule r;
@@ -70,6 +87,7 @@ static void test_calls(void **state)
 	fl_seq_rule_default(&r, 0.02);
 	assert_true(r.min_blocks >= 10 && r.max_blocks > r.min_blocks);
 	assert_close(r.alpha, 0.05);
+	r.max_blocks = 100;
 	blocks(x, 600, log(1.10), 0.02);
 	assert_int_equal(fl_seq_decide(&r, x, r.min_blocks - 1, &ci),
 			 FL_SEQ_MORE);
@@ -89,6 +107,7 @@ static void test_calls(void **state)
 			 FL_SEQ_SAME);
 	assert_true(exp(ci.lo) >= 0.98 && exp(ci.hi) <= 1.02);
 	blocks(x, 600, log(1.02), 0.02);
+	r.max_blocks = 600;
 	for (unsigned int n = 1; n <= 600; n++)
 		assert_int_equal(fl_seq_decide(&r, x, n, &ci), FL_SEQ_MORE);
 	/* past the horizon, nothing more is decided */
@@ -120,6 +139,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_looks),
+		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_look_interval_wider),
 	};
