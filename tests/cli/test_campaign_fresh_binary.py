@@ -19,14 +19,14 @@ failed`.
 
 import json
 import os
-import stat
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "matrix"))
 sys.dont_write_bytecode = True  # runs.py leaves no __pycache__
 import runs  # noqa: E402
-from runs import check, fl  # noqa: E402
+from runs import check  # noqa: E402
+from test_campaign_idle_visit import wrapped_campaign  # noqa: E402
 from test_campaign_visits import TINY  # noqa: E402
 
 # the inode and link count of the file this script runs from, then
@@ -39,17 +39,8 @@ exec "%s" "$@"
 
 def test_fresh_copy(tmp):
     log = os.path.join(tmp, "ran-from")
-    wrapper = os.path.join(tmp, "futexlab-wrapped")
-    with open(wrapper, "w") as f:
-        f.write(WRAPPER % (log, os.path.abspath(runs.FL)))
-    os.chmod(wrapper, stat.S_IRWXU)
-    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY)
-    cdir = os.path.join(tmp, "c")
-    r = fl("campaign", cdir, "--matrix", mfile, "--side", "A", "--side",
-           "B:bin=" + wrapper, "--interleave", "visit", "--time-budget",
-           "600", "--max-blocks", "4", timeout=600)
-    check(r.returncode == 0, "campaign: exit %d\n%s" % (r.returncode,
-                                                        r.stderr[-1500:]))
+    cdir, _ = wrapped_campaign(tmp, WRAPPER % (log, os.path.abspath(runs.FL)),
+                               TINY)
     with open(os.path.join(cdir, "campaign.json")) as f:
         blocks = len(json.load(f)["blocks"])
     with open(log) as f:

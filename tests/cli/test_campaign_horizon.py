@@ -93,23 +93,34 @@ def rewrite(cdir, key, value):
         json.dump(m, f)
 
 
+def older(tmp, cdir, want, key):
+    """A copy of cdir whose manifest lacks key (a campaign from before),
+    checked to compare as cdir did (want)"""
+    old = os.path.join(tmp, "old")
+    shutil.copytree(cdir, old, symlinks=True)
+    rewrite(old, key, None)
+    got = fl("compare", old)
+    check(got.returncode == 0 and
+          got.stdout.replace(old, cdir) == want.stdout,
+          "a manifest without %s: %d\n%s" %
+          (key, got.returncode, got.stdout + got.stderr[-800:]))
+    return old
+
+
+def refused(old, key, value):
+    rewrite(old, key, value)
+    got = fl("compare", old)
+    check(got.returncode == 2 and len(got.stderr.splitlines()) == 1 and
+          key in got.stderr,
+          "%s %r: %d %r" % (key, value, got.returncode, got.stderr))
+
+
 def test_old_manifest(tmp):
     cdir, _ = campaign(tmp, "--time-budget", "600", "--max-blocks", "12")
     want = fl("compare", cdir)
     check(want.returncode == 0, "compare: %s" % want.stderr[-800:])
-    old = os.path.join(tmp, "old")
-    shutil.copytree(cdir, old, symlinks=True)
-    rewrite(old, "horizon_pending", None)
-    got = fl("compare", old)
-    check(got.returncode == 0 and
-          got.stdout.replace(old, cdir) == want.stdout,
-          "a manifest without horizon_pending: %d\n%s" %
-          (got.returncode, got.stdout + got.stderr[-800:]))
-    rewrite(old, "horizon_pending", "yes")
-    got = fl("compare", old)
-    check(got.returncode == 2 and len(got.stderr.splitlines()) == 1 and
-          "horizon_pending" in got.stderr,
-          "horizon_pending \"yes\": %d %r" % (got.returncode, got.stderr))
+    refused(older(tmp, cdir, want, "horizon_pending"), "horizon_pending",
+            "yes")
 
 
 # two algorithms on two backends: spin has no PI, so that cell stops at
@@ -135,20 +146,9 @@ def test_family(tmp):
     check(want.returncode == 0 and "(margin 2%; 3 calls, each at alpha "
           "1.7%, any wrong with a chance of 5% at most)" in want.stdout,
           "compare's header:\n%s" % (want.stdout + want.stderr[-800:]))
-    old = os.path.join(tmp, "old")
-    shutil.copytree(cdir, old, symlinks=True)
-    rewrite(old, "family", None)
-    got = fl("compare", old)
-    check(got.returncode == 0 and
-          got.stdout.replace(old, cdir) == want.stdout,
-          "a manifest without family: %d\n%s" %
-          (got.returncode, got.stdout + got.stderr[-800:]))
+    old = older(tmp, cdir, want, "family")
     for bad in (5, -1, "3"):
-        rewrite(old, "family", bad)
-        got = fl("compare", old)
-        check(got.returncode == 2 and len(got.stderr.splitlines()) == 1 and
-              "family" in got.stderr,
-              "family %r: %d %r" % (bad, got.returncode, got.stderr))
+        refused(old, "family", bad)
 
 
 TESTS = [test_budget_horizon, test_max_blocks, test_old_manifest,

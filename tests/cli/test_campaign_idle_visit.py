@@ -40,20 +40,27 @@ esac
 """
 
 
-def test_idle_visit(tmp):
-    wrapper = os.path.join(tmp, "futexlab-idle")
+def wrapped_campaign(tmp, script, matrix):
+    """A visit campaign of 4 blocks a cell whose side A is this futexlab
+    and side B the shell script given; its folder and the result"""
+    wrapper = os.path.join(tmp, "futexlab-wrapped")
     with open(wrapper, "w") as f:
-        fl_path = os.path.abspath(runs.FL)
-        f.write(WRAPPER % (fl_path, fl_path))
+        f.write(script)
     os.chmod(wrapper, stat.S_IRWXU)
-    mfile = runs.write(os.path.join(tmp, "m.ini"),
-                       TINY.replace("threads = 1", "threads = 1, 2"))
+    mfile = runs.write(os.path.join(tmp, "m.ini"), matrix)
     cdir = os.path.join(tmp, "c")
     r = fl("campaign", cdir, "--matrix", mfile, "--side", "A", "--side",
            "B:bin=" + wrapper, "--interleave", "visit", "--time-budget",
            "600", "--max-blocks", "4", timeout=600)
     check(r.returncode == 0, "campaign: exit %d\n%s" % (r.returncode,
                                                         r.stderr[-1500:]))
+    return cdir, r
+
+
+def test_idle_visit(tmp):
+    fl_path = os.path.abspath(runs.FL)
+    cdir, r = wrapped_campaign(tmp, WRAPPER % (fl_path, fl_path),
+                               TINY.replace("threads = 1", "threads = 1, 2"))
     said = [x for x in r.stderr.splitlines() if "cell 1 stopped" in x]
     check(len(said) == 1 and "completed no operation" in said[0] and
           "side B's visit 1 " in said[0],
