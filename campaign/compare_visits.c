@@ -250,9 +250,15 @@ static void judge(const struct fl_campaign *c, unsigned int k, FILE *out)
 		"1/CPU ns per op)" : name[0], c->side[k].name,
 		c->side[0].name, g.mean);
 	if (g.ok)
-		fprintf(out, " [%.3f, %.3f]\n", g.lo, g.hi);
+		fprintf(out, " [%.3f, %.3f]", g.lo, g.hi);
 	else
-		fprintf(out, " [no interval]\n");
+		fprintf(out, " [no interval]");
+	/* a figure where lower is better read as a speed too, which a
+	 * slower B puts below 1 whatever the figure */
+	if (!mixed && lower_of[0] && g.ok && g.lo > 0)
+		fprintf(out, "; as a speed %.3f [%.3f, %.3f]", 1.0 / g.mean,
+			1.0 / g.hi, 1.0 / g.lo);
+	fputc('\n', out);
 }
 
 /* side k's finished runs read against side 0's, round by round, into

@@ -26,6 +26,13 @@
                   exit 2, one line, nothing made or changed
   kernel_refused  --interleave visit with a kernel= or sysctl= side, and
                   --rounds with it: exit 2, one line, nothing created
+  summary_speed   a condvar cell, whose figure is lower-is-better (its p50
+                  latency, or its CPU ns/op where the machine was busy):
+                  compare's geometric mean line gives the ratio in the
+                  figure and, after it, as a speed (the inverse, its
+                  interval's ends swapped), so that a slower B is below
+                  1 there whatever the figure; a throughput cell's line
+                  has no such clause
 No timing is asserted. Ends with `campaign_visits: N passed, N failed`.
 """
 
@@ -259,8 +266,42 @@ def test_kernel_refused(tmp):
     check(not os.path.exists(cdir), "%s was created" % cdir)
 
 
+def summary_line(tmp, name, matrix):
+    mfile = runs.write(os.path.join(tmp, name + ".ini"), matrix)
+    cdir = os.path.join(tmp, name)
+    r = fl("campaign", cdir, "--matrix", mfile, *SIDES, "--interleave",
+           "visit", "--time-budget", "600", "--max-blocks", "6",
+           timeout=600)
+    check(r.returncode == 0, "campaign: %d %s" % (r.returncode,
+                                                  r.stderr[-1500:]))
+    r = fl("compare", cdir)
+    said = [x for x in r.stdout.splitlines() if "geometric mean" in x]
+    check(r.returncode == 0 and len(said) == 1,
+          "compare: %d\n%s" % (r.returncode, r.stdout + r.stderr[-800:]))
+    return said[0]
+
+
+def test_summary_speed(tmp):
+    line = summary_line(tmp, "condvar", TINY.replace(
+        "workload = mutex\ncritical = 1000\nthink = 0",
+        "workload = condvar\nwake = all"))
+    check(("p50 latency B/A" in line or "CPU ns/op B/A" in line) and
+          "; as a speed " in line, "no speed in %r" % line)
+    nums = [float(x) for x in line.replace("[", " ").replace("]", " ")
+            .replace(",", " ").replace(";", " ").split()
+            if x.replace(".", "", 1).isdigit()]
+    mean, lo, hi, speed, slo, shi = nums[-6:]
+    for a, b in ((mean, speed), (lo, shi), (hi, slo)):
+        check(abs(a * b - 1.0) < 0.005, "%r: %g and %g are not inverses" %
+              (line, a, b))
+    line = summary_line(tmp, "mutex", TINY)
+    check("throughput B/A" not in line or "as a speed" not in line,
+          "a speed clause on throughput: %r" % line)
+
+
 TESTS = [test_visit_campaign, test_kill_resume, test_visit_refused,
-         test_kernel_refused]
+         test_kernel_refused,
+         test_summary_speed]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "campaign_visits"))
