@@ -59,6 +59,25 @@ json_t *campaign_blocks_json(const struct fl_campaign *c)
 	return b;
 }
 
+/* A family fixed once counts every cell a first visit did not stop
+ * (blocks.c), and a cell stops for good: fewer calls than the cells
+ * still visited make would judge each at more than its share of alpha.
+ * 1 with err when c's is so. */
+static int family_short(const struct fl_campaign *c, const char *file,
+			char *err, size_t errlen)
+{
+	unsigned int calls = 0;
+
+	for (unsigned int i = 0; i < c->ncells; i++)
+		calls += !c->stopped[i];
+	calls *= c->nsides - 1;
+	if (!c->family || c->family >= calls)
+		return 0;
+	snprintf(err, errlen, "%s: family: %u calls, fewer than the %u the "
+		 "cells still visited make", file, c->family, calls);
+	return 1;
+}
+
 /* an integer member of o from lo to hi into *v */
 static int get_uint(json_t *o, const char *key, unsigned int lo,
 		    unsigned int hi, unsigned int *v)
@@ -270,6 +289,8 @@ int campaign_blocks_load(json_t *m, struct fl_campaign *c, const char *file,
 		}
 		c->stopped[json_integer_value(v)] = 1;
 	}
+	if (family_short(c, file, err, errlen))
+		return -1;
 	/* a cell with more blocks than its horizon, or a run with more
 	 * visits of it than a run holds: not the campaign's */
 	for (unsigned int cell = 0; cell < c->ncells; cell++) {
