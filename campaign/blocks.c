@@ -398,11 +398,15 @@ int campaign_blocks(int fd, const char *dir, struct fl_campaign *c,
 		    FL_CAMPAIGN_MAX_BLOCKS || (c->time_budget_s > 0 &&
 		    c->seconds >= c->time_budget_s)) {
 			progress(c, ndecided, due);
-			fl_say(c->cmd.say, "futexlab campaign: %s after %u "
-				"blocks; finishing the sides' runs",
-				c->nblocks < c->nsched ? "time budget spent" :
-				ndecided == c->ncells ? "every cell decided" :
-				"every cell at its horizon", c->nblocks);
+			/* none: no run to finish (drive.c says why) */
+			if (c->nblocks)
+				fl_say(c->cmd.say, "futexlab campaign: %s after "
+					"%u blocks; finishing the sides' runs",
+					c->nblocks < c->nsched ?
+					"time budget spent" :
+					ndecided == c->ncells ?
+					"every cell decided" :
+					"every cell at its horizon", c->nblocks);
 			c->blocks_ended = 1;
 			c->nsched = c->nblocks;
 			drop_empty_run(c);

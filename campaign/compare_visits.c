@@ -281,6 +281,12 @@ static int read_side(int fd, const char *dir, const struct fl_campaign *c,
 	    fl_campaign_side_runs(fd, dir, c, k, pb, FL_CAMPAIGN_MAX_ROUNDS,
 				  &nb, err, errlen))
 		return -1;
+	if (!na && !nb && c->blocks_ended && !c->nblocks) {
+		snprintf(err, errlen, "%s: no block was made: every cell "
+			 "stopped at its first visit (the sides' runs under "
+			 "%s/work say why)", dir, dir);
+		return -1;
+	}
 	if (!na || !nb) {
 		snprintf(err, errlen, "%s: side %s has no finished run yet: "
 			 "the campaign's blocks go on (futexlab campaign %s)",

@@ -358,6 +358,14 @@ int fl_campaign_continue(const char *dir, const struct fl_campaign_cmd *cmd,
 			goto out;
 		rc = -1;
 	}
+	/* no side has a visit to finish a run with: the cells failed */
+	if (c.visit && c.blocks_ended && !c.nblocks) {
+		fl_say(fl_campaign_say, "futexlab campaign: no block was made: "
+		       "every cell stopped at its first visit (the sides' "
+		       "runs under %s/work say why)", dir);
+		rc = 1;
+		goto out;
+	}
 	for (unsigned int i = 0; i < c.nslots; i++) {
 		int r;
 

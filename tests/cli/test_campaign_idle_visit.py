@@ -12,6 +12,13 @@
               completed no operation, cell 0 gets its blocks, and
               compare prints cell 0's paired verdict line; before, the
               campaign ended with exit 2 ("did not say its figure")
+  all_stopped a campaign whose one cell no side can run (the PI mutex on
+              spin) stops it at its first visit: the campaign ends with
+              exit 1 and one line saying that no block was made and
+              where the runs say why, and so does its resume; compare
+              refuses it in one line saying the same, exit 2; before,
+              the campaign tried to finish a run with no visit ("side
+              A has no visit ... to finish its run with", exit 2)
 No timing is asserted. Ends with `campaign_idle_visit: N passed, N failed`.
 """
 
@@ -76,7 +83,31 @@ def test_idle_visit(tmp):
           "compare: %d\n%s" % (r.returncode, r.stdout + r.stderr[-800:]))
 
 
-TESTS = [test_idle_visit]
+NONE_BLOCK = "no block was made: every cell stopped at its first visit"
+
+
+def test_all_stopped(tmp):
+    mfile = runs.write(os.path.join(tmp, "m.ini"), TINY.replace(
+        "backend = futex-private", "backend = spin").replace(
+        "workload = mutex", "workload = mutex\nalgo = pi"))
+    cdir = os.path.join(tmp, "c")
+    for what, args in (("campaign", ("--matrix", mfile, "--side", "A",
+                                     "--side", "B", "--interleave",
+                                     "visit", "--time-budget", "600",
+                                     "--max-blocks", "4")),
+                       ("its resume", ())):
+        r = fl("campaign", cdir, *args, timeout=600)
+        said = [x for x in r.stderr.splitlines() if NONE_BLOCK in x]
+        check(r.returncode == 1 and len(said) == 1 and
+              "has no visit" not in r.stderr,
+              "%s: exit %d\n%s" % (what, r.returncode, r.stderr[-1500:]))
+    r = fl("compare", cdir)
+    check(r.returncode == 2 and len(r.stderr.splitlines()) == 1 and
+          NONE_BLOCK in r.stderr,
+          "compare: exit %d %r" % (r.returncode, r.stderr))
+
+
+TESTS = [test_idle_visit, test_all_stopped]
 
 if __name__ == "__main__":
     sys.exit(runs.main(TESTS, "campaign_idle_visit"))
