@@ -84,9 +84,14 @@ static unsigned int live_cells(const struct fl_campaign *c)
 	return live;
 }
 
+unsigned int campaign_live_calls(const struct fl_campaign *c)
+{
+	return live_cells(c) * (c->nsides - 1);
+}
+
 unsigned int campaign_family(const struct fl_campaign *c)
 {
-	unsigned int calls = live_cells(c) * (c->nsides - 1);
+	unsigned int calls = campaign_live_calls(c);
 
 	return c->family ? c->family : calls ? calls : 1;
 }

@@ -281,10 +281,8 @@ static int read_side(int fd, const char *dir, const struct fl_campaign *c,
 	    fl_campaign_side_runs(fd, dir, c, k, pb, FL_CAMPAIGN_MAX_ROUNDS,
 				  &nb, err, errlen))
 		return -1;
-	if (!na && !nb && c->blocks_ended && !c->nblocks) {
-		snprintf(err, errlen, "%s: no block was made: every cell "
-			 "stopped at its first visit (the sides' runs under "
-			 "%s/work say why)", dir, dir);
+	if (!na && !nb && campaign_no_block(c)) {
+		snprintf(err, errlen, "%s: " CAMPAIGN_NO_BLOCK, dir, dir);
 		return -1;
 	}
 	if (!na || !nb) {

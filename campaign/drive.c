@@ -359,10 +359,9 @@ int fl_campaign_continue(const char *dir, const struct fl_campaign_cmd *cmd,
 		rc = -1;
 	}
 	/* no side has a visit to finish a run with: the cells failed */
-	if (c.visit && c.blocks_ended && !c.nblocks) {
-		fl_say(fl_campaign_say, "futexlab campaign: no block was made: "
-		       "every cell stopped at its first visit (the sides' "
-		       "runs under %s/work say why)", dir);
+	if (campaign_no_block(&c)) {
+		fl_say(fl_campaign_say, "futexlab campaign: " CAMPAIGN_NO_BLOCK,
+		       dir);
 		rc = 1;
 		goto out;
 	}

@@ -79,10 +79,22 @@ int campaign_blocks(int fd, const char *dir, struct fl_campaign *c,
 unsigned int campaign_cell_blocks(const struct fl_campaign *c,
 				  unsigned int cell, unsigned int k,
 				  double *x);
+/* blocks.c: the calls the cells still visited make: those cells times
+ * the sides against the first */
+unsigned int campaign_live_calls(const struct fl_campaign *c);
 /* blocks.c: the calls that share the rule's alpha: c->family once
- * fixed, before then the cells still visited times the sides against
- * the first */
+ * fixed, before then campaign_live_calls() (at least 1) */
 unsigned int campaign_family(const struct fl_campaign *c);
+/* what a visit campaign that made no block is: its cells all stopped at
+ * their first visit (the campaign's folder for %s) */
+#define CAMPAIGN_NO_BLOCK "no block was made: every cell stopped at its " \
+			  "first visit (the sides' runs under %s/work say why)"
+/* a visit campaign whose blocks ended with none made: no run to finish
+ * or compare */
+static inline int campaign_no_block(const struct fl_campaign *c)
+{
+	return c->visit && c->blocks_ended && !c->nblocks;
+}
 /* blocks.c: the stopping rule of c (stats/sequential.h): its margin,
  * its horizon the cells', its alpha shared by its family */
 void campaign_rule(const struct fl_campaign *c, struct fl_seq_rule *r);

@@ -66,11 +66,8 @@ json_t *campaign_blocks_json(const struct fl_campaign *c)
 static int family_short(const struct fl_campaign *c, const char *file,
 			char *err, size_t errlen)
 {
-	unsigned int calls = 0;
+	unsigned int calls = campaign_live_calls(c);
 
-	for (unsigned int i = 0; i < c->ncells; i++)
-		calls += !c->stopped[i];
-	calls *= c->nsides - 1;
 	if (!c->family || c->family >= calls)
 		return 0;
 	snprintf(err, errlen, "%s: family: %u calls, fewer than the %u the "
