@@ -160,10 +160,31 @@ struct rates {
 	unsigned int median_blocks;	/* of the campaigns decided */
 };
 
-/* campaigns of at most r->max_blocks blocks, seeded by seed */
 /* blocks a campaign's time ends at, beyond its rule's horizon; 0: none */
 static unsigned int time_ends_at;
 
+/* one campaign: blocks drawn into x until the rule's first call, its
+ * horizon or limit blocks (0: none); the call, *n its blocks, ci the
+ * interval of its last look */
+static enum fl_seq_call campaign(const struct fl_seq_rule *r,
+				 enum noise noise, double shift,
+				 unsigned int limit, uint64_t *rng, double *x,
+				 unsigned int *n, struct fl_paired_ci *ci)
+{
+	enum fl_seq_call call = FL_SEQ_MORE;
+
+	*n = 0;
+	while (call == FL_SEQ_MORE && *n < r->max_blocks &&
+	       (!limit || *n < limit)) {
+		x[*n] = block(noise, shift, rng);
+		(*n)++;
+		if (fl_seq_next_look(r, *n) == *n)
+			call = fl_seq_decide(r, x, *n, ci);
+	}
+	return call;
+}
+
+/* campaigns of at most r->max_blocks blocks, seeded by seed */
 static void simulate(const struct fl_seq_rule *r, enum noise noise,
 		     double shift, int campaigns, uint64_t seed,
 		     struct rates *out)
@@ -178,19 +199,13 @@ static void simulate(const struct fl_seq_rule *r, enum noise noise,
 	memset(out, 0, sizeof(*out));
 	out->campaigns = campaigns;
 	for (int c = 0; c < campaigns; c++) {
-		enum fl_seq_call call = FL_SEQ_MORE;
 		struct fl_paired_ci ci = { 0 };
 		struct fl_geomean g;
-		unsigned int n = 0;
+		unsigned int n;
 		double adj;
+		enum fl_seq_call call = campaign(r, noise, shift, time_ends_at,
+						 &rng, x, &n, &ci);
 
-		while (call == FL_SEQ_MORE && n < r->max_blocks &&
-		       (!time_ends_at || n < time_ends_at)) {
-			x[n] = block(noise, shift, &rng);
-			n++;
-			if (fl_seq_next_look(r, n) == n)
-				call = fl_seq_decide(r, x, n, &ci);
-		}
 		out->call[call]++;
 		/* the summary of the one cell, on the interval it stopped
 		 * on */
@@ -370,16 +385,11 @@ static void family(enum noise noise, unsigned int calls, uint64_t seed,
 		struct fl_geomean g;
 
 		for (unsigned int c = 0; c < FAMILY_CELLS; c++) {
-			enum fl_seq_call call = FL_SEQ_MORE;
 			struct fl_paired_ci ci;
-			unsigned int n = 0;
+			unsigned int n;
+			enum fl_seq_call call = campaign(&r, noise, 0.0, 0,
+							 &rng, x, &n, &ci);
 
-			while (call == FL_SEQ_MORE && n < r.max_blocks) {
-				x[n] = block(noise, 0.0, &rng);
-				n++;
-				if (fl_seq_next_look(&r, n) == n)
-					call = fl_seq_decide(&r, x, n, &ci);
-			}
 			wrong += call == FL_SEQ_HIGHER ||
 				 call == FL_SEQ_LOWER;
 			same += call == FL_SEQ_SAME;
